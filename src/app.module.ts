@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApplicationsModule } from './applications/applications.module';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
+import { AppConfig } from './core/config/config';
+import { CoreModule } from './core/core.module';
+import { JsonBodyGuard } from './core/http/json-body.guard';
+import { DatabaseModule } from './database/database.module';
+import { JobsModule } from './jobs/jobs.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { SettingsModule } from './settings/settings.module';
+import { UsersModule } from './users/users.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config),
+        SettingsModule,
+        UsersModule,
+        AuthModule,
+        WorkspacesModule,
+        ApplicationsModule,
+        DatabaseModule,
+        JobsModule,
+        OpenApiModule,
+      ],
+      // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
+      providers: [
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
+      ],
+    };
+  }
+}

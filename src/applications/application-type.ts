@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { UserEntity } from '../users/user.entity';
+import type { ApplicationEntity } from './application.entity';
+
+/**
+ * One kind of application (Baserow's application type registry). A module adds a type by
+ * registering an implementation with ApplicationTypeRegistry when it starts.
+ */
+export interface ApplicationType {
+  readonly type: string;
+  /** The type's own serializer keys for each application (e.g. a database's `tables`). */
+  extraKeys(applications: ApplicationEntity[]): Promise<Map<number, Record<string, unknown>>>;
+  /** Called inside the unit of work that created the application. */
+  afterCreate?(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void>;
+  /** Fills the application of the example workspace a new account gets. */
+  fillExample?(application: ApplicationEntity, user: UserEntity): Promise<void>;
+  /** Called inside the unit of work that deletes the application for good (drops its data). */
+  beforePermanentDelete?(application: ApplicationEntity): Promise<void>;
+}
+
+@Injectable()
+export class ApplicationTypeRegistry {
+  private readonly types = new Map<string, ApplicationType>();
+
+  register(type: ApplicationType): void {
+    this.types.set(type.type, type);
+  }
+
+  get(type: string): ApplicationType | undefined {
+    return this.types.get(type);
+  }
+
+  names(): string[] {
+    return [...this.types.keys()];
+  }
+}

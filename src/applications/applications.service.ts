@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { toApiDateTime } from '../core/database/columns';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { ApiError, Errors } from '../core/errors/api-error';
+import type { UserEntity } from '../users/user.entity';
+import { serializeWorkspace } from '../workspaces/workspace.serializer';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ApplicationEntity } from './application.entity';
+import { ApplicationRepository } from './application.repository';
+import { ApplicationJson } from './application.serializer';
+import { ApplicationTypeRegistry } from './application-type';
+
+export const ApplicationErrors = {
+  notInWorkspace: (id: number) => new ApiError('ERROR_APPLICATION_NOT_IN_GROUP', 400, `The application id ${id} does not belong to the group.`),
+};
+
+/** SHA-256 hex of an id's decimal string, as `applications_reordered` and `tables_reordered` carry ids. */
+export function hashId(id: number): string {
+  return createHash('sha256').update(String(id)).digest('hex');
+}
+
+@Injectable()
+export class ApplicationsService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: ApplicationRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly types: ApplicationTypeRegistry,
+  ) {}
+
+  /** A live application the user may use: 404 when missing or trashed, 400 when not a member. */
+  async require(applicationId: number, userId: number): Promise<ApplicationEntity> {
+    const application = await this.repo.findLive(applicationId);
+    if (!application) throw Errors.applicationDoesNotExist();
+    await this.workspaces.requireMember(application.workspaceId, userId);
+    return application;
+  }
+
+  /** Serializes applications with their nested workspace and type-specific keys. */
+  async serialize(applications: ApplicationEntity[]): Promise<ApplicationJson[]> {
+    const workspaces = new Map((await this.repo.findWorkspaces([...new Set(applications.map((a) => a.workspaceId))])).map((w) => [w.id, w]));
+    const extras = new Map<number, Record<string, unknown>>();
+    for (const typeName of new Set(applications.map((a) => a.type))) {
+      const type = this.types.get(typeName);
+      if (!type) continue;
+      for (const [id, keys] of await type.extraKeys(applications.filter((a) => a.type === typeName))) extras.set(id, keys);
+    }
+    return applications.map((a) => ({
+      id: a.id,
+      name: a.name,
+      order: a.order,
+      type: a.type,
+      workspace: serializeWorkspace(workspaces.get(a.workspaceId)!),
+      created_on: toApiDateTime(a.createdOn)!,
+      ...(extras.get(a.id) ?? {}),
+    }));
+  }
+
+  async serializeOne(application: ApplicationEntity): Promise<ApplicationJson> {
+    return (await this.serialize([application]))[0];
+  }
+
+  async listForUser(user: UserEntity): Promise<ApplicationJson[]> {
+    return this.serialize(await this.repo.ofUser(user.id));
+  }
+
+  async listForWorkspace(user: UserEntity, workspaceId: number): Promise<ApplicationJson[]> {
+    await this.workspaces.requireMember(workspaceId, user.id);
+    return this.serialize(await this.repo.ofWorkspaces([workspaceId]));
+  }
+
+  /** Creates an application last in its workspace; its type may fill it (`init_with_data`). */
+  async create(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean }): Promise<ApplicationEntity> {
+    return this.db.run(async () => {
+      await this.workspaces.requireMember(workspaceId, user.id);
+      return this.createInWorkspace(user, workspaceId, input);
+    });
+  }
+
+  /** Creation without the membership check, for callers that made it already (sign-up). */
+  async createInWorkspace(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean; example?: boolean }): Promise<ApplicationEntity> {
+    return this.db.run(async () => {
+      const type = this.types.get(input.type);
+      if (!type) throw new ApiError('ERROR_APPLICATION_TYPE_DOES_NOT_EXIST', 400, `The application type ${input.type} does not exist.`);
+      const order = (await this.repo.maxOrder(workspaceId)) + 1;
+      const application = await this.repo.create({ workspaceId, name: input.name, type: input.type, order, createdOn: new Date(), trashed: false });
+      if (input.example) await type.fillExample?.(application, user);
+      else await type.afterCreate?.(application, user, { initWithData: input.initWithData ?? false });
+      this.db.record('application.created', { applicationId: application.id, workspaceId });
+      return application;
+    });
+  }
+
+  async get(user: UserEntity, applicationId: number): Promise<ApplicationJson> {
+    return this.serializeOne(await this.require(applicationId, user.id));
+  }
+
+  async rename(user: UserEntity, applicationId: number, name: string): Promise<ApplicationJson> {
+    const application = await this.db.run(async () => {
+      const found = await this.require(applicationId, user.id);
+      await this.repo.update(found.id, { name });
+      this.db.record('application.updated', { applicationId, workspaceId: found.workspaceId });
+      return { ...found, name };
+    });
+    return this.serializeOne(application);
+  }
+
+  /** Moves the application to the trash. */
+  async delete(user: UserEntity, applicationId: number): Promise<void> {
+    await this.db.run(async () => {
+      const found = await this.require(applicationId, user.id);
+      await this.repo.update(found.id, { trashed: true });
+      this.db.record('application.deleted', { applicationId, workspaceId: found.workspaceId });
+    });
+  }
+
+  /** Lets each application's type drop its data before the workspaces are deleted for good. */
+  async permanentlyDeleteOfWorkspaces(workspaceIds: number[]): Promise<void> {
+    for (const workspaceId of workspaceIds) {
+      for (const application of await this.repo.allOfWorkspace(workspaceId)) {
+        await this.types.get(application.type)?.beforePermanentDelete?.(application);
+      }
+    }
+  }
+
+  /** Orders the workspace's applications as listed; the ones not listed get order 0. */
+  async order(user: UserEntity, workspaceId: number, applicationIds: number[]): Promise<void> {
+    await this.db.run(async () => {
+      await this.workspaces.requireMember(workspaceId, user.id);
+      const all = await this.repo.idsOfWorkspace(workspaceId);
+      const known = new Set(all);
+      for (const id of applicationIds) if (!known.has(id)) throw ApplicationErrors.notInWorkspace(id);
+      const positions = new Map<number, number>();
+      applicationIds.forEach((id, index) => positions.set(id, index + 1));
+      for (const id of all) await this.repo.update(id, { order: positions.get(id) ?? 0 });
+      const ordered = [...all].sort((a, b) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || a - b);
+      this.db.record('applications.reordered', { workspaceId, applicationIds: ordered });
+    });
+  }
+}

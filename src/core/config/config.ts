@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** The whole configuration of an instance, read once from the environment and validated. */
+export interface AppConfig {
+  port: number;
+  /** PostgreSQL connection URL; null means the embedded SQLite database. */
+  databaseUrl: string | null;
+  sqlitePath: string;
+  /** Folder for instance files (generated secret, SQLite database by default). */
+  dataDir: string;
+  redisUrl: string | null;
+  secretKey: string;
+  accessTokenLifetimeMinutes: number;
+  refreshTokenLifetimeHours: number;
+  publicUrl: string;
+  accountDeletionGraceDays: number;
+  loginMaxFailuresPerEmail: number;
+  loginMaxFailuresPerIp: number;
+  loginFailureWindowSeconds: number;
+  smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean } | null;
+  rowPageSizeLimit: number;
+  batchRowsSizeLimit: number;
+  disableAnonymousPublicViewWs: boolean;
+  /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
+  wsPingIntervalSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, key: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[key];
+  if (raw === undefined || raw.trim() === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${key} must be a whole number, got "${raw}".`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${key} must be between ${min} and ${max}, got ${value}.`);
+  return value;
+}
+
+function bool(env: Env, key: string, def: boolean): boolean {
+  const raw = env[key]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return def;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${key} must be true or false, got "${env[key]}".`);
+}
+
+function url(env: Env, key: string, protocols: string[]): string | null {
+  const raw = env[key]?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${key} is not a valid URL: "${raw}".`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${key} must start with ${protocols.map((p) => p + '//').join(' or ')}, got "${raw}".`);
+  }
+  return raw;
+}
+
+/** SECRET_KEY, or a key generated on first start and kept under the data folder so tokens survive restarts. */
+function secret(env: Env, dataDir: string): string {
+  const raw = env.SECRET_KEY?.trim();
+  if (raw) {
+    if (raw.length < 16) throw new ConfigError('SECRET_KEY must be at least 16 characters long.');
+    return raw;
+  }
+  const file = join(dataDir, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(48).toString('base64url');
+  writeFileSync(file, generated + '\n', { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data');
+  const port = int(env, 'PORT', 8000, 0, 65535);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const sqlitePath = env.SQLITE_PATH?.trim() || join(dataDir, 'rowspace.sqlite');
+  const smtpHost = env.SMTP_HOST?.trim();
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  return {
+    port,
+    databaseUrl,
+    sqlitePath: sqlitePath === ':memory:' ? sqlitePath : resolve(sqlitePath),
+    dataDir,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    secretKey: secret(env, dataDir),
+    accessTokenLifetimeMinutes: int(env, 'ACCESS_TOKEN_LIFETIME_MINUTES', 60, 1),
+    refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
+    loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 10, 1),
+    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 50, 1),
+    loginFailureWindowSeconds: int(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1),
+    smtp: smtpHost
+      ? {
+          host: smtpHost,
+          port: int(env, 'SMTP_PORT', 587, 1, 65535),
+          user: env.SMTP_USER?.trim() || null,
+          password: env.SMTP_PASSWORD ?? null,
+          from: env.FROM_EMAIL?.trim() || 'no-reply@localhost',
+          secure: bool(env, 'SMTP_SECURE', false),
+        }
+      : null,
+    rowPageSizeLimit: int(env, 'ROW_PAGE_SIZE_LIMIT', 200, 1),
+    batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
+    disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),
+    wsPingIntervalSeconds: int(env, 'WS_PING_INTERVAL_SECONDS', 20, 1),
+  };
+}
+
+/** Loads `.env` from the working directory when there is one; real environment variables win. */
+export function loadDotEnv(path = '.env'): void {
+  if (!existsSync(path)) return;
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
+    if (!match || line.trim().startsWith('#')) continue;
+    const [, key, rawValue] = match;
+    const value = rawValue.replace(/^(['"])(.*)\1$/, '$2');
+    if (process.env[key] === undefined) process.env[key] = value;
+  }
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export function ensureParentDir(path: string): void {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+}

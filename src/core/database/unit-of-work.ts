@@ -1,0 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DataSource, EntityManager } from 'typeorm';
+import { RequestContext } from '../context/request-context';
+import { DomainEvent, DomainEventMap, DomainEventName } from '../events/domain-events';
+import { Dialect } from './dialect';
+import { DIALECT } from './tokens';
+
+interface Transaction {
+  manager: EntityManager;
+  events: DomainEvent[];
+}
+
+/**
+ * One write = one transaction. `run` opens it (or joins the one already open), `manager`
+ * is what repositories query through, and `record` buffers domain events that are
+ * dispatched only after the outermost transaction commits.
+ */
+@Injectable()
+export class UnitOfWork {
+  private readonly current = new AsyncLocalStorage<Transaction>();
+  private readonly logger = new Logger(UnitOfWork.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+    private readonly emitter: EventEmitter2,
+  ) {}
+
+  /** The transaction's entity manager inside `run`, the data source's outside. */
+  get manager(): EntityManager {
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.current.getStore()) return work();
+    const events: DomainEvent[] = [];
+    const result = await this.dialect.transaction(this.dataSource, (manager) =>
+      this.current.run({ manager, events }, work),
+    );
+    await this.dispatch(events);
+    return result;
+  }
+
+  record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
+    const tx = this.current.getStore();
+    if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
+    const { userId, webSocketId } = RequestContext.current();
+    tx.events.push({ name, payload, actor: { userId, webSocketId } });
+  }
+
+  private async dispatch(events: DomainEvent[]): Promise<void> {
+    for (const event of events) {
+      try {
+        await this.emitter.emitAsync(event.name, event);
+      } catch (error) {
+        this.logger.error(`Listener of ${event.name} failed`, error instanceof Error ? error.stack : String(error));
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+
+export interface Route {
+  method: string;
+  /** Express-style path as declared, e.g. `/api/workspaces/:workspaceId/`. */
+  path: string;
+  regex: RegExp;
+  /** Whether the URL must end with `/` (every API path, except file-like ones such as `schema.json`). */
+  trailingSlash: boolean;
+}
+
+const INT32_MAX = 2147483647;
+
+/** Path parameters named `id` or `…Id` are database ids: digits only, like Baserow's URL patterns. */
+export function isIdParam(name: string): boolean {
+  return name === 'id' || /Id$/.test(name);
+}
+
+function compile(path: string): { regex: RegExp; trailingSlash: boolean } {
+  const segments = path.split('/').filter(Boolean);
+  const trailingSlash = !segments[segments.length - 1]?.includes('.');
+  const pattern = segments
+    .map((segment) => {
+      if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return isIdParam(segment.slice(1)) ? '(\\d{1,10})' : '([^/]+)';
+    })
+    .join('/');
+  return { regex: new RegExp(`^/${pattern}$`), trailingSlash };
+}
+
+/**
+ * Every HTTP route of the app, read from the controllers once the app has started. The HTTP
+ * conventions use it to answer 404/405 the way Baserow does, and the OpenAPI test to check
+ * that every route is documented.
+ */
+@Injectable()
+export class RouteTable implements OnApplicationBootstrap {
+  private routes: Route[] = [];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const routes: Route[] = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const { instance, metatype } = wrapper;
+      if (!instance || !metatype) continue;
+      const prefixes = [this.reflector.get<string | string[]>(PATH_METADATA, metatype) ?? ''].flat();
+      const prototype = Object.getPrototypeOf(instance);
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[name];
+        const method = this.reflector.get<RequestMethod>(METHOD_METADATA, handler);
+        if (method === undefined) continue;
+        const paths = [this.reflector.get<string | string[]>(PATH_METADATA, handler) ?? ''].flat();
+        for (const prefix of prefixes) {
+          for (const sub of paths) {
+            const joined = '/' + [prefix, sub].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+            const { regex, trailingSlash } = compile(joined);
+            routes.push({ method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, regex, trailingSlash });
+          }
+        }
+      }
+    }
+    this.routes = routes;
+  }
+
+  all(): readonly Route[] {
+    return this.routes;
+  }
+
+  /** The routes whose path matches (any method), and whether the URL lacks a required trailing slash. */
+  match(path: string): { routes: Route[]; slashMissing: boolean } {
+    const found: Route[] = [];
+    let slashMissing = false;
+    for (const route of this.routes) {
+      let candidate = path;
+      if (route.trailingSlash) {
+        if (path.endsWith('/')) candidate = path.slice(0, -1);
+        else if (path !== '/') slashMissing = true;
+      }
+      const match = route.regex.exec(candidate || '/');
+      if (!match) continue;
+      if (match.slice(1).some((value) => /^\d+$/.test(value) && Number(value) > INT32_MAX)) continue;
+      found.push(route);
+    }
+    return { routes: found, slashMissing: found.length > 0 && found.every((route) => route.trailingSlash) && !path.endsWith('/') };
+  }
+}

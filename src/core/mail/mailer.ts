@@ -1,0 +1,41 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createTransport, Transporter } from 'nodemailer';
+import { APP_CONFIG, AppConfig } from '../config/config';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends e-mail through SMTP when it is configured; otherwise writes the mail to the log. */
+@Injectable()
+export class Mailer {
+  private readonly logger = new Logger(Mailer.name);
+  private readonly transport: Transporter | null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    const smtp = config.smtp;
+    this.transport = smtp
+      ? createTransport({
+          host: smtp.host,
+          port: smtp.port,
+          secure: smtp.secure,
+          auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        })
+      : null;
+  }
+
+  /** Never fails the request that sends it: a mail that cannot go out is logged. */
+  async send(mail: Mail): Promise<void> {
+    if (!this.transport) {
+      this.logger.log(`No SMTP configured; mail to ${mail.to}: ${mail.subject}\n${mail.text}`);
+      return;
+    }
+    try {
+      await this.transport.sendMail({ from: this.config.smtp!.from, ...mail });
+    } catch (error) {
+      this.logger.error(`Could not send mail to ${mail.to}: ${(error as Error).message}`);
+    }
+  }
+}

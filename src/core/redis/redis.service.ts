@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/config';
+
+/**
+ * Redis connections when `REDIS_URL` is set (several instances share login limits and
+ * real-time broadcasts through it); `enabled` is false otherwise and callers stay in-process.
+ */
+@Injectable()
+export class RedisService implements OnApplicationShutdown {
+  private readonly clients: Redis[] = [];
+  private commandClient: Redis | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get enabled(): boolean {
+    return this.config.redisUrl !== null;
+  }
+
+  /** The shared connection for ordinary commands. */
+  get client(): Redis {
+    if (!this.commandClient) this.commandClient = this.connect();
+    return this.commandClient;
+  }
+
+  /** A new connection (a subscriber needs its own). */
+  connect(): Redis {
+    if (!this.config.redisUrl) throw new Error('REDIS_URL is not set.');
+    const client = new Redis(this.config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+    this.clients.push(client);
+    return client;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.quit().catch(() => client.disconnect())));
+  }
+}

@@ -1,0 +1,205 @@
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { registerDecorator, ValidationArguments } from 'class-validator';
+import { ErrorTree, FieldError } from '../errors/api-error';
+
+/**
+ * One declaration per request field: how it is validated (Baserow/DRF rules, messages and
+ * codes), how it is coerced, and how it is documented in the OpenAPI schema.
+ */
+export type FieldSpec = CommonSpec &
+  (
+    | { kind: 'string'; min?: number; max?: number; allowBlank?: boolean }
+    | { kind: 'email'; max?: number }
+    | { kind: 'password' }
+    | { kind: 'int'; min?: number; max?: number }
+    | { kind: 'bool' }
+    | { kind: 'choice'; choices: readonly string[] }
+    | { kind: 'list'; of: FieldSpec; allowEmpty?: boolean; maxItems?: number }
+    | { kind: 'object' }
+  );
+
+interface CommonSpec {
+  /** Required unless false; a missing optional field takes `default` (or stays absent). */
+  required?: boolean;
+  nullable?: boolean;
+  default?: unknown;
+  description?: string;
+  example?: unknown;
+  /** Extra rule run on the coerced value. */
+  check?: (value: any) => FieldError | null;
+}
+
+export type FieldResult = { value: unknown } | { error: FieldError[] | ErrorTree };
+
+const INT32_MAX = 2147483647;
+const err = (error: string, code: string): { error: FieldError[] } => ({ error: [{ error, code }] });
+const typeName = (value: unknown): string =>
+  value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : typeof value === 'boolean' ? 'bool' : typeof value;
+
+const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true', 'True', 'TRUE', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'y', 'Y', 't', 'T']);
+const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false', 'False', 'FALSE', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'n', 'N', 'f', 'F']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Validates and coerces one present value the way DRF's field of the same kind does. */
+export function checkValue(spec: FieldSpec, value: unknown): FieldResult {
+  if (value === null) {
+    return spec.nullable ? { value: null } : err('This field may not be null.', 'null');
+  }
+  const result = coerce(spec, value);
+  if ('error' in result || !spec.check) return result;
+  const extra = spec.check(result.value);
+  return extra ? { error: [extra] } : result;
+}
+
+function coerce(spec: FieldSpec, value: unknown): FieldResult {
+  switch (spec.kind) {
+    case 'string':
+    case 'email':
+    case 'password': {
+      if (typeof value === 'boolean' || !['string', 'number'].includes(typeof value)) return err('Not a valid string.', 'invalid');
+      const text = spec.kind === 'password' ? String(value) : String(value).trim();
+      if (text === '' && !(spec.kind === 'string' && spec.allowBlank)) return err('This field may not be blank.', 'blank');
+      if (spec.kind === 'password') {
+        if (text.length < 8) return err('This password is too short. It must contain at least 8 characters.', 'password_validation_failed');
+        if (text.length > 256) return err('Ensure this field has no more than 256 characters.', 'password_validation_failed');
+        return { value: text };
+      }
+      const max = spec.max ?? (spec.kind === 'email' ? 254 : undefined);
+      if (max !== undefined && text.length > max) return err(`Ensure this field has no more than ${max} characters.`, 'max_length');
+      if (spec.kind === 'string' && spec.min !== undefined && text.length < spec.min) {
+        return err(`Ensure this field has at least ${spec.min} characters.`, 'min_length');
+      }
+      if (spec.kind === 'email' && !EMAIL.test(text)) return err('Enter a valid email address.', 'invalid');
+      return { value: text };
+    }
+    case 'int': {
+      let number: number;
+      if (typeof value === 'number') number = value;
+      else if (typeof value === 'string' && /^\s*-?\d+(\.0*)?\s*$/.test(value)) number = Number(value.trim());
+      else return err('A valid integer is required.', 'invalid');
+      if (!Number.isInteger(number)) return err('A valid integer is required.', 'invalid');
+      const max = spec.max ?? INT32_MAX;
+      const min = spec.min ?? -INT32_MAX - 1;
+      if (number > max) return err(`Ensure this value is less than or equal to ${max}.`, 'max_value');
+      if (number < min) return err(`Ensure this value is greater than or equal to ${min}.`, 'min_value');
+      return { value: number };
+    }
+    case 'bool':
+      if (TRUE_VALUES.has(value)) return { value: true };
+      if (FALSE_VALUES.has(value)) return { value: false };
+      return err('Must be a valid boolean.', 'invalid');
+    case 'choice':
+      if ((typeof value === 'string' || typeof value === 'number') && spec.choices.includes(String(value))) return { value: String(value) };
+      return err(`"${typeof value === 'object' ? JSON.stringify(value) : String(value)}" is not a valid choice.`, 'invalid_choice');
+    case 'list': {
+      if (!Array.isArray(value)) return err(`Expected a list of items but got type "${typeName(value)}".`, 'not_a_list');
+      if (value.length === 0 && spec.allowEmpty === false) return err('This list may not be empty.', 'empty');
+      if (spec.maxItems !== undefined && value.length > spec.maxItems) {
+        return err(`Ensure this field has no more than ${spec.maxItems} elements.`, 'max_length');
+      }
+      const tree: ErrorTree = {};
+      const items = value.map((item, index) => {
+        const result = checkValue(spec.of, item);
+        if ('error' in result) tree[String(index)] = result.error;
+        return 'value' in result ? result.value : undefined;
+      });
+      return Object.keys(tree).length ? { error: tree } : { value: items };
+    }
+    case 'object':
+      if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${typeName(value)}".`, 'not_a_dict');
+      return { value };
+  }
+}
+
+/** Field specs of a DTO class, in declaration order. */
+const SPECS = Symbol('rowspace:field-specs');
+
+export function fieldSpecs(target: Function): Map<string, FieldSpec> | undefined {
+  return (target as unknown as Record<symbol, Map<string, FieldSpec>>)[SPECS];
+}
+
+function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
+  const base: Record<string, unknown> = {
+    required: spec.required !== false,
+    nullable: spec.nullable,
+    description: spec.description,
+    example: spec.example,
+    default: spec.default,
+  };
+  switch (spec.kind) {
+    case 'string':
+      return { ...base, type: String, minLength: spec.min, maxLength: spec.max } as ApiPropertyOptions;
+    case 'email':
+      return { ...base, type: String, format: 'email', maxLength: spec.max ?? 254 } as ApiPropertyOptions;
+    case 'password':
+      return { ...base, type: String, format: 'password', minLength: 8, maxLength: 256 } as ApiPropertyOptions;
+    case 'int':
+      return { ...base, type: 'integer', minimum: spec.min, maximum: spec.max } as ApiPropertyOptions;
+    case 'bool':
+      return { ...base, type: Boolean } as ApiPropertyOptions;
+    case 'choice':
+      return { ...base, enum: [...spec.choices] } as ApiPropertyOptions;
+    case 'list':
+      return { ...base, type: 'array', items: swaggerItem(spec.of) } as ApiPropertyOptions;
+    case 'object':
+      return { ...base, type: 'object', additionalProperties: true } as ApiPropertyOptions;
+  }
+}
+
+function swaggerItem(spec: FieldSpec): Record<string, unknown> {
+  switch (spec.kind) {
+    case 'int':
+      return { type: 'integer' };
+    case 'bool':
+      return { type: 'boolean' };
+    case 'choice':
+      return { type: 'string', enum: [...spec.choices] };
+    case 'object':
+      return { type: 'object' };
+    default:
+      return { type: 'string' };
+  }
+}
+
+/**
+ * Declares a request field. The DTO's class-validator constraint runs `checkValue`, stores the
+ * coerced value back on the instance, and reports Baserow's `[{error, code}]` leaf on failure.
+ */
+export function Field(spec: FieldSpec): PropertyDecorator {
+  return (target: object, propertyKey: string | symbol) => {
+    const key = String(propertyKey);
+    const ctor = target.constructor as unknown as Record<symbol, Map<string, FieldSpec>>;
+    const inherited = ctor[SPECS];
+    const specs = new Map(Object.prototype.hasOwnProperty.call(ctor, SPECS) ? inherited : inherited ?? []);
+    specs.set(key, spec);
+    Object.defineProperty(ctor, SPECS, { value: specs, configurable: true, enumerable: false, writable: true });
+    ApiProperty(swaggerOptions(spec))(target, key);
+    registerDecorator({
+      name: 'rowspaceField',
+      target: target.constructor,
+      propertyName: key,
+      validator: {
+        validate(value: unknown, args: ValidationArguments) {
+          const object = args.object as Record<string, unknown>;
+          if (value === undefined) {
+            if (spec.required === false) {
+              if (spec.default !== undefined) object[key] = structuredClone(spec.default);
+              return true;
+            }
+            return false;
+          }
+          const result = checkValue(spec, value);
+          if ('value' in result) {
+            object[key] = result.value;
+            return true;
+          }
+          return false;
+        },
+        defaultMessage(args: ValidationArguments) {
+          const result = args.value === undefined ? err('This field is required.', 'required') : checkValue(spec, args.value);
+          return JSON.stringify('error' in result ? result.error : []);
+        },
+      },
+    });
+  };
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/decorators';
+import { SettingsService } from './settings.service';
+
+@ApiTags('Settings')
+@Controller()
+@Public()
+export class SettingsController {
+  constructor(private readonly settings: SettingsService) {}
+
+  @Get('api/settings')
+  @ApiOperation({ operationId: 'get_settings', summary: 'Instance settings the login and sign-up pages read.' })
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  async get(): Promise<Record<string, unknown>> {
+    return this.settings.publicSettings();
+  }
+
+  @Get('api/auth-provider/login-options')
+  @ApiOperation({ operationId: 'get_auth_provider_login_options', summary: 'Sign-in methods: the password form.' })
+  loginOptions(): Record<string, unknown> {
+    return { password: { type: 'password' } };
+  }
+
+  @Get(['api/_health', '_health'])
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @ApiOperation({ operationId: 'health_check', summary: 'Answers plain `OK` while the instance is up.' })
+  async health(): Promise<string> {
+    await this.settings.ping();
+    return 'OK';
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { UserEntity } from '../users/user.entity';
+import { SettingsEntity } from './settings.entity';
+
+@Injectable()
+export class SettingsRepository {
+  constructor(private readonly db: UnitOfWork) {}
+
+  find(): Promise<SettingsEntity | null> {
+    return this.db.manager.getRepository(SettingsEntity).findOneBy({ id: 1 });
+  }
+
+  /** Creates the settings row unless another request just did. */
+  async createIfMissing(instanceId: string): Promise<void> {
+    await this.db.manager.getRepository(SettingsEntity).createQueryBuilder().insert().values({ id: 1, instanceId }).orIgnore().execute();
+  }
+
+  async update(values: Partial<SettingsEntity>): Promise<void> {
+    await this.db.manager.getRepository(SettingsEntity).update({ id: 1 }, values);
+  }
+
+  async hasUsers(): Promise<boolean> {
+    return (await this.db.manager.getRepository(UserEntity).count({ take: 1 })) > 0;
+  }
+
+  /** A round trip to the database, for the health check. */
+  async ping(): Promise<void> {
+    await this.db.manager.query('SELECT 1');
+  }
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, Public } from '../auth/decorators';
+import type { UserEntity } from './user.entity';
+import { ChangePasswordDto, ResetPasswordDto, SendResetPasswordDto, UpdateAccountDto } from './users.dto';
+import { UsersService } from './users.service';
+
+@ApiTags('User')
+@ApiSecurity('JWT')
+@Controller('api/user')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Patch('account')
+  @ApiOperation({ operationId: 'update_account', summary: 'Updates profile keys; answers the keys that were given.' })
+  updateAccount(@CurrentUser() user: UserEntity, @Body() body: UpdateAccountDto): Promise<Record<string, unknown>> {
+    return this.users.updateAccount(user, { ...body });
+  }
+
+  @Post('change-password')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'change_password', summary: 'Changes the password; tokens issued before stop working.' })
+  async changePassword(@CurrentUser() user: UserEntity, @Body() body: ChangePasswordDto): Promise<void> {
+    await this.users.changePassword(user, body.old_password, body.new_password);
+  }
+
+  @Post('send-reset-password-email')
+  @Public()
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'send_password_reset_email', summary: 'Mails a password reset link valid 48 hours.' })
+  async sendReset(@Body() body: SendResetPasswordDto): Promise<void> {
+    await this.users.sendResetPasswordEmail(body.email, body.base_url);
+  }
+
+  @Post('reset-password')
+  @Public()
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'reset_password', summary: 'Sets a new password with the token of a reset link.' })
+  async reset(@Body() body: ResetPasswordDto): Promise<void> {
+    await this.users.resetPassword(body.token, body.password);
+  }
+
+  @Post('schedule-account-deletion')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'schedule_account_deletion', summary: 'Schedules the account for deletion after the grace period.' })
+  async scheduleDeletion(@CurrentUser() user: UserEntity): Promise<void> {
+    await this.users.scheduleDeletion(user);
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ApplicationsModule } from '../applications/applications.module';
+import { SettingsModule } from '../settings/settings.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { PasswordHasher } from './password-hasher';
+import { UserRepository } from './user.repository';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [WorkspacesModule, ApplicationsModule, SettingsModule],
+  controllers: [UsersController],
+  providers: [UserRepository, PasswordHasher, UsersService],
+  exports: [UserRepository, PasswordHasher, UsersService],
+})
+export class UsersModule {}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { ApplicationsService } from '../applications/applications.service';
+import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { ApiError, validationError } from '../core/errors/api-error';
+import { Mailer } from '../core/mail/mailer';
+import { Signer } from '../core/signing/signer';
+import { SettingsService } from '../settings/settings.service';
+import { checkBaseUrl } from '../workspaces/invitations.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { PasswordHasher } from './password-hasher';
+import { UserEntity } from './user.entity';
+import { UserRepository } from './user.repository';
+import { normalizeEmail } from './user.serializer';
+
+const RESET = 'reset_password';
+const RESET_LIFETIME_SECONDS = 48 * 3600;
+
+/** Ties a reset link to the password it replaces, so a link works once. */
+const passwordFingerprint = (user: UserEntity) => createHash('sha256').update(user.passwordHash).digest('hex').slice(0, 16);
+
+/** The account itself: profile, password, reset by mail, scheduled and permanent deletion. */
+@Injectable()
+export class UsersService {
+  private readonly logger = new Logger(UsersService.name);
+
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly workspaces: WorkspacesService,
+    private readonly applications: ApplicationsService,
+    private readonly settings: SettingsService,
+    private readonly signer: Signer,
+    private readonly mailer: Mailer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Updates the given profile keys and answers exactly those keys. */
+  async updateAccount(user: UserEntity, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const keys = Object.keys(input).filter((key) => input[key] !== undefined);
+    if (!keys.length) {
+      throw validationError({ non_field_errors: [{ error: 'At least one of the fields must be provided.', code: 'invalid' }] });
+    }
+    const columns: Record<string, keyof UserEntity> = {
+      first_name: 'firstName',
+      language: 'language',
+      email_notification_frequency: 'emailNotificationFrequency',
+      completed_onboarding: 'completedOnboarding',
+      completed_guided_tours: 'completedGuidedTours',
+    };
+    const values: Partial<UserEntity> = {};
+    for (const key of keys) (values as Record<string, unknown>)[columns[key]] = input[key];
+    await this.db.run(async () => {
+      await this.users.update(user.id, values);
+      this.db.record('user.updated', { userId: user.id });
+    });
+    return Object.fromEntries(keys.map((key) => [key, input[key]]));
+  }
+
+  /** Tokens issued before the change stop working; the user's other sockets are disconnected. */
+  async changePassword(user: UserEntity, oldPassword: string, newPassword: string): Promise<void> {
+    if (!(await this.hasher.verify(user.passwordHash, oldPassword))) throw new ApiError('ERROR_INVALID_OLD_PASSWORD', 400, '');
+    await this.setPassword(user, newPassword);
+  }
+
+  private async setPassword(user: UserEntity, password: string): Promise<void> {
+    const passwordHash = await this.hasher.hash(password);
+    await this.db.run(async () => {
+      await this.users.update(user.id, { passwordHash, passwordChangedAt: new Date() });
+      this.db.record('user.password_changed', { userId: user.id });
+    });
+  }
+
+  /** Mails a signed reset link (48 h) when the address has an account; answers the same either way. */
+  async sendResetPasswordEmail(email: string, baseUrl: string): Promise<void> {
+    if (!(await this.settingsAllowReset())) throw new ApiError('ERROR_DISABLED_RESET_PASSWORD', 400, '');
+    checkBaseUrl(baseUrl, this.config.publicUrl);
+    const user = await this.users.findByEmail(normalizeEmail(email));
+    if (!user || !user.isActive) return;
+    const token = this.signer.sign(RESET, { user_id: user.id, pw: passwordFingerprint(user) }, RESET_LIFETIME_SECONDS);
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: `Hi ${user.firstName},\n\nReset your password within 48 hours: ${baseUrl.replace(/\/+$/, '')}/${token}\n`,
+    });
+  }
+
+  async resetPassword(token: string, password: string): Promise<void> {
+    if (!(await this.settingsAllowReset())) throw new ApiError('ERROR_DISABLED_RESET_PASSWORD', 400, '');
+    const payload = this.signer.unsign<{ user_id: number; pw: string }>(RESET, token);
+    const user = await this.users.findById(Number(payload.user_id));
+    if (!user) throw new ApiError('ERROR_USER_NOT_FOUND', 400, '');
+    if (payload.pw !== passwordFingerprint(user)) throw new ApiError('BAD_TOKEN_SIGNATURE', 400, '');
+    await this.setPassword(user, password);
+  }
+
+  private async settingsAllowReset(): Promise<boolean> {
+    return (await this.settings.get()).allowResetPassword;
+  }
+
+  /**
+   * Flags the account for deletion after the grace period; signing in again cancels it.
+   * The last admin of a workspace that has other members must hand it over first.
+   */
+  async scheduleDeletion(user: UserEntity): Promise<void> {
+    await this.db.run(async () => {
+      if (await this.workspaces.isLastAdminOfSharedWorkspace(user.id)) throw new ApiError('ERROR_USER_IS_LAST_ADMIN', 400, '');
+      await this.users.update(user.id, { deletionScheduledAt: new Date() });
+      this.db.record('user.deletion_scheduled', { userId: user.id });
+    });
+  }
+
+  /** Every hour: deletes accounts whose grace period is over, with the workspaces only they were in. */
+  @Cron(CronExpression.EVERY_HOUR)
+  async deleteExpiredAccounts(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.config.accountDeletionGraceDays * 24 * 3600 * 1000);
+    const expired = await this.users.findScheduledForDeletionBefore(before);
+    for (const user of expired) {
+      await this.db.run(async () => {
+        const workspaceIds = await this.workspaces.deleteWorkspacesOnlyOwnedBy(user.id, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
+        await this.users.delete(user.id);
+        this.db.record('user.permanently_deleted', { userId: user.id, workspaceIds });
+      });
+      this.logger.log(`Deleted account ${user.id} after its grace period.`);
+    }
+    return expired.length;
+  }
+}

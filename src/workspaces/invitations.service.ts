@@ -1,0 +1,200 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { toApiDateTime } from '../core/database/columns';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { ApiError } from '../core/errors/api-error';
+import { Mailer } from '../core/mail/mailer';
+import { Signer } from '../core/signing/signer';
+import type { UserEntity } from '../users/user.entity';
+import { normalizeEmail } from '../users/user.serializer';
+import { WorkspaceInvitationEntity, WorkspaceRole } from './workspace.entity';
+import { WorkspaceRepository } from './workspace.repository';
+import {
+  serializeInvitation,
+  UserWorkspaceInvitationJson,
+  WorkspaceInvitationJson,
+  WorkspaceItemJson,
+} from './workspace.serializer';
+import { sortBy, WorkspacesService } from './workspaces.service';
+
+const INVITATION = 'workspace_invitation';
+export const MAX_PENDING_INVITATIONS = 1000;
+
+export const InvitationErrors = {
+  doesNotExist: () =>
+    new ApiError('ERROR_GROUP_INVITATION_DOES_NOT_EXIST', 404, 'The requested group invitation does not exist.'),
+  emailMismatch: () =>
+    new ApiError('ERROR_GROUP_INVITATION_EMAIL_MISMATCH', 400, 'Your email address does not match with the invitation.'),
+  userAlreadyMember: () =>
+    new ApiError('ERROR_GROUP_USER_ALREADY_EXISTS', 400, 'The user is already part of the group.'),
+  tooManyPending: () =>
+    new ApiError(
+      'ERROR_MAX_NUMBER_OF_PENDING_WORKSPACE_INVITES_REACHED',
+      400,
+      'The maximum number of pending invites for this workspace has been reached.',
+    ),
+  hostnameNotAllowed: () =>
+    new ApiError('ERROR_HOSTNAME_IS_NOT_ALLOWED', 400, 'Only the hostname of the web frontend is allowed.'),
+};
+
+/** The base URL of a link sent by mail must point at this instance's own host. */
+export function checkBaseUrl(baseUrl: string, publicUrl: string): void {
+  try {
+    if (new URL(baseUrl).hostname !== new URL(publicUrl).hostname) throw new Error();
+  } catch {
+    throw InvitationErrors.hostnameNotAllowed();
+  }
+}
+
+@Injectable()
+export class InvitationsService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: WorkspaceRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly signer: Signer,
+    private readonly mailer: Mailer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  tokenOf(invitation: WorkspaceInvitationEntity): string {
+    return this.signer.sign(INVITATION, { invitation_id: invitation.id });
+  }
+
+  async list(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceInvitationJson[]> {
+    await this.workspaces.requireAdmin(workspaceId, user.id, 'workspace.list_invitations');
+    let invitations = (await this.repo.invitationsOfWorkspace(workspaceId)).map(serializeInvitation);
+    if (search) {
+      const needle = search.toLowerCase();
+      invitations = invitations.filter((i) => i.email.includes(needle) || i.message.toLowerCase().includes(needle));
+    }
+    return sortBy(invitations, sorts, ['email', 'message'], (i, attr) => (i as any)[attr]);
+  }
+
+  /** Invites an e-mail address; inviting the same address again updates the pending invitation. */
+  async create(
+    user: UserEntity,
+    workspaceId: number,
+    input: { email: string; permissions: WorkspaceRole; message: string; base_url: string },
+  ): Promise<WorkspaceInvitationJson> {
+    const { invitation, workspaceName } = await this.db.run(async () => {
+      const { workspace } = await this.workspaces.requireAdmin(workspaceId, user.id, 'workspace.create_invitation');
+      checkBaseUrl(input.base_url, this.config.publicUrl);
+      const email = normalizeEmail(input.email);
+      const members = await this.repo.members([workspaceId]);
+      if (members.some((m) => m.user.email === email)) throw InvitationErrors.userAlreadyMember();
+      const existing = await this.repo.findInvitationByEmail(workspaceId, email);
+      if (!existing && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= MAX_PENDING_INVITATIONS) {
+        throw InvitationErrors.tooManyPending();
+      }
+      const saved = await this.repo.saveInvitation({
+        ...(existing ?? { createdOn: new Date() }),
+        workspaceId,
+        invitedById: user.id,
+        email,
+        permissions: input.permissions,
+        message: input.message,
+      });
+      return { invitation: saved, workspaceName: workspace.name };
+    });
+    const link = `${input.base_url.replace(/\/+$/, '')}/${this.tokenOf(invitation)}`;
+    await this.mailer.send({
+      to: invitation.email,
+      subject: `${user.firstName} invited you to ${workspaceName}`,
+      text: `${user.firstName} invited you to collaborate on the workspace "${workspaceName}".\n${invitation.message}\n\nAccept the invitation: ${link}\n`,
+    });
+    return serializeInvitation(invitation);
+  }
+
+  private async adminInvitation(user: UserEntity, invitationId: number, operation: string): Promise<WorkspaceInvitationEntity> {
+    const invitation = await this.repo.findInvitation(invitationId);
+    if (!invitation) throw InvitationErrors.doesNotExist();
+    await this.workspaces.requireAdmin(invitation.workspaceId, user.id, operation);
+    return invitation;
+  }
+
+  async get(user: UserEntity, invitationId: number): Promise<WorkspaceInvitationJson> {
+    return serializeInvitation(await this.adminInvitation(user, invitationId, 'invitation.read'));
+  }
+
+  async update(user: UserEntity, invitationId: number, permissions: WorkspaceRole): Promise<WorkspaceInvitationJson> {
+    return this.db.run(async () => {
+      const invitation = await this.adminInvitation(user, invitationId, 'invitation.update');
+      return serializeInvitation(await this.repo.saveInvitation({ ...invitation, permissions }));
+    });
+  }
+
+  async delete(user: UserEntity, invitationId: number): Promise<void> {
+    await this.db.run(async () => {
+      await this.adminInvitation(user, invitationId, 'invitation.delete');
+      await this.repo.deleteInvitation(invitationId);
+    });
+  }
+
+  /** The invitation addressed to this user, or 404 / 400 on e-mail mismatch. */
+  private async ownInvitation(user: UserEntity, invitationId: number): Promise<WorkspaceInvitationEntity> {
+    const invitation = await this.repo.findInvitation(invitationId);
+    if (!invitation || !(await this.repo.findWorkspace(invitation.workspaceId))) throw InvitationErrors.doesNotExist();
+    if (invitation.email !== user.email) throw InvitationErrors.emailMismatch();
+    return invitation;
+  }
+
+  /** Joins the workspace with the invited role; the invitation is used up. */
+  async accept(user: UserEntity, invitationId: number): Promise<WorkspaceItemJson> {
+    const workspaceId = await this.db.run(async () => {
+      const invitation = await this.ownInvitation(user, invitationId);
+      await this.join(user, invitation);
+      return invitation.workspaceId;
+    });
+    return this.workspaces.item(workspaceId, user.id);
+  }
+
+  /** Adds the invitee to the workspace (already inside a unit of work). */
+  async join(user: UserEntity, invitation: WorkspaceInvitationEntity): Promise<void> {
+    let membership = await this.repo.findMembership(invitation.workspaceId, user.id);
+    if (!membership) {
+      membership = await this.workspaces.addMember(invitation.workspaceId, user.id, invitation.permissions);
+      this.db.record('workspace_user.added', { workspaceId: invitation.workspaceId, workspaceUserId: membership.id });
+    }
+    await this.repo.deleteInvitation(invitation.id);
+  }
+
+  async reject(user: UserEntity, invitationId: number): Promise<void> {
+    await this.db.run(async () => {
+      const invitation = await this.ownInvitation(user, invitationId);
+      await this.repo.deleteInvitation(invitation.id);
+    });
+  }
+
+  /** The invitation a signed token points at (400 on a bad signature, 404 when it is gone). */
+  async byToken(token: string): Promise<WorkspaceInvitationEntity> {
+    const { invitation_id } = this.signer.unsign<{ invitation_id: number }>(INVITATION, token);
+    const invitation = await this.repo.findInvitation(Number(invitation_id));
+    if (!invitation || !(await this.repo.findWorkspace(invitation.workspaceId))) throw InvitationErrors.doesNotExist();
+    return invitation;
+  }
+
+  async publicView(token: string): Promise<UserWorkspaceInvitationJson> {
+    return (await this.describe([await this.byToken(token)]))[0];
+  }
+
+  /** Invitations as the invitee sees them: inviter's name, workspace name, whether the e-mail has an account. */
+  async describe(invitations: WorkspaceInvitationEntity[]): Promise<UserWorkspaceInvitationJson[]> {
+    const workspaces = new Map((await this.repo.findWorkspaces([...new Set(invitations.map((i) => i.workspaceId))])).map((w) => [w.id, w]));
+    const inviters = await this.repo.userNames(invitations.map((i) => i.invitedById));
+    const existing = await this.repo.emailsWithAccounts(invitations.map((i) => i.email));
+    return invitations.map((invitation) => ({
+      id: invitation.id,
+      invited_by: inviters.get(invitation.invitedById) ?? '',
+      workspace: workspaces.get(invitation.workspaceId)?.name ?? '',
+      email: invitation.email,
+      message: invitation.message,
+      created_on: toApiDateTime(invitation.createdOn)!,
+      email_exists: existing.has(invitation.email),
+    }));
+  }
+
+  async forUser(user: UserEntity): Promise<UserWorkspaceInvitationJson[]> {
+    return this.describe(await this.repo.invitationsForEmail(user.email));
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { SettingsService } from '../settings/settings.service';
+import type { UserEntity } from '../users/user.entity';
+import { WorkspaceUserEntity } from './workspace.entity';
+
+/** One permission manager's answer, as Baserow's web client reads it. */
+export interface PermissionEntry {
+  name: string;
+  permissions: unknown;
+}
+
+/** Operations everybody may do on a template workspace (Baserow's `allow_if_template` manager). */
+const TEMPLATE_OPERATIONS = [
+  'workspace.read', 'workspace.list_applications', 'application.list_integrations',
+  'application.list_user_sources', 'application.user_source.login',
+  'database.table.field_rules.read_field_rules',
+  'database.list_tables', 'database.table.list_fields', 'database.table.list_rows',
+  'database.table.list_views', 'database.table.read_row', 'database.table.view.read',
+  'database.table.view.read_field_options', 'database.table.view.list_decoration',
+  'database.table.view.list_aggregations', 'database.table.view.read_aggregation',
+  'builder.list_pages', 'builder.page.list_elements', 'builder.page.list_workflow_actions',
+  'builder.page.data_source.dispatch', 'builder.page.list_data_sources',
+  'dashboard.widget.read', 'dashboard.list_widgets', 'dashboard.data_source.read',
+  'dashboard.list_data_sources', 'dashboard.data_source.dispatch',
+];
+
+/** What only a workspace ADMIN may do (Baserow's `basic` manager); every check in the services uses these names. */
+export const ADMIN_ONLY_OPERATIONS = [
+  'workspace.list_invitations', 'workspace.create_invitation', 'invitation.read',
+  'invitation.update', 'invitation.delete', 'workspace.list_workspace_users',
+  'workspace.update', 'workspace.delete', 'workspace_user.update', 'workspace_user.delete',
+];
+
+/**
+ * The permission objects of Baserow's core permission managers, in Baserow's order
+ * (`core`, `setting_operation`, `staff`, `allow_if_template`, `member`, `basic`). Managers
+ * that have nothing to say are left out, as Baserow does.
+ */
+@Injectable()
+export class PermissionsService {
+  constructor(private readonly settings: SettingsService) {}
+
+  private async global(user: UserEntity): Promise<PermissionEntry[]> {
+    const { allowGlobalWorkspaceCreation } = await this.settings.get();
+    return [
+      { name: 'core', permissions: ['list_workspaces'] },
+      {
+        name: 'setting_operation',
+        permissions: allowGlobalWorkspaceCreation
+          ? { staff_only_operations: [], always_allowed_operations: ['create_workspace'] }
+          : { staff_only_operations: ['create_workspace'], always_allowed_operations: [] },
+      },
+      { name: 'staff', permissions: { staff_only_operations: ['settings.update'], is_staff: user.isStaff } },
+      { name: 'allow_if_template', permissions: { allowed_operations_on_templates: TEMPLATE_OPERATIONS, workspace_template_ids: [] } },
+    ];
+  }
+
+  /** Outside any workspace: the `permissions` of token-auth, token-refresh and sign-up. */
+  async forUser(user: UserEntity): Promise<PermissionEntry[]> {
+    return [...(await this.global(user)), { name: 'member', permissions: false }];
+  }
+
+  async forWorkspace(user: UserEntity, membership: WorkspaceUserEntity): Promise<PermissionEntry[]> {
+    return [
+      ...(await this.global(user)),
+      { name: 'basic', permissions: { admin_only_operations: ADMIN_ONLY_OPERATIONS, is_admin: membership.permissions === 'ADMIN' } },
+    ];
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SettingsModule } from '../settings/settings.module';
+import { InvitationsService } from './invitations.service';
+import { PermissionsService } from './permissions.service';
+import { WorkspaceRepository } from './workspace.repository';
+import { DashboardController, InvitationsController, WorkspacesController } from './workspaces.controller';
+import { WorkspacesService } from './workspaces.service';
+
+@Module({
+  imports: [SettingsModule],
+  controllers: [InvitationsController, WorkspacesController, DashboardController],
+  providers: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],
+  exports: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],
+})
+export class WorkspacesModule {}

@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, Errors } from '../core/errors/api-error';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { UserEntity } from '../users/user.entity';
+import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
+import { WorkspaceRepository } from './workspace.repository';
+import {
+  serializeMember,
+  serializeWorkspace,
+  serializeWorkspaceItem,
+  WorkspaceItemJson,
+  WorkspaceJson,
+  WorkspaceUserJson,
+} from './workspace.serializer';
+
+export interface Membership {
+  workspace: WorkspaceEntity;
+  membership: WorkspaceUserEntity;
+}
+
+export const WorkspaceErrors = {
+  lastAdmin: () =>
+    new ApiError(
+      'ERROR_GROUP_USER_IS_LAST_ADMIN',
+      400,
+      'The related user is the last admin in the group. They must delete the group or give someone else admin permissions.',
+    ),
+  workspaceUserDoesNotExist: () =>
+    new ApiError('ERROR_GROUP_USER_DOES_NOT_EXIST', 404, 'The requested group user does not exist.'),
+  cannotDeleteYourself: () =>
+    new ApiError(
+      'ERROR_CANNOT_DELETE_YOURSELF_FROM_GROUP',
+      400,
+      'You cannot delete yourself from the group. Use the leave group endpoint for that.',
+    ),
+};
+
+/** Workspaces, their members and the ADMIN/MEMBER rules every other module checks through. */
+@Injectable()
+export class WorkspacesService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: WorkspaceRepository,
+  ) {}
+
+  /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
+  async requireMember(workspaceId: number, userId: number): Promise<Membership> {
+    const workspace = await this.repo.findWorkspace(workspaceId);
+    if (!workspace) throw Errors.workspaceDoesNotExist();
+    const membership = await this.repo.findMembership(workspaceId, userId);
+    if (!membership) throw Errors.userNotInWorkspace();
+    return { workspace, membership };
+  }
+
+  /** As requireMember, and the member must be an ADMIN to perform `operation`. */
+  async requireAdmin(workspaceId: number, userId: number, operation: string): Promise<Membership> {
+    const found = await this.requireMember(workspaceId, userId);
+    if (found.membership.permissions !== 'ADMIN') throw Errors.invalidWorkspacePermissions(operation);
+    return found;
+  }
+
+  async listForUser(userId: number): Promise<WorkspaceItemJson[]> {
+    const memberships = await this.repo.membershipsOfUser(userId);
+    const members = await this.repo.members(memberships.map((m) => m.workspace.id));
+    return memberships.map(({ workspace, membership }) =>
+      serializeWorkspaceItem(workspace, membership, members.filter((m) => m.membership.workspaceId === workspace.id), true),
+    );
+  }
+
+  /** The workspace as the given member sees it (create and accept-invitation answers). */
+  async item(workspaceId: number, userId: number): Promise<WorkspaceItemJson> {
+    const { workspace, membership } = await this.requireMember(workspaceId, userId);
+    return serializeWorkspaceItem(workspace, membership, await this.repo.members([workspaceId]), false);
+  }
+
+  async workspaceJson(workspaceId: number): Promise<WorkspaceJson | null> {
+    const workspace = await this.repo.findWorkspace(workspaceId);
+    return workspace ? serializeWorkspace(workspace) : null;
+  }
+
+  async memberJson(workspaceUserId: number): Promise<WorkspaceUserJson | null> {
+    const membership = await this.repo.findMembershipById(workspaceUserId);
+    if (!membership) return null;
+    const row = (await this.repo.members([membership.workspaceId])).find((m) => m.membership.id === workspaceUserId);
+    return row ? serializeMember(row) : null;
+  }
+
+  /** Creates a workspace with the user as its ADMIN, last in the user's order. */
+  async create(user: UserEntity, name: string): Promise<WorkspaceEntity> {
+    return this.db.run(async () => {
+      const workspace = await this.repo.createWorkspace(name);
+      await this.addMember(workspace.id, user.id, 'ADMIN');
+      this.db.record('workspace.created', { workspaceId: workspace.id });
+      return workspace;
+    });
+  }
+
+  /** Adds a member, placing the workspace last in the member's own order. */
+  async addMember(workspaceId: number, userId: number, role: WorkspaceRole): Promise<WorkspaceUserEntity> {
+    const order = (await this.repo.maxOrderOfUser(userId)) + 1;
+    return this.repo.addMember(workspaceId, userId, role, order);
+  }
+
+  async update(user: UserEntity, workspaceId: number, name: string): Promise<WorkspaceJson> {
+    return this.db.run(async () => {
+      const { workspace } = await this.requireAdmin(workspaceId, user.id, 'workspace.update');
+      await this.repo.updateWorkspace(workspace.id, { name });
+      this.db.record('workspace.updated', { workspaceId });
+      return serializeWorkspace({ ...workspace, name });
+    });
+  }
+
+  /** Moves the workspace to the trash; from then on it behaves as not existing. */
+  async delete(user: UserEntity, workspaceId: number): Promise<void> {
+    await this.db.run(async () => {
+      await this.requireAdmin(workspaceId, user.id, 'workspace.delete');
+      const memberUserIds = await this.repo.memberUserIds(workspaceId);
+      await this.repo.updateWorkspace(workspaceId, { trashed: true });
+      this.db.record('workspace.deleted', { workspaceId, memberUserIds });
+    });
+  }
+
+  /** Sets the user's own order of their workspaces; ids that are not theirs are ignored. */
+  async order(user: UserEntity, workspaceIds: number[]): Promise<void> {
+    await this.db.run(async () => {
+      const memberships = await this.repo.membershipsOfUser(user.id);
+      const byWorkspace = new Map(memberships.map((m) => [m.workspace.id, m.membership]));
+      let order = 0;
+      const ordered: number[] = [];
+      for (const id of workspaceIds) {
+        const membership = byWorkspace.get(id);
+        if (!membership || ordered.includes(id)) continue;
+        order += 1;
+        ordered.push(id);
+        await this.repo.updateMembership(membership.id, { order });
+      }
+      this.db.record('workspaces.reordered', { userId: user.id, workspaceIds: ordered });
+    });
+  }
+
+  async leave(user: UserEntity, workspaceId: number): Promise<void> {
+    await this.db.run(async () => {
+      const { membership } = await this.requireMember(workspaceId, user.id);
+      await this.removeMembership(membership);
+    });
+  }
+
+  async listMembers(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceUserJson[]> {
+    await this.requireAdmin(workspaceId, user.id, 'workspace.list_workspace_users');
+    let members = (await this.repo.members([workspaceId])).map(serializeMember);
+    if (search) {
+      const needle = search.toLowerCase();
+      members = members.filter((m) => m.name.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle));
+    }
+    return sortBy(members, sorts, ['name', 'email', 'role_uid'], (m, attr) => (attr === 'role_uid' ? m.permissions : (m as any)[attr]));
+  }
+
+  async updateMember(user: UserEntity, workspaceUserId: number, permissions: WorkspaceRole): Promise<WorkspaceUserJson> {
+    return this.db.run(async () => {
+      const membership = await this.repo.findMembershipById(workspaceUserId);
+      if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
+      await this.requireAdmin(membership.workspaceId, user.id, 'workspace_user.update');
+      if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
+        throw WorkspaceErrors.lastAdmin();
+      }
+      await this.repo.updateMembership(membership.id, { permissions });
+      this.db.record('workspace_user.updated', { workspaceId: membership.workspaceId, workspaceUserId });
+      return (await this.memberJson(workspaceUserId))!;
+    });
+  }
+
+  async deleteMember(user: UserEntity, workspaceUserId: number): Promise<void> {
+    await this.db.run(async () => {
+      const membership = await this.repo.findMembershipById(workspaceUserId);
+      if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
+      await this.requireAdmin(membership.workspaceId, user.id, 'workspace_user.delete');
+      if (membership.userId === user.id) throw WorkspaceErrors.cannotDeleteYourself();
+      await this.removeMembership(membership);
+    });
+  }
+
+  /** Whether the user is the only admin of a workspace that has other members. */
+  async isLastAdminOfSharedWorkspace(userId: number): Promise<boolean> {
+    for (const { membership, workspace } of await this.repo.membershipsOfUser(userId)) {
+      if (membership.permissions !== 'ADMIN') continue;
+      if ((await this.repo.countAdmins(workspace.id)) <= 1 && (await this.repo.countMembers(workspace.id)) > 1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Deletes for good the workspaces (trashed ones included) whose only member is the user,
+   * after `beforeDelete` has removed their applications' data. Answers the ids of the
+   * other workspaces the user was in.
+   */
+  async deleteWorkspacesOnlyOwnedBy(userId: number, beforeDelete: (workspaceIds: number[]) => Promise<void>): Promise<number[]> {
+    const workspaceIds = await this.repo.workspaceIdsOfUser(userId);
+    const owned: number[] = [];
+    for (const id of workspaceIds) if ((await this.repo.countMembers(id)) === 1) owned.push(id);
+    await beforeDelete(owned);
+    for (const id of owned) await this.repo.deleteWorkspace(id);
+    return workspaceIds.filter((id) => !owned.includes(id));
+  }
+
+  /** Removes a membership unless it is the last admin's; members' pages in it are discarded. */
+  private async removeMembership(membership: WorkspaceUserEntity): Promise<void> {
+    if (membership.permissions === 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
+      throw WorkspaceErrors.lastAdmin();
+    }
+    const snapshot = (await this.memberJson(membership.id))!;
+    await this.repo.deleteMembership(membership.id);
+    this.db.record('workspace_user.deleted', {
+      workspaceId: membership.workspaceId,
+      workspaceUser: snapshot,
+      tableIds: await this.repo.tableIdsOfWorkspace(membership.workspaceId),
+    });
+  }
+}
+
+/** Applies Baserow's `sorts` parameter (`+name,-email`) to a list. */
+export function sortBy<T>(items: T[], sorts: string | undefined, allowed: string[], get: (item: T, attr: string) => unknown): T[] {
+  if (!sorts) return items;
+  const keys = sorts.split(',').map((raw) => raw.trim()).filter(Boolean).map((raw) => {
+    const direction = raw[0] === '-' ? -1 : 1;
+    if (raw[0] !== '-' && raw[0] !== '+') throw new ApiError('ERROR_INVALID_SORT_DIRECTION', 400, 'Sort direction must be + or -.');
+    const attr = raw.slice(1);
+    if (!allowed.includes(attr)) throw new ApiError('ERROR_INVALID_SORT_ATTRIBUTE', 400, `It is not possible to sort by ${attr}.`);
+    return { attr, direction };
+  });
+  return [...items].sort((a, b) => {
+    for (const { attr, direction } of keys) {
+      const x = String(get(a, attr) ?? '').toLowerCase();
+      const y = String(get(b, attr) ?? '').toLowerCase();
+      if (x !== y) return x < y ? -direction : direction;
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import { createApp } from '../../src/app';
+import { AppConfig, loadConfig } from '../../src/core/config/config';
+
+/** Which database the suites run on: SQLite by default, PostgreSQL with ROWSPACE_TEST_DB=postgres. */
+export const TEST_DB = process.env.ROWSPACE_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+const PG_URL = process.env.ROWSPACE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (no JSON encoding, no content type unless given). */
+  raw?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  url: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestDatabase {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'rowspace-test-'));
+  if (TEST_DB === 'sqlite') {
+    return { env: { DATA_DIR: dir, SQLITE_PATH: join(dir, 'test.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `rowspace_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: `${PG_URL}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    env: { DATA_DIR: dir, DATABASE_URL: `${PG_URL}/${name}` },
+    drop: async () => {
+      const client = new Client({ connectionString: `${PG_URL}/postgres` });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Boots the real app on a real database and listens on a free port. */
+export async function startApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await freshDatabase());
+  const config = loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough', PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
+  const app = await createApp(config, { logger: process.env.ROWSPACE_TEST_LOGS ? ['log', 'warn', 'error'] : ['error'] });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    config,
+    url,
+    request: (method, path, options = {}) => request(url, method, path, options),
+    close: async () => {
+      await app.close();
+      if (!database) await db.drop();
+    },
+  };
+}
+
+export async function request<T = any>(base: string, method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  if (options.token) headers.Authorization = `JWT ${options.token}`;
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Plain-text answers (health, HTML) stay text.
+  }
+  return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
+
+let counter = 0;
+
+export interface SignedUp {
+  id: number;
+  email: string;
+  name: string;
+  password: string;
+  token: string;
+  refresh: string;
+}
+
+/** Signs a new user up with tokens; every call gets a unique e-mail. */
+export async function signUp(t: TestApp, name = 'Tester', extra: Record<string, unknown> = {}): Promise<SignedUp> {
+  counter += 1;
+  const email = `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = 'password123';
+  const res = await t.request('POST', '/api/user/', { body: { name, email, password, authenticate: true, ...extra } });
+  if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
+  return { id: res.body.user.id, email, name, password, token: res.body.access_token, refresh: res.body.refresh_token };
+}

@@ -1,0 +1,126 @@
+import { signUp, startApp, TestApp } from './support/app';
+
+describe('HTTP conventions (baserow-rest.md §1)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers the health check with plain OK', async () => {
+    const res = await t.request('GET', '/api/_health/');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('OK');
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('404s an unknown URL with URL_NOT_FOUND', async () => {
+    const res = await t.request('GET', '/api/nothing-here/');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'URL_NOT_FOUND', detail: 'URL /api/nothing-here/ not found.' });
+  });
+
+  it('404s a path without trailing slash instead of redirecting, for every method', async () => {
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+      const res = await t.request(method, '/api/workspaces');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        error: 'URL_TRAILING_SLASH_MISSING',
+        detail: 'A valid URL must end with a trailing slash. Please, redirect requests to /api/workspaces/',
+      });
+    }
+  });
+
+  it('treats non-numeric and out-of-range ids as unknown URLs', async () => {
+    const user = await signUp(t);
+    for (const path of ['/api/workspaces/abc/', '/api/applications/1.5/', '/api/applications/99999999999/']) {
+      const res = await t.request('PATCH', path, { token: user.token, body: { name: 'x' } });
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('URL_NOT_FOUND');
+    }
+  });
+
+  it('answers 405 for a wrong method on a known path', async () => {
+    const res = await t.request('PUT', '/api/workspaces/');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ detail: 'Method "PUT" not allowed.' });
+  });
+
+  it('401s missing credentials, a Bearer header and a bad JWT with the spec bodies', async () => {
+    const none = await t.request('GET', '/api/workspaces/');
+    expect(none.status).toBe(401);
+    expect(none.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    expect(none.headers.get('www-authenticate')).toBe('JWT realm="api"');
+    const bearer = await t.request('GET', '/api/workspaces/', { headers: { Authorization: 'Bearer abc' } });
+    expect(bearer.status).toBe(401);
+    expect(bearer.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    const bad = await t.request('GET', '/api/workspaces/', { headers: { Authorization: 'JWT not-a-token' } });
+    expect(bad.status).toBe(401);
+    expect(Object.keys(bad.body)).toEqual(['detail', 'error']);
+    expect(bad.body).toEqual({ detail: 'Access token is expired or invalid.', error: 'ERROR_INVALID_ACCESS_TOKEN' });
+    const threeParts = await t.request('GET', '/api/workspaces/', { headers: { Authorization: 'JWT a b' } });
+    expect(threeParts.status).toBe(401);
+    expect(threeParts.body).toEqual({ detail: 'Authorization header must contain two space-delimited values' });
+  });
+
+  it('415s a body sent without application/json, after authentication', async () => {
+    const user = await signUp(t);
+    const res = await t.request('POST', '/api/workspaces/', { token: user.token, raw: '{"name":"x"}', headers: { 'Content-Type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: 'Unsupported media type "text/plain" in request.' });
+    const noType = await t.request('POST', '/api/workspaces/', { token: user.token, raw: '{"name":"x"}' });
+    expect(noType.status).toBe(415);
+    const unauthenticated = await t.request('POST', '/api/workspaces/', { raw: '{"name":"x"}', headers: { 'Content-Type': 'text/plain' } });
+    expect(unauthenticated.status).toBe(401);
+    const list = await t.request('GET', '/api/workspaces/', { token: user.token });
+    expect(list.body.map((w: { name: string }) => w.name)).not.toContain('x');
+  });
+
+  it('400s malformed JSON', async () => {
+    const user = await signUp(t);
+    const res = await t.request('POST', '/api/workspaces/', { token: user.token, raw: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^JSON parse error - /);
+  });
+
+  it('renders body validation as the detail tree, and a non-object body as non_field_errors', async () => {
+    const user = await signUp(t);
+    const missing = await t.request('POST', '/api/workspaces/', { token: user.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({
+      error: 'ERROR_REQUEST_BODY_VALIDATION',
+      detail: { name: [{ error: 'This field is required.', code: 'required' }] },
+    });
+    const list = await t.request('POST', '/api/workspaces/', { token: user.token, body: [1] });
+    expect(list.status).toBe(400);
+    expect(list.body.detail.non_field_errors[0].code).toBe('invalid');
+    const items = await t.request('POST', '/api/workspaces/order/', { token: user.token, body: { workspaces: [1, 'x', 3] } });
+    expect(items.status).toBe(400);
+    expect(items.body.detail).toEqual({ workspaces: { '1': [{ error: 'A valid integer is required.', code: 'invalid' }] } });
+  });
+
+  it('allows Baserow extra headers in CORS preflights', async () => {
+    const res = await fetch(`${t.url}/api/workspaces/`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,clientsessionid,clientundoredoactiongroupid,content-type,websocketid',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const allowed = res.headers.get('access-control-allow-headers')!.split(',');
+    for (const header of ['authorization', 'clientsessionid', 'clientundoredoactiongroupid', 'content-type', 'websocketid']) {
+      expect(allowed).toContain(header);
+    }
+  });
+
+  it('serves settings and the password login option', async () => {
+    const settings = await t.request('GET', '/api/settings/');
+    expect(settings.status).toBe(200);
+    expect(settings.body).toMatchObject({ allow_new_signups: true, allow_reset_password: true, show_admin_signup_page: false });
+    const options = await t.request('GET', '/api/auth-provider/login-options/');
+    expect(options.body).toEqual({ password: { type: 'password' } });
+  });
+});

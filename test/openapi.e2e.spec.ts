@@ -1,0 +1,48 @@
+import { RouteTable } from '../src/core/http/route-table';
+import { startApp, TestApp } from './support/app';
+
+describe('OpenAPI document and Redoc', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves OpenAPI 3 with the title, security schemes and Baserow tags', async () => {
+    const res = await t.request('GET', '/api/schema.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.info.title).toBe('Rowspace API');
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['JWT', 'Token']);
+    const tags = res.body.tags.map((tag: { name: string }) => tag.name);
+    expect(tags.slice(0, 2)).toEqual(['Settings', 'User']);
+    expect(tags).toContain('Workspaces');
+    expect(tags).toContain('Applications');
+  });
+
+  it('documents every route of the app, with Baserow operation ids', async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const routes = t.app.get(RouteTable).all();
+    expect(routes.length).toBeGreaterThan(40);
+    const missing: string[] = [];
+    for (const route of routes) {
+      const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
+      if (!schema.paths[path]?.[route.method.toLowerCase()]) missing.push(`${route.method} ${path}`);
+    }
+    expect(missing).toEqual([]);
+    expect(schema.paths['/api/user/token-auth/'].post.operationId).toBe('token_auth');
+    expect(schema.paths['/api/workspaces/'].get.operationId).toBe('list_workspaces');
+  });
+
+  it('renders Redoc from this instance, without a CDN', async () => {
+    const page = await t.request('GET', '/api/redoc/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.text).toContain('spec-url="/api/schema.json"');
+    const script = page.text.match(/<script src="([^"]+)"/)![1];
+    expect(script.startsWith('/')).toBe(true);
+    const bundle = await fetch(t.url + script);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(100000);
+  });
+});

@@ -1,6 +1,8 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { version } from '../../package.json';
+
+// The package root is two folders up both from src/openapi and from dist/openapi.
+const { version } = require('../../package.json') as { version: string };
 
 /** Baserow's tags, in Baserow's order (the ones Rowspace serves). */
 export const TAGS = [

@@ -75,19 +75,11 @@ export class RouteTable implements OnApplicationBootstrap {
 
   /** The routes whose path matches (any method), and whether the URL lacks a required trailing slash. */
   match(path: string): { routes: Route[]; slashMissing: boolean } {
-    const found: Route[] = [];
-    let slashMissing = false;
-    for (const route of this.routes) {
-      let candidate = path;
-      if (route.trailingSlash) {
-        if (path.endsWith('/')) candidate = path.slice(0, -1);
-        else if (path !== '/') slashMissing = true;
-      }
-      const match = route.regex.exec(candidate || '/');
-      if (!match) continue;
-      if (match.slice(1).some((value) => /^\d+$/.test(value) && Number(value) > INT32_MAX)) continue;
-      found.push(route);
-    }
+    const trimmed = path.endsWith('/') && path !== '/' ? path.slice(0, -1) : path;
+    const found = this.routes.filter((route) => {
+      const match = route.regex.exec(route.trailingSlash ? trimmed : path);
+      return match !== null && !match.slice(1).some((value) => /^\d+$/.test(value) && Number(value) > INT32_MAX);
+    });
     return { routes: found, slashMissing: found.length > 0 && found.every((route) => route.trailingSlash) && !path.endsWith('/') };
   }
 }

@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../src/core/config/config';
+
+describe('configuration', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rowspace-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has the documented defaults: port 8000, embedded SQLite under the data folder, 60 min / 7 day tokens', () => {
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(8000);
+    expect(config.databaseUrl).toBeNull();
+    expect(config.sqlitePath).toBe(join(dir, 'rowspace.sqlite'));
+    expect(config.redisUrl).toBeNull();
+    expect(config.accessTokenLifetimeMinutes).toBe(60);
+    expect(config.refreshTokenLifetimeHours).toBe(168);
+    expect(config.publicUrl).toBe('http://localhost:8000');
+  });
+
+  it('generates a secret key on first start and keeps it for the next', () => {
+    const first = loadConfig({ DATA_DIR: dir }).secretKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'secret_key'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir, SECRET_KEY: 'a-configured-secret-key' }).secretKey).toBe('a-configured-secret-key');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
+    [{ REDIS_URL: 'not a url' }, /REDIS_URL is not a valid URL/],
+    [{ SECRET_KEY: 'short' }, /SECRET_KEY must be at least 16 characters/],
+    [{ ACCESS_TOKEN_LIFETIME_MINUTES: '0' }, /ACCESS_TOKEN_LIFETIME_MINUTES must be between 1/],
+    [{ SMTP_HOST: 'mail', SMTP_SECURE: 'maybe' }, /SMTP_SECURE must be true or false/],
+  ])('rejects %p with a clear message', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(message);
+  });
+});

@@ -1,0 +1,41 @@
+import { checkValue } from '../src/core/validation/field';
+
+describe('request field validation (DRF rules, messages and codes)', () => {
+  it('coerces like DRF fields do', () => {
+    expect(checkValue({ kind: 'string' }, '  padded  ')).toEqual({ value: 'padded' });
+    expect(checkValue({ kind: 'string' }, 12)).toEqual({ value: '12' });
+    expect(checkValue({ kind: 'int' }, '42')).toEqual({ value: 42 });
+    expect(checkValue({ kind: 'int' }, '3.0')).toEqual({ value: 3 });
+    expect(checkValue({ kind: 'bool' }, 'true')).toEqual({ value: true });
+    expect(checkValue({ kind: 'bool' }, 0)).toEqual({ value: false });
+    expect(checkValue({ kind: 'email' }, ' A@B.co ')).toEqual({ value: 'A@B.co' });
+  });
+
+  it.each([
+    [{ kind: 'string' as const }, null, 'This field may not be null.', 'null'],
+    [{ kind: 'string' as const }, '', 'This field may not be blank.', 'blank'],
+    [{ kind: 'string' as const }, true, 'Not a valid string.', 'invalid'],
+    [{ kind: 'string' as const, max: 3 }, 'abcd', 'Ensure this field has no more than 3 characters.', 'max_length'],
+    [{ kind: 'string' as const, min: 2 }, 'a', 'Ensure this field has at least 2 characters.', 'min_length'],
+    [{ kind: 'int' as const }, 'x', 'A valid integer is required.', 'invalid'],
+    [{ kind: 'int' as const }, 1.5, 'A valid integer is required.', 'invalid'],
+    [{ kind: 'int' as const, min: 0 }, -1, 'Ensure this value is greater than or equal to 0.', 'min_value'],
+    [{ kind: 'int' as const }, 2 ** 31, 'Ensure this value is less than or equal to 2147483647.', 'max_value'],
+    [{ kind: 'bool' as const }, 'perhaps', 'Must be a valid boolean.', 'invalid'],
+    [{ kind: 'choice' as const, choices: ['A'] }, 'B', '"B" is not a valid choice.', 'invalid_choice'],
+    [{ kind: 'email' as const }, 'nope', 'Enter a valid email address.', 'invalid'],
+    [{ kind: 'password' as const }, 'short', 'This password is too short. It must contain at least 8 characters.', 'password_validation_failed'],
+    [{ kind: 'list' as const, of: { kind: 'int' as const } }, 'x', 'Expected a list of items but got type "str".', 'not_a_list'],
+  ])('%p rejects %p', (spec, value, error, code) => {
+    expect(checkValue(spec, value)).toEqual({ error: [{ error, code }] });
+  });
+
+  it('keys list item errors by their index as a string', () => {
+    expect(checkValue({ kind: 'list', of: { kind: 'int' } }, [1, 'a', 2, null])).toEqual({
+      error: {
+        '1': [{ error: 'A valid integer is required.', code: 'invalid' }],
+        '3': [{ error: 'This field may not be null.', code: 'null' }],
+      },
+    });
+  });
+});

@@ -9,6 +9,7 @@ import { JsonBodyGuard } from './core/http/json-body.guard';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { RealtimeModule } from './realtime/realtime.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -28,6 +29,7 @@ export class AppModule {
         DatabaseModule,
         JobsModule,
         OpenApiModule,
+        RealtimeModule,
       ],
       // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
       providers: [

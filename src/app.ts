@@ -9,6 +9,7 @@ import { CORS_ALLOWED_HEADERS, rawBody, requestContext, urlConventions } from '.
 import { RouteTable } from './core/http/route-table';
 import { ApiValidationPipe } from './core/validation/validation.pipe';
 import { OpenApiService } from './openapi/openapi.service';
+import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
 
 /** Builds the whole app (used by main.ts, the tests and the benchmarks); call listen() on it. */
 export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<NestExpressApplication> {
@@ -23,6 +24,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new ApiValidationPipe());
   app.enableShutdownHooks();
+  app.useWebSocketAdapter(new RealtimeWsAdapter(app));
   await app.init();
   app.get(OpenApiService).build(app);
   return app;

@@ -67,9 +67,9 @@ export class ApplicationRepository {
     return this.repo.find({ where: { workspaceId } });
   }
 
-  /** Ids of every application of the workspace, trashed ones included. */
-  async idsOfWorkspace(workspaceId: number): Promise<number[]> {
-    const rows = await this.repo.find({ where: { workspaceId }, select: { id: true }, order: { order: 'ASC', id: 'ASC' } });
+  /** Ids of the workspace's applications that are not trashed, by order then id. */
+  async liveIdsOfWorkspace(workspaceId: number): Promise<number[]> {
+    const rows = await this.repo.find({ where: { workspaceId, trashed: false }, select: { id: true }, order: { order: 'ASC', id: 'ASC' } });
     return rows.map((row) => row.id);
   }
 

@@ -13,9 +13,10 @@ export class CreateApplicationDto {
   init_with_data: boolean;
 }
 
+/** A partial update, as Baserow's: an empty body changes nothing. The type cannot change. */
 export class RenameApplicationDto {
-  @Field({ kind: 'string', max: 160 })
-  name: string;
+  @Field({ kind: 'string', max: 160, required: false })
+  name?: string;
 }
 
 export class OrderApplicationsDto {

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { UserJson } from '../users/user.serializer';
-import { RefreshTokenDto, SignUpDto } from './auth.dto';
+import { BlacklistTokenDto, SignUpDto } from './auth.dto';
 import { AuthService, TokenAnswer, UserData } from './auth.service';
 import { Public } from './decorators';
 
@@ -30,29 +30,46 @@ export class AuthController {
     },
   })
   login(@Body() body: unknown, @Req() req: Request): Promise<TokenAnswer> {
-    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    return this.auth.login(fields, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    return this.auth.login(asFields(body), req.ip ?? req.socket.remoteAddress ?? 'unknown');
   }
 
   @Post('token-refresh')
   @HttpCode(200)
   @ApiOperation({ operationId: 'token_refresh', summary: 'A new access token for a refresh token (the refresh token is not rotated).' })
-  refresh(@Body() body: RefreshTokenDto): Promise<Omit<TokenAnswer, 'refresh_token' | 'user_session'>> {
-    return this.auth.refresh(body);
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: { refresh_token: { type: 'string' }, token: { type: 'string', deprecated: true } },
+    },
+  })
+  refresh(@Body() body: unknown): Promise<Omit<TokenAnswer, 'refresh_token' | 'user_session'>> {
+    return this.auth.refresh(asFields(body));
   }
 
   @Post('token-verify')
   @HttpCode(200)
   @ApiOperation({ operationId: 'token_verify', summary: 'Checks a refresh token and answers the user data.' })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['refresh_token'],
+      properties: { refresh_token: { type: 'string' }, token: { type: 'string', deprecated: true } },
+    },
+  })
   @ApiOkResponse({ description: '`user`, `permissions`, `user_notifications`.' })
-  verify(@Body() body: RefreshTokenDto): Promise<UserData> {
-    return this.auth.verify(body);
+  verify(@Body() body: unknown): Promise<UserData> {
+    return this.auth.verify(asFields(body));
   }
 
   @Post('token-blacklist')
   @HttpCode(204)
   @ApiOperation({ operationId: 'token_blacklist', summary: 'Logs out: the refresh token stops working.' })
-  async blacklist(@Body() body: RefreshTokenDto): Promise<void> {
-    await this.auth.blacklist(body);
+  async blacklist(@Body() body: BlacklistTokenDto): Promise<void> {
+    await this.auth.blacklist(body.refresh_token);
   }
+}
+
+/** The simplejwt-based endpoints validate their fields themselves (DRF-style errors). */
+function asFields(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

@@ -29,10 +29,21 @@ export class SignUpDto {
   template_id?: number | null;
 }
 
-export class RefreshTokenDto {
-  @Field({ kind: 'string', required: false, description: 'The refresh token.' })
-  refresh_token?: string;
+export class BlacklistTokenDto {
+  @Field({ kind: 'string', description: 'The refresh token that must stop working.' })
+  refresh_token: string;
+}
 
-  @Field({ kind: 'string', required: false, description: 'Deprecated name of `refresh_token`.' })
-  token?: string;
+/**
+ * DRF's CharField checks for the simplejwt-based endpoints (token-auth, token-refresh,
+ * token-verify), whose field errors are rendered DRF-style (`{"field": ["message"]}`),
+ * not in Baserow's envelope. Returns the message, or null when the value is acceptable.
+ */
+export function drfStringError(value: unknown, required: boolean): string | null {
+  if (value === undefined) return required ? 'This field is required.' : null;
+  if (value === null) return 'This field may not be null.';
+  if (typeof value === 'number') return null;
+  if (typeof value !== 'string') return 'Not a valid string.';
+  if (value.trim() === '') return 'This field may not be blank.';
+  return null;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { ApiError, PlainHttpError } from '../core/errors/api-error';
+import { ApiError, FieldError, PlainHttpError } from '../core/errors/api-error';
+import { checkValue } from '../core/validation/field';
 import { Signer } from '../core/signing/signer';
 import { ExampleWorkspaceService } from '../applications/example-workspace.service';
 import { SettingsService } from '../settings/settings.service';
@@ -12,6 +13,7 @@ import { normalizeEmail, serializeUser, UserJson } from '../users/user.serialize
 import { InvitationErrors, InvitationsService } from '../workspaces/invitations.service';
 import { PermissionEntry, PermissionsService } from '../workspaces/permissions.service';
 import { issuedBeforePasswordChange } from './auth.guard';
+import { drfStringError } from './auth.dto';
 import { LoginLimiter } from './login-limiter';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
@@ -110,24 +112,31 @@ export class AuthService {
     return input.authenticate ? this.tokenAnswer(user) : { user: serializeUser(user) };
   }
 
-  /** token-auth: `email` (or legacy `username`) and `password`. Only failures are rate limited. */
+  /** token-auth: `email` (or legacy `username`, which wins when both are sent) and `password`. Only failures are rate limited. */
   async login(body: Record<string, unknown>, ip: string): Promise<TokenAnswer> {
-    const raw = body.email ?? body.username;
+    // Field errors first, all at once (DRF's field validation); the "email or username" rule runs only after.
     const errors: Record<string, string[]> = {};
-    if (raw === undefined || raw === null || raw === '') errors.email = ['This field is required.'];
-    else if (typeof raw !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(raw.trim())) errors.email = ['Enter a valid email address.'];
-    if (body.password === undefined || body.password === null || body.password === '') errors.password = ['This field is required.'];
-    else if (typeof body.password !== 'string') errors.password = ['Not a valid string.'];
+    for (const key of ['email', 'username']) {
+      if (body[key] === undefined) continue;
+      const result = checkValue({ kind: 'email' }, body[key]);
+      if ('error' in result) errors[key] = (result.error as FieldError[]).map((e) => e.error);
+    }
+    const passwordError = drfStringError(body.password, true);
+    if (passwordError) errors.password = [passwordError];
     if (Object.keys(errors).length) throw new PlainHttpError(400, errors);
-    const email = normalizeEmail(raw as string);
+    const raw = body.username ?? body.email;
+    if (raw === undefined) throw new PlainHttpError(400, { email: ['This field is required.'] });
+    const email = normalizeEmail(String(raw));
+    const password = String(body.password);
     await this.limiter.check(email, ip);
     const user = await this.users.findByEmail(email);
-    const valid = user ? await this.hasher.verify(user.passwordHash, body.password as string) : await this.hasher.verify(await this.dummyHash, 'x');
+    const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verify(await this.dummyHash, 'x');
     if (!user || !valid) {
       await this.limiter.recordFailure(email, ip);
       throw new ApiError('ERROR_INVALID_CREDENTIALS', 401, 'No active account found with the given credentials.');
     }
     if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    await this.limiter.recordSuccess(email);
     await this.db.run(async () => {
       const restored = user.deletionScheduledAt != null;
       user.lastLogin = new Date();
@@ -138,9 +147,20 @@ export class AuthService {
     return this.tokenAnswer(user);
   }
 
-  /** The user of a valid refresh token that is not blacklisted, or 401. */
-  private async refreshUser(body: { refresh_token?: string; token?: string }): Promise<{ user: UserEntity; jti: string; exp: number }> {
+  /** The refresh token of a token-refresh/token-verify body: DRF-style 400 for wrong-typed values. */
+  private refreshTokenOf(body: Record<string, unknown>, required: boolean): string | undefined {
+    const errors: Record<string, string[]> = {};
+    for (const key of ['refresh_token', 'token']) {
+      const error = drfStringError(body[key], required && key === 'refresh_token');
+      if (error) errors[key] = [error];
+    }
+    if (Object.keys(errors).length) throw new PlainHttpError(400, errors);
     const token = body.refresh_token ?? body.token;
+    return token === undefined ? undefined : String(token);
+  }
+
+  /** The user of a valid refresh token that is not blacklisted, or 401. */
+  private async refreshUser(token: string | undefined): Promise<{ user: UserEntity; jti: string; exp: number }> {
     const claims = token ? this.tokens.verify(token, 'refresh') : null;
     if (!claims) throw invalidRefreshToken();
     const user = await this.users.findById(claims.user_id);
@@ -149,24 +169,25 @@ export class AuthService {
     return { user, jti: claims.jti, exp: claims.exp };
   }
 
-  async refresh(body: { refresh_token?: string; token?: string }): Promise<Omit<TokenAnswer, 'refresh_token' | 'user_session'>> {
-    const { user } = await this.refreshUser(body);
+  /** token-refresh: `refresh_token` (or legacy `token`); the refresh token is not rotated. */
+  async refresh(body: Record<string, unknown>): Promise<Omit<TokenAnswer, 'refresh_token' | 'user_session'>> {
+    const { user } = await this.refreshUser(this.refreshTokenOf(body, false));
     const access = this.tokens.issue(user.id, 'access');
     return { token: access, access_token: access, ...(await this.userData(user)) };
   }
 
-  async verify(body: { refresh_token?: string; token?: string }): Promise<UserData> {
-    return this.userData((await this.refreshUser(body)).user);
+  /** token-verify: `refresh_token` is required here, as in Baserow. */
+  async verify(body: Record<string, unknown>): Promise<UserData> {
+    return this.userData((await this.refreshUser(this.refreshTokenOf(body, true))).user);
   }
 
-  async blacklist(body: { refresh_token?: string; token?: string }): Promise<void> {
-    const token = body.refresh_token ?? body.token;
-    const claims = token ? this.tokens.verify(token, 'refresh') : null;
+  async blacklist(token: string): Promise<void> {
+    const claims = this.tokens.verify(token, 'refresh');
     if (!claims) throw invalidRefreshToken();
     if (await this.tokenRepo.isBlacklisted(claims.jti)) {
-      throw new ApiError('ERROR_REFRESH_TOKEN_ALREADY_BLACKLISTED', 400, 'The refresh token is already blacklisted.');
+      throw new ApiError('ERROR_REFRESH_TOKEN_ALREADY_BLACKLISTED', 400, 'The provided refresh token is already blacklisted.');
     }
-    await this.refreshUser(body);
+    await this.refreshUser(token);
     await this.db.run(() => this.tokenRepo.blacklist({ jti: claims.jti, userId: claims.user_id, expiresAt: new Date(claims.exp * 1000) }));
   }
 }

@@ -52,6 +52,13 @@ export class LoginLimiter {
     }
   }
 
+  /** A successful login forgets the e-mail's failures (the IP counter stays: it guards every account). */
+  async recordSuccess(email: string): Promise<void> {
+    const [[key]] = this.keys(email, '');
+    if (this.redis.enabled) await this.redis.client.del(key);
+    else this.memory.delete(key);
+  }
+
   private async count(key: string): Promise<number> {
     if (this.redis.enabled) return Number((await this.redis.client.get(key)) ?? 0);
     const entry = this.memory.get(key);

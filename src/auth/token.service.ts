@@ -23,13 +23,14 @@ export class TokenService {
   ) {}
 
   issue(userId: number, type: TokenType): string {
-    const now = Date.now() / 1000;
-    const lifetime =
-      type === 'access' ? this.config.accessTokenLifetimeMinutes * 60 : this.config.refreshTokenLifetimeHours * 3600;
+    const nowMs = Date.now();
+    const lifetimeMs =
+      (type === 'access' ? this.config.accessTokenLifetimeMinutes * 60 : this.config.refreshTokenLifetimeHours * 3600) * 1000;
     const claims: TokenClaims = {
       token_type: type,
-      exp: Math.floor(now + lifetime),
-      iat: Math.floor(now * 1000) / 1000,
+      // Same millisecond precision as `iat`, so `exp - iat` is exactly the configured lifetime.
+      exp: (nowMs + lifetimeMs) / 1000,
+      iat: nowMs / 1000,
       jti: randomUUID().replace(/-/g, ''),
       user_id: userId,
     };

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, Errors } from '../core/errors/api-error';
+import { ApiError, Errors, queryValidationError } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
 import { JobEntity, JobState } from './job.entity';
 import { JobRepository } from './job.repository';
 
 const STATES: JobState[] = ['pending', 'started', 'finished', 'failed', 'cancelled'];
+
+export const JobErrors = {
+  notCancellable: () => new ApiError('ERROR_JOB_NOT_CANCELLABLE', 400, 'The job cannot be cancelled'),
+};
 
 /** A job as `/api/jobs/` shows it: the common keys and the type's own (`data`). */
 export function serializeJob(job: JobEntity): Record<string, unknown> {
@@ -22,15 +26,19 @@ export function serializeJob(job: JobEntity): Record<string, unknown> {
 export class JobsService {
   constructor(private readonly repo: JobRepository) {}
 
-  /** `states` is a comma list where `!state` excludes; `jobIds` a comma list of ids. */
+  /**
+   * `states` is a comma list where `!state` excludes; `jobIds` a comma list of ids. Bad values
+   * answer Baserow's query-parameter validation errors.
+   */
   async list(user: UserEntity, states?: string, jobIds?: string): Promise<Record<string, unknown>[]> {
     let jobs = await this.repo.ofUser(user.id);
     if (states) {
-      const wanted = states.split(',').map((s) => s.trim()).filter(Boolean);
+      const wanted = states.split(',');
       for (const state of wanted) {
-        if (!STATES.includes(state.replace(/^!/, '') as JobState)) {
-          throw new ApiError('ERROR_QUERY_PARAMETER_VALIDATION', 400, {
-            states: [{ error: `"${state}" is not a valid choice.`, code: 'invalid_choice' }],
+        const name = state.startsWith('!') ? state.slice(1) : state;
+        if (!STATES.includes(name as JobState)) {
+          throw queryValidationError({
+            states: [{ error: `State ${name} is not a valid state. Valid states are: ${STATES.join(', ')}.`, code: 'invalid' }],
           });
         }
       }
@@ -39,29 +47,35 @@ export class JobsService {
       jobs = jobs.filter((j) => (!include.length || include.includes(j.state)) && !exclude.includes(j.state));
     }
     if (jobIds) {
-      const ids = jobIds.split(',').map((s) => s.trim());
-      if (ids.some((id) => !/^\d+$/.test(id))) {
-        throw new ApiError('ERROR_QUERY_PARAMETER_VALIDATION', 400, { job_ids: [{ error: 'A valid integer is required.', code: 'invalid' }] });
+      const ids: number[] = [];
+      for (const raw of jobIds.split(',')) {
+        if (!/^\s*[-+]?\d+\s*$/.test(raw)) {
+          throw queryValidationError({ job_ids: [{ error: `Job id ${raw} is not a valid integer.`, code: 'invalid' }] });
+        }
+        ids.push(Number(raw));
       }
-      jobs = jobs.filter((j) => ids.includes(String(j.id)));
+      jobs = jobs.filter((j) => ids.includes(j.id));
     }
     return jobs.map(serializeJob);
   }
 
   async get(user: UserEntity, id: number): Promise<Record<string, unknown>> {
-    const job = await this.repo.find(id);
-    if (!job || job.userId !== user.id) throw Errors.jobDoesNotExist();
+    return serializeJob(await this.own(user, id));
+  }
+
+  /** Cancels a pending or running job; one that has ended cannot be cancelled. */
+  async cancel(user: UserEntity, id: number): Promise<Record<string, unknown>> {
+    const job = await this.own(user, id);
+    if (job.state !== 'pending' && job.state !== 'started') throw JobErrors.notCancellable();
+    await this.repo.update(id, { state: 'cancelled' });
+    job.state = 'cancelled';
     return serializeJob(job);
   }
 
-  /** Cancels a job that has not finished; a finished or failed one is answered as it is. */
-  async cancel(user: UserEntity, id: number): Promise<Record<string, unknown>> {
+  /** The user's own job; another user's job is answered as not existing. */
+  private async own(user: UserEntity, id: number): Promise<JobEntity> {
     const job = await this.repo.find(id);
     if (!job || job.userId !== user.id) throw Errors.jobDoesNotExist();
-    if (job.state === 'pending' || job.state === 'started') {
-      await this.repo.update(id, { state: 'cancelled' });
-      job.state = 'cancelled';
-    }
-    return serializeJob(job);
+    return job;
   }
 }

@@ -1,6 +1,17 @@
 import { languageCheck } from '../auth/auth.dto';
 import { Field } from '../core/validation/field';
 
+/** DRF's URLField: an absolute http(s)/ftp(s) URL with a host. */
+const urlCheck = (value: string) => {
+  try {
+    const url = new URL(value);
+    if (['http:', 'https:', 'ftp:', 'ftps:'].includes(url.protocol) && url.hostname && !/\s/.test(value)) return null;
+  } catch {
+    // Not a URL at all.
+  }
+  return { error: 'Enter a valid URL.', code: 'invalid' };
+};
+
 export class UpdateAccountDto {
   @Field({ kind: 'string', required: false, min: 2, max: 150 })
   first_name?: string;
@@ -19,7 +30,8 @@ export class UpdateAccountDto {
 }
 
 export class ChangePasswordDto {
-  @Field({ kind: 'string', max: 256 })
+  // No length rule: a wrong old password of any length is ERROR_INVALID_OLD_PASSWORD, as in Baserow.
+  @Field({ kind: 'string' })
   old_password: string;
 
   @Field({ kind: 'password' })
@@ -30,7 +42,7 @@ export class SendResetPasswordDto {
   @Field({ kind: 'email' })
   email: string;
 
-  @Field({ kind: 'string', max: 1000, description: 'The reset page address; the token is appended.' })
+  @Field({ kind: 'string', max: 1000, check: urlCheck, description: 'The reset page address; the token is appended.' })
   base_url: string;
 }
 

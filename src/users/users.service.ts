@@ -42,7 +42,15 @@ export class UsersService {
   async updateAccount(user: UserEntity, input: Record<string, unknown>): Promise<Record<string, unknown>> {
     const keys = Object.keys(input).filter((key) => input[key] !== undefined);
     if (!keys.length) {
-      throw validationError({ non_field_errors: [{ error: 'At least one of the fields must be provided.', code: 'invalid' }] });
+      throw validationError({
+        non_field_errors: [
+          {
+            error:
+              'At least one of the fields first_name, language, email_notification_frequency, completed_onboarding, completed_guided_tours must be provided.',
+            code: 'invalid',
+          },
+        ],
+      });
     }
     const columns: Record<string, keyof UserEntity> = {
       first_name: 'firstName',

@@ -26,12 +26,13 @@ export const InvitationErrors = {
   emailMismatch: () =>
     new ApiError('ERROR_GROUP_INVITATION_EMAIL_MISMATCH', 400, 'Your email address does not match with the invitation.'),
   userAlreadyMember: () =>
-    new ApiError('ERROR_GROUP_USER_ALREADY_EXISTS', 400, 'The user is already part of the group.'),
+    new ApiError('ERROR_GROUP_USER_ALREADY_EXISTS', 400, 'The user is already a member of the group.'),
   tooManyPending: () =>
     new ApiError(
       'ERROR_MAX_NUMBER_OF_PENDING_WORKSPACE_INVITES_REACHED',
       400,
-      'The maximum number of pending invites for this workspace has been reached.',
+      'The maximum number of pending invites for this workspace has been reached. ' +
+        'Please wait for some invitees to accept the invite or cancel the existing ones.',
     ),
   hostnameNotAllowed: () =>
     new ApiError('ERROR_HOSTNAME_IS_NOT_ALLOWED', 400, 'Only the hostname of the web frontend is allowed.'),
@@ -79,7 +80,6 @@ export class InvitationsService {
   ): Promise<WorkspaceInvitationJson> {
     const { invitation, workspaceName } = await this.db.run(async () => {
       const { workspace } = await this.workspaces.requireAdmin(workspaceId, user.id, 'workspace.create_invitation');
-      checkBaseUrl(input.base_url, this.config.publicUrl);
       const email = normalizeEmail(input.email);
       const members = await this.repo.members([workspaceId]);
       if (members.some((m) => m.user.email === email)) throw InvitationErrors.userAlreadyMember();
@@ -87,6 +87,8 @@ export class InvitationsService {
       if (!existing && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= MAX_PENDING_INVITATIONS) {
         throw InvitationErrors.tooManyPending();
       }
+      // Baserow checks the link's host last, when it sends the mail (the transaction rolls back).
+      checkBaseUrl(input.base_url, this.config.publicUrl);
       const saved = await this.repo.saveInvitation({
         ...(existing ?? { createdOn: new Date() }),
         workspaceId,
@@ -149,12 +151,22 @@ export class InvitationsService {
     return this.workspaces.item(workspaceId, user.id);
   }
 
-  /** Adds the invitee to the workspace (already inside a unit of work). */
+  /**
+   * Adds the invitee to the workspace (already inside a unit of work). An invitee who is a
+   * member already gets the invited role, as Baserow does, unless that would demote the
+   * workspace's last admin.
+   */
   async join(user: UserEntity, invitation: WorkspaceInvitationEntity): Promise<void> {
-    let membership = await this.repo.findMembership(invitation.workspaceId, user.id);
+    const membership = await this.repo.findMembership(invitation.workspaceId, user.id);
     if (!membership) {
-      membership = await this.workspaces.addMember(invitation.workspaceId, user.id, invitation.permissions);
-      this.db.record('workspace_user.added', { workspaceId: invitation.workspaceId, workspaceUserId: membership.id });
+      const added = await this.workspaces.addMember(invitation.workspaceId, user.id, invitation.permissions);
+      this.db.record('workspace_user.added', { workspaceId: invitation.workspaceId, workspaceUserId: added.id });
+    } else if (membership.permissions !== invitation.permissions) {
+      const demotesLastAdmin = membership.permissions === 'ADMIN' && (await this.repo.countAdmins(invitation.workspaceId)) <= 1;
+      if (!demotesLastAdmin) {
+        await this.repo.updateMembership(membership.id, { permissions: invitation.permissions });
+        this.db.record('workspace_user.updated', { workspaceId: invitation.workspaceId, workspaceUserId: membership.id });
+      }
     }
     await this.repo.deleteInvitation(invitation.id);
   }

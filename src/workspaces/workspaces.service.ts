@@ -120,20 +120,21 @@ export class WorkspacesService {
     });
   }
 
-  /** Sets the user's own order of their workspaces; ids that are not theirs are ignored. */
+  /**
+   * Sets the user's own order of their workspaces: each listed workspace gets its position
+   * in the list (1-based, as Baserow does, so ignored ids still take a position); ids that
+   * are not the user's are ignored.
+   */
   async order(user: UserEntity, workspaceIds: number[]): Promise<void> {
     await this.db.run(async () => {
       const memberships = await this.repo.membershipsOfUser(user.id);
       const byWorkspace = new Map(memberships.map((m) => [m.workspace.id, m.membership]));
-      let order = 0;
-      const ordered: number[] = [];
-      for (const id of workspaceIds) {
-        const membership = byWorkspace.get(id);
-        if (!membership || ordered.includes(id)) continue;
-        order += 1;
-        ordered.push(id);
-        await this.repo.updateMembership(membership.id, { order });
-      }
+      const positions = new Map<number, number>();
+      workspaceIds.forEach((id, index) => {
+        if (byWorkspace.has(id)) positions.set(id, index + 1);
+      });
+      for (const [id, order] of positions) await this.repo.updateMembership(byWorkspace.get(id)!.id, { order });
+      const ordered = [...positions.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => id);
       this.db.record('workspaces.reordered', { userId: user.id, workspaceIds: ordered });
     });
   }
@@ -217,15 +218,18 @@ export class WorkspacesService {
   }
 }
 
-/** Applies Baserow's `sorts` parameter (`+name,-email`) to a list. */
+/** Applies Baserow's `sorts` parameter (`+name,-email`) to a list; without it the list keeps its order. */
 export function sortBy<T>(items: T[], sorts: string | undefined, allowed: string[], get: (item: T, attr: string) => unknown): T[] {
   if (!sorts) return items;
-  const keys = sorts.split(',').map((raw) => raw.trim()).filter(Boolean).map((raw) => {
-    const direction = raw[0] === '-' ? -1 : 1;
-    if (raw[0] !== '-' && raw[0] !== '+') throw new ApiError('ERROR_INVALID_SORT_DIRECTION', 400, 'Sort direction must be + or -.');
+  const seen = new Set<string>();
+  const keys = sorts.split(',').map((raw) => {
+    // As Baserow's SortableViewMixin: too short is a bad attribute, then the prefix, then the name.
+    if (raw.length <= 2) throw SortErrors.invalidAttribute();
+    if (raw[0] !== '-' && raw[0] !== '+') throw SortErrors.invalidDirection();
     const attr = raw.slice(1);
-    if (!allowed.includes(attr)) throw new ApiError('ERROR_INVALID_SORT_ATTRIBUTE', 400, `It is not possible to sort by ${attr}.`);
-    return { attr, direction };
+    if (!allowed.includes(attr) || seen.has(attr)) throw SortErrors.invalidAttribute();
+    seen.add(attr);
+    return { attr, direction: raw[0] === '-' ? -1 : 1 };
   });
   return [...items].sort((a, b) => {
     for (const { attr, direction } of keys) {
@@ -236,3 +240,9 @@ export function sortBy<T>(items: T[], sorts: string | undefined, allowed: string
     return 0;
   });
 }
+
+export const SortErrors = {
+  invalidDirection: () =>
+    new ApiError('ERROR_INVALID_SORT_DIRECTION', 400, "Attributes to sort by must be prefixed with one of '-' or '+'."),
+  invalidAttribute: () => new ApiError('ERROR_INVALID_SORT_ATTRIBUTE', 400, 'Invalid attribute name provided to sort by.'),
+};

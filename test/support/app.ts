@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -68,7 +69,7 @@ export async function startApp(env: Record<string, string> = {}, database?: Test
   const config = loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough', PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
   const app = await createApp(config, { logger: process.env.ROWSPACE_TEST_LOGS ? ['log', 'warn', 'error'] : ['error'] });
   await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address();
+  const address = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
   return {
     app,

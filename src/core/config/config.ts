@@ -11,6 +11,8 @@ export interface AppConfig {
   /** Folder for instance files (generated secret, SQLite database by default). */
   dataDir: string;
   redisUrl: string | null;
+  /** Prefix of the Redis pub/sub channel real-time broadcasts use (instances sharing one database share it). */
+  redisChannelPrefix: string;
   secretKey: string;
   accessTokenLifetimeMinutes: number;
   refreshTokenLifetimeHours: number;
@@ -91,6 +93,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sqlitePath: sqlitePath === ':memory:' ? sqlitePath : resolve(sqlitePath),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'rowspace',
     secretKey: secret(env, dataDir),
     accessTokenLifetimeMinutes: int(env, 'ACCESS_TOKEN_LIFETIME_MINUTES', 60, 1),
     refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),

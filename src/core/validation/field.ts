@@ -61,7 +61,7 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       if (text === '' && !(spec.kind === 'string' && spec.allowBlank)) return err('This field may not be blank.', 'blank');
       if (spec.kind === 'password') {
         if (text.length < 8) return err('This password is too short. It must contain at least 8 characters.', 'password_validation_failed');
-        if (text.length > 256) return err('Ensure this field has no more than 256 characters.', 'password_validation_failed');
+        if (text.length > 256) return err('This password is too long. It must not exceed 256 characters.', 'password_validation_failed');
         return { value: text };
       }
       const max = spec.max ?? (spec.kind === 'email' ? 254 : undefined);

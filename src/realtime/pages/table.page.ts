@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { RealtimeRepository } from '../realtime.repository';
+import { idParameter, PageSubscriber, PageType, tablePermissionGroup } from './page-type';
+
+/** `{"page": "table", "table_id": n}`: rows, fields and views of one table. */
+@Injectable()
+export class TablePageType implements PageType {
+  readonly type = 'table';
+  readonly parameters = ['table_id'] as const;
+
+  constructor(private readonly repo: RealtimeRepository) {}
+
+  async canAdd(subscriber: PageSubscriber, { table_id }: Record<string, unknown>): Promise<boolean> {
+    const tableId = idParameter(table_id);
+    if (subscriber.userId === null || tableId === null) return false;
+    return this.repo.canListenToTable(subscriber.userId, tableId);
+  }
+
+  group({ table_id }: Record<string, unknown>): string {
+    return `table-${String(table_id)}`;
+  }
+
+  permissionGroup({ table_id }: Record<string, unknown>): string {
+    return tablePermissionGroup(table_id);
+  }
+}

@@ -1,0 +1,42 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WsAdapter } from '@nestjs/platform-ws';
+import type { MessageMappingProperties } from '@nestjs/websockets/gateway-metadata-explorer';
+import type { Observable } from 'rxjs';
+import type { WebSocketServer } from 'ws';
+
+/**
+ * Nest's `ws` adapter with Baserow's routing: a gateway path (`/ws/core/`) accepts every
+ * path that starts with it (`/ws/core/anything`), and `/ws/core` without the slash is
+ * refused, like the Channels route. Frames are read by the gateway itself (the protocol
+ * has no `{event, data}` envelope), so Nest's message dispatch is not bound.
+ */
+export class RealtimeWsAdapter extends WsAdapter {
+  protected override ensureHttpServerExists(port: number, httpServer: Server = createServer()): Server | undefined {
+    if (this.httpServersRegistry.has(port)) return undefined;
+    this.httpServersRegistry.set(port, httpServer);
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.route(port, request, socket, head));
+    return httpServer;
+  }
+
+  override bindMessageHandlers(_client: unknown, _handlers: MessageMappingProperties[], _transform: (data: unknown) => Observable<unknown>): void {
+    // The gateway listens to `message` itself.
+  }
+
+  private route(port: number, request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? '/', 'ws://localhost/').pathname;
+    } catch {
+      socket.destroy();
+      return;
+    }
+    const servers = (this.wsServersRegistry.get(port) ?? []) as (WebSocketServer & { path: string })[];
+    const server = servers.find((candidate) => pathname.startsWith(candidate.path.replace(/\/+$/, '') + '/'));
+    if (!server) {
+      socket.destroy();
+      return;
+    }
+    server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
+  }
+}

@@ -1,0 +1,47 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ApplicationsModule } from '../applications/applications.module';
+import { AuthModule } from '../auth/auth.module';
+import { UsersModule } from '../users/users.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { Broadcaster } from './broadcaster';
+import { PageTypeRegistry } from './pages/page-type';
+import { RowPageType } from './pages/row.page';
+import { TablePageType } from './pages/table.page';
+import { RealtimeGateway } from './realtime.gateway';
+import { RealtimeListener } from './realtime.listener';
+import { RealtimeRepository } from './realtime.repository';
+import { SocketAuthenticator } from './socket-authenticator';
+import { SocketRegistry } from './socket-registry';
+
+/**
+ * Real time: the `/ws/core/` gateway, page subscriptions, and the listener that turns
+ * committed domain events into messages. Other modules add page types through
+ * PageTypeRegistry and send through Broadcaster; nothing else knows about sockets.
+ */
+@Module({
+  imports: [AuthModule, UsersModule, WorkspacesModule, ApplicationsModule],
+  providers: [
+    RealtimeGateway,
+    SocketRegistry,
+    SocketAuthenticator,
+    Broadcaster,
+    RealtimeListener,
+    RealtimeRepository,
+    PageTypeRegistry,
+    TablePageType,
+    RowPageType,
+  ],
+  exports: [PageTypeRegistry, Broadcaster, RealtimeRepository],
+})
+export class RealtimeModule implements OnModuleInit {
+  constructor(
+    private readonly pages: PageTypeRegistry,
+    private readonly table: TablePageType,
+    private readonly row: RowPageType,
+  ) {}
+
+  onModuleInit(): void {
+    this.pages.register(this.table);
+    this.pages.register(this.row);
+  }
+}

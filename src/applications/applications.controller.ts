@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
@@ -55,12 +55,9 @@ export class ApplicationsController {
 
   @Patch(':applicationId')
   @ApiOperation({ operationId: 'update_application', summary: 'Renames an application.' })
-  @ApiBody({ type: RenameApplicationDto })
   @ApiOkResponse({ type: ApplicationJson })
-  rename(@CurrentUser() user: UserEntity, @IdParam('applicationId') id: number, @Body() body: unknown): Promise<ApplicationJson> {
-    // Baserow looks the application up before it validates the body (404 first), so the
-    // service validates it.
-    return this.applications.update(user, id, body);
+  rename(@CurrentUser() user: UserEntity, @IdParam('applicationId') id: number, @Body() body: RenameApplicationDto): Promise<ApplicationJson> {
+    return this.applications.update(user, id, body.name);
   }
 
   @Delete(':applicationId')

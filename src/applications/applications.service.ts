@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, Errors } from '../core/errors/api-error';
-import { ApiValidationPipe } from '../core/validation/validation.pipe';
 import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -11,9 +10,7 @@ import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
 import { ApplicationTypeRegistry } from './application-type';
-import { RenameApplicationDto } from './applications.dto';
 
-const BODY = new ApiValidationPipe();
 
 export const ApplicationErrors = {
   notInWorkspace: (id: number) => new ApiError('ERROR_APPLICATION_NOT_IN_GROUP', 400, `The application id ${id} does not belong to the group.`),
@@ -104,11 +101,9 @@ export class ApplicationsService {
    * Updates an application from a raw PATCH body, in Baserow's order: 404 when it does not
    * exist, then body validation, then the membership check. An empty body changes nothing.
    */
-  async update(user: UserEntity, applicationId: number, body: unknown): Promise<ApplicationJson> {
+  /** A PATCH is partial: without a name nothing changes. */
+  async update(user: UserEntity, applicationId: number, name: string | undefined): Promise<ApplicationJson> {
     const application = await this.db.run(async () => {
-      const live = await this.repo.findLive(applicationId);
-      if (!live) throw Errors.applicationDoesNotExist();
-      const { name } = BODY.transform(body, { type: 'body', metatype: RenameApplicationDto }) as RenameApplicationDto;
       const found = await this.require(applicationId, user.id);
       if (name === undefined) return found;
       await this.repo.update(found.id, { name });

@@ -19,8 +19,8 @@ export class LoginLimiter {
 
   private keys(email: string, ip: string): [string, number][] {
     return [
-      [`rowspace:login-failures:email:${email}`, this.config.loginMaxFailuresPerEmail],
-      [`rowspace:login-failures:ip:${ip}`, this.config.loginMaxFailuresPerIp],
+      [`${this.config.redisChannelPrefix}:login-failures:email:${email}`, this.config.loginMaxFailuresPerEmail],
+      [`${this.config.redisChannelPrefix}:login-failures:ip:${ip}`, this.config.loginMaxFailuresPerIp],
     ];
   }
 

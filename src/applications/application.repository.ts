@@ -72,9 +72,4 @@ export class ApplicationRepository {
     const rows = await this.repo.find({ where: { workspaceId, trashed: false }, select: { id: true }, order: { order: 'ASC', id: 'ASC' } });
     return rows.map((row) => row.id);
   }
-
-  findWorkspaces(ids: number[]): Promise<WorkspaceEntity[]> {
-    if (!ids.length) return Promise.resolve([]);
-    return this.db.manager.getRepository(WorkspaceEntity).createQueryBuilder('w').where('w.id IN (:...ids)', { ids }).getMany();
-  }
 }

@@ -5,6 +5,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, Errors } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
@@ -26,6 +27,7 @@ export class ApplicationsService {
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: ApplicationRepository,
+    private readonly workspaceRepo: WorkspaceRepository,
     private readonly workspaces: WorkspacesService,
     private readonly types: ApplicationTypeRegistry,
   ) {}
@@ -40,7 +42,7 @@ export class ApplicationsService {
 
   /** Serializes applications with their nested workspace and type-specific keys. */
   async serialize(applications: ApplicationEntity[]): Promise<ApplicationJson[]> {
-    const workspaces = new Map((await this.repo.findWorkspaces([...new Set(applications.map((a) => a.workspaceId))])).map((w) => [w.id, w]));
+    const workspaces = new Map((await this.workspaceRepo.findWorkspaces([...new Set(applications.map((a) => a.workspaceId))])).map((w) => [w.id, w]));
     const extras = new Map<number, Record<string, unknown>>();
     for (const typeName of new Set(applications.map((a) => a.type))) {
       const type = this.types.get(typeName);

@@ -75,19 +75,16 @@ export function serializeWorkspaceItem(
   members: MemberRow[],
   withUnreadCount: boolean,
 ): WorkspaceItemJson {
-  const item: WorkspaceItemJson = {
+  // Notifications are not implemented, so nothing is ever unread; the key sits where Baserow puts it.
+  return {
     id: workspace.id,
     name: workspace.name,
     users: members.map(serializeMember),
     order: membership.order,
     permissions: membership.permissions,
+    ...(withUnreadCount ? { unread_notifications_count: 0 } : {}),
     generative_ai_models_enabled: {},
   };
-  if (withUnreadCount) {
-    // Notifications are not implemented; nothing is ever unread.
-    return { id: item.id, name: item.name, users: item.users, order: item.order, permissions: item.permissions, unread_notifications_count: 0, generative_ai_models_enabled: {} };
-  }
-  return item;
 }
 
 export function serializeInvitation(invitation: WorkspaceInvitationEntity): WorkspaceInvitationJson {

@@ -1,22 +1,69 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApplicationsModule } from '../applications/applications.module';
 import { ApplicationTypeRegistry } from '../applications/application-type';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { DatabaseApplicationType } from './database-application.type';
+import { FieldRepository } from './fields/field.repository';
+import { FieldTypeRegistry } from './fields/field-type';
+import { FieldsController } from './fields/fields.controller';
+import { FieldsService } from './fields/fields.service';
+import { FIELD_TYPES } from './fields/types';
+import { UniqueValuesService } from './fields/unique-values.service';
+import { FilterCompiler } from './filters/filter-tree';
+import { FilterTypeRegistry } from './filters/filter-type';
+import { FILTER_TYPES } from './filters/types';
+import { CountCache } from './rows/count-cache';
+import { RowListQuery } from './rows/row-list.query';
+import { RowRepository } from './rows/row.repository';
+import { RowsController } from './rows/rows.controller';
+import { RowsService } from './rows/rows.service';
+import { TableSchemaRepository } from './rows/table-schema.repository';
+import { TableContextService } from './table-context';
 import { TableRepository } from './table.repository';
+import { TablesController } from './tables/tables.controller';
+import { TablesService } from './tables/tables.service';
 
-/** Database applications: tables, fields, rows (the rows live in real SQL tables). */
+/**
+ * Database applications: tables, fields (a registry of field types), rows in real SQL
+ * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
+ */
 @Module({
-  imports: [ApplicationsModule],
-  providers: [TableRepository, DatabaseApplicationType],
-  exports: [TableRepository],
+  imports: [ApplicationsModule, WorkspacesModule],
+  controllers: [TablesController, FieldsController, RowsController],
+  providers: [
+    TableRepository,
+    FieldRepository,
+    TableSchemaRepository,
+    RowRepository,
+    TableContextService,
+    FieldTypeRegistry,
+    FilterTypeRegistry,
+    FilterCompiler,
+    RowListQuery,
+    CountCache,
+    FieldsService,
+    UniqueValuesService,
+    TablesService,
+    RowsService,
+    DatabaseApplicationType,
+    ...FIELD_TYPES,
+    ...FILTER_TYPES,
+  ],
+  exports: [TableRepository, FieldRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowListQuery],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(
-    private readonly registry: ApplicationTypeRegistry,
+    private readonly applicationTypes: ApplicationTypeRegistry,
     private readonly databaseType: DatabaseApplicationType,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly filterTypes: FilterTypeRegistry,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(this.databaseType);
+    this.applicationTypes.register(this.databaseType);
+    for (const type of FIELD_TYPES) this.fieldTypes.register(this.moduleRef.get(type));
+    for (const type of FILTER_TYPES) this.filterTypes.register(this.moduleRef.get(type));
   }
 }

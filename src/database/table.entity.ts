@@ -22,4 +22,12 @@ export class TableEntity {
 
   @Column({ type: 'boolean', default: false })
   trashed: boolean;
+
+  /** Bumped by every committed change of the table's fields: the process caches them by it. */
+  @Column({ name: 'fields_version', type: 'integer', default: 0 })
+  fieldsVersion: number;
+
+  /** Bumped by every committed change of the table's rows: cached counts are keyed by it. */
+  @Column({ name: 'rows_version', type: 'integer', default: 0 })
+  rowsVersion: number;
 }

@@ -1,13 +1,17 @@
+import { types as pgTypes } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ApplicationEntity } from '../../applications/application.entity';
 import { BlacklistedTokenEntity } from '../../auth/blacklisted-token.entity';
+import { FieldEntity, SelectOptionEntity } from '../../database/fields/field.entity';
 import { TableEntity } from '../../database/table.entity';
 import { JobEntity } from '../../jobs/job.entity';
 import { SettingsEntity } from '../../settings/settings.entity';
 import { UserEntity } from '../../users/user.entity';
+import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
 import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
+import { DatabaseCore1733000000000 } from './migrations/1733000000000-DatabaseCore';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -18,18 +22,24 @@ export const ENTITIES = [
   WorkspaceInvitationEntity,
   ApplicationEntity,
   TableEntity,
+  FieldEntity,
+  SelectOptionEntity,
+  ViewEntity,
+  ViewFieldOptionsEntity,
   JobEntity,
   SettingsEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
-export const MIGRATIONS = [InitialSchema1732000000000];
+export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>): DataSourceOptions {
   const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
   if (config.databaseUrl) {
-    return { ...common, type: 'postgres', url: config.databaseUrl, extra: { max: 20 } };
+    // Dates and timestamps of user tables are read as text (in UTC) and formatted by their field type.
+    for (const oid of [1082, 1114, 1184]) pgTypes.setTypeParser(oid, (value: string) => value);
+    return { ...common, type: 'postgres', url: config.databaseUrl, extra: { max: 20, options: '-c TimeZone=UTC' } };
   }
   ensureParentDir(config.sqlitePath);
   return {

@@ -1,6 +1,20 @@
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
+ * The column kinds user tables are built from. Each dialect maps them to its own SQL
+ * types; field types only ever name a kind.
+ */
+export type ColumnKind = 'text' | 'integer' | 'decimal' | 'real' | 'boolean' | 'date' | 'datetime' | 'order';
+
+/** A column of a user table: a `field_<id>` column or a system column. */
+export interface ColumnDefinition {
+  name: string;
+  kind: ColumnKind;
+  /** For `decimal`: digits after the point. */
+  scale?: number;
+}
+
+/**
  * Everything that differs between SQLite and PostgreSQL lives behind this interface,
  * so no other code branches on the database kind.
  */
@@ -8,8 +22,28 @@ export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /** Runs `work` in one transaction (SQLite has a single writer, so its transactions are queued). */
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T>;
-  /** Case-insensitive LIKE. */
+  /** Case-insensitive LIKE; `\\` escapes `%`, `_` and itself in the pattern (see escapeLike). */
   ilike(expression: string, param: string): string;
+  /** The placeholder of the n-th (1-based) bound value of a raw query. */
+  placeholder(index: number): string;
+  /** A JS value as the driver binds it (SQLite has no booleans). */
+  bind(value: unknown): unknown;
+  /** The SQL type of a column kind. */
+  columnType(column: ColumnDefinition): string;
+  /** The auto-incrementing row id column, starting at 1 in every table. */
+  readonly rowIdColumn: string;
+  /** Row `order` as stored: PostgreSQL numeric(40,20), SQLite fixed-width text (exact, and sorts right). */
+  orderToDb(scaled: bigint): string;
+  /** A stored `order` back to its value scaled by 10^20. */
+  orderFromDb(raw: unknown): bigint;
+  /** An expression casting a column to text, as a cell reads in search and conversions. */
+  castText(expression: string): string;
+  /** Aggregates rows' text into one string, separated by `separator` (a literal). */
+  stringAgg(expression: string, separator: string, orderBy: string): string;
+  /** A stored datetime as canonical ISO text (`YYYY-MM-DDTHH:MM:SS.sssZ`). */
+  datetimeFromDb(raw: unknown): string | null;
+  /** True when `error` is a unique-constraint violation. */
+  isUniqueViolation(error: unknown): boolean;
 }
 
 /** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
@@ -29,8 +63,40 @@ class Mutex {
   }
 }
 
+const ORDER_SCALE = 20;
+
+function parseScaled(text: string): bigint {
+  const [whole, fraction = ''] = text.trim().split('.');
+  return BigInt(whole || '0') * 10n ** BigInt(ORDER_SCALE) + BigInt((fraction + '0'.repeat(ORDER_SCALE)).slice(0, ORDER_SCALE) || '0');
+}
+
+function formatScaled(scaled: bigint, wholeWidth = 0): string {
+  const base = 10n ** BigInt(ORDER_SCALE);
+  const whole = (scaled / base).toString().padStart(wholeWidth, '0');
+  const fraction = (scaled % base).toString().padStart(ORDER_SCALE, '0');
+  return `${whole}.${fraction}`;
+}
+
+/** Row `order` as the API shows it: a decimal string with 20 places. */
+export function formatOrder(scaled: bigint): string {
+  return formatScaled(scaled);
+}
+
+/** Parses a decimal order string of the API (or a database) into its scaled value. */
+export function parseOrder(text: string): bigint {
+  return parseScaled(text);
+}
+
+/** A term as a LIKE pattern matching it literally. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export const ORDER_ONE = 10n ** BigInt(ORDER_SCALE);
+
 export class SqliteDialect implements Dialect {
   readonly name = 'sqlite' as const;
+  readonly rowIdColumn = '"id" INTEGER PRIMARY KEY AUTOINCREMENT';
   private readonly lock = new Mutex();
 
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -39,12 +105,64 @@ export class SqliteDialect implements Dialect {
 
   ilike(expression: string, param: string): string {
     // SQLite's LIKE is case-insensitive for ASCII; lower() on both sides covers the rest.
-    return `lower(${expression}) LIKE lower(${param})`;
+    return `lower(${expression}) LIKE lower(${param}) ESCAPE '\\'`;
+  }
+
+  placeholder(): string {
+    return '?';
+  }
+
+  bind(value: unknown): unknown {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return value;
+  }
+
+  columnType(column: ColumnDefinition): string {
+    switch (column.kind) {
+      case 'integer':
+      case 'boolean':
+        return 'INTEGER';
+      // SQLite has no exact decimal type: numbers are REAL (15 significant digits).
+      case 'decimal':
+      case 'real':
+        return 'REAL';
+      // Dates and datetimes are canonical ISO text (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SS.sssZ`),
+      // which compare and sort chronologically.
+      default:
+        return 'TEXT';
+    }
+  }
+
+  orderToDb(scaled: bigint): string {
+    // 20 whole digits, zero-padded, so text order is numeric order.
+    return formatScaled(scaled, 20);
+  }
+
+  orderFromDb(raw: unknown): bigint {
+    return parseScaled(String(raw));
+  }
+
+  castText(expression: string): string {
+    return `CAST(${expression} AS TEXT)`;
+  }
+
+  stringAgg(expression: string, separator: string, orderBy: string): string {
+    // SQLite ≥ 3.44 accepts ORDER BY inside aggregates.
+    return `group_concat(${expression}, ${separator} ORDER BY ${orderBy})`;
+  }
+
+  datetimeFromDb(raw: unknown): string | null {
+    return raw == null ? null : String(raw);
+  }
+
+  isUniqueViolation(error: unknown): boolean {
+    return String((error as { code?: string })?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE');
   }
 }
 
 export class PostgresDialect implements Dialect {
   readonly name = 'postgres' as const;
+  readonly rowIdColumn = '"id" SERIAL PRIMARY KEY';
 
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return dataSource.transaction(work);
@@ -52,6 +170,64 @@ export class PostgresDialect implements Dialect {
 
   ilike(expression: string, param: string): string {
     return `${expression} ILIKE ${param}`;
+  }
+
+  placeholder(index: number): string {
+    return `$${index}`;
+  }
+
+  bind(value: unknown): unknown {
+    return value;
+  }
+
+  columnType(column: ColumnDefinition): string {
+    switch (column.kind) {
+      case 'integer':
+        return 'integer';
+      case 'boolean':
+        return 'boolean';
+      case 'decimal':
+        return `numeric(${50 + (column.scale ?? 0)}, ${column.scale ?? 0})`;
+      case 'real':
+        return 'double precision';
+      case 'date':
+        return 'date';
+      case 'datetime':
+        return 'timestamptz';
+      case 'order':
+        return 'numeric(40, 20)';
+      default:
+        return 'text';
+    }
+  }
+
+  orderToDb(scaled: bigint): string {
+    return formatScaled(scaled);
+  }
+
+  orderFromDb(raw: unknown): bigint {
+    return parseScaled(String(raw));
+  }
+
+  castText(expression: string): string {
+    return `CAST(${expression} AS TEXT)`;
+  }
+
+  stringAgg(expression: string, separator: string, orderBy: string): string {
+    return `string_agg(${expression}, ${separator} ORDER BY ${orderBy})`;
+  }
+
+  datetimeFromDb(raw: unknown): string | null {
+    if (raw == null) return null;
+    // timestamptz text in UTC: `2020-02-01 01:23:00.123456+00`.
+    const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?/.exec(String(raw));
+    if (!match) return new Date(String(raw)).toISOString();
+    const millis = ((match[3] ?? '.') + '000').slice(1, 4);
+    return `${match[1]}T${match[2]}.${millis}Z`;
+  }
+
+  isUniqueViolation(error: unknown): boolean {
+    return (error as { code?: string })?.code === '23505' || (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
   }
 }
 

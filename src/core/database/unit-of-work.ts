@@ -33,6 +33,11 @@ export class UnitOfWork {
     return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 
+  /** Whether the caller runs inside a transaction (caches only keep what was read outside one). */
+  get inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
     const events: DomainEvent[] = [];

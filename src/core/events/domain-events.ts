@@ -31,7 +31,28 @@ export interface DomainEventMap {
   'application.updated': { applicationId: number; workspaceId: number };
   'application.deleted': { applicationId: number; workspaceId: number };
   'applications.reordered': { workspaceId: number; applicationIds: number[] };
+  'table.created': { tableId: number; databaseId: number; workspaceId: number };
+  'table.updated': { tableId: number; databaseId: number; workspaceId: number };
+  'table.deleted': { tableId: number; databaseId: number; workspaceId: number };
+  'tables.reordered': { databaseId: number; workspaceId: number; tableIds: number[] };
+  'field.created': { fieldId: number; tableId: number; relatedFieldIds: number[] };
+  'field.updated': { fieldId: number; tableId: number; relatedFieldIds: number[] };
+  'field.deleted': { fieldId: number; tableId: number; relatedFieldIds: number[] };
+  /** `beforeRowId`: the row the new rows were placed before (`?before=`), or null. */
+  'rows.created': { tableId: number; rowIds: number[]; beforeRowId: number | null };
+  /** `rowsBefore`: the rows as they were, keyed `field_<id>`, aligned with `rowIds`. */
+  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[] };
+  /** `rows`: the rows as they were before deletion. */
+  'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[] };
+  'view.created': { viewId: number; tableId: number };
+  'view.updated': { viewId: number; tableId: number };
+  'view.deleted': { viewId: number; tableId: number };
+  'views.reordered': { tableId: number; viewIds: number[] };
+  'view.field_options_updated': { viewId: number; tableId: number };
 }
+
+/** A row as the API shows it (`id`, `order`, `field_<id>` keys). */
+export type RowSnapshot = Record<string, unknown> & { id: number };
 
 export type DomainEventName = keyof DomainEventMap;
 

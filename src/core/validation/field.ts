@@ -14,8 +14,10 @@ export type FieldSpec = CommonSpec &
     | { kind: 'int'; min?: number; max?: number }
     | { kind: 'bool' }
     | { kind: 'choice'; choices: readonly string[] }
-    | { kind: 'list'; of: FieldSpec; allowEmpty?: boolean; maxItems?: number }
+    | { kind: 'list'; of: FieldSpec; allowEmpty?: boolean; minItems?: number; maxItems?: number }
     | { kind: 'object' }
+    /** Any JSON value, checked by the service (e.g. imported table data cells). */
+    | { kind: 'any' }
   );
 
 interface CommonSpec {
@@ -94,6 +96,9 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
     case 'list': {
       if (!Array.isArray(value)) return err(`Expected a list of items but got type "${typeName(value)}".`, 'not_a_list');
       if (value.length === 0 && spec.allowEmpty === false) return err('This list may not be empty.', 'empty');
+      if (spec.minItems !== undefined && value.length < spec.minItems) {
+        return err(`Ensure this field has at least ${spec.minItems} elements.`, 'min_length');
+      }
       if (spec.maxItems !== undefined && value.length > spec.maxItems) {
         return err(`Ensure this field has no more than ${spec.maxItems} elements.`, 'max_length');
       }
@@ -107,6 +112,8 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
     }
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${typeName(value)}".`, 'not_a_dict');
+      return { value };
+    case 'any':
       return { value };
   }
 }
@@ -143,6 +150,8 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
       return { ...base, type: 'array', items: swaggerItem(spec.of) } as ApiPropertyOptions;
     case 'object':
       return { ...base, type: 'object', additionalProperties: true } as ApiPropertyOptions;
+    case 'any':
+      return { ...base } as ApiPropertyOptions;
   }
 }
 
@@ -202,4 +211,32 @@ export function Field(spec: FieldSpec): PropertyDecorator {
       },
     });
   };
+}
+
+/**
+ * Validates a body against specs known only at run time (a field type's properties).
+ * Missing keys take their default unless `partial`; unknown keys are ignored.
+ */
+export function checkObject(
+  specs: Readonly<Record<string, FieldSpec>>,
+  source: Record<string, unknown>,
+  options: { partial?: boolean } = {},
+): { values: Record<string, unknown>; errors: ErrorTree } {
+  const values: Record<string, unknown> = {};
+  const errors: ErrorTree = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    if (!Object.prototype.hasOwnProperty.call(source, key) || source[key] === undefined) {
+      if (options.partial) continue;
+      if (spec.required === false) {
+        if (spec.default !== undefined) values[key] = structuredClone(spec.default);
+        continue;
+      }
+      errors[key] = err('This field is required.', 'required').error;
+      continue;
+    }
+    const result = checkValue(spec, source[key]);
+    if ('error' in result) errors[key] = result.error;
+    else values[key] = result.value;
+  }
+  return { values, errors };
 }

@@ -1,0 +1,709 @@
+/**
+ * Rows benchmark (`npm run bench`).
+ *
+ * Builds a table of BENCH_ROWS rows (default 100,000) with ten fields of mixed types (text, long
+ * text, boolean, two numbers, date, single select, rating, e-mail, duration) through the public
+ * API only: sign-up, the example database, `POST /api/database/tables/database/{id}/`, field
+ * creation, then `POST /api/database/rows/table/{id}/batch/` with 200 rows per request. The
+ * values come from a seeded PRNG, so every run builds the same table and the expected counts
+ * are known in advance. It then measures:
+ *  - insert: rows/s of the whole batch insertion (BENCH_INSERT_CONCURRENCY requests in flight);
+ *  - list: `GET /api/database/rows/table/{id}/?size=100&filter__field_<amount>__higher_than=600
+ *    &order_by=-field_<quantity>` (about 20 % of the rows match; the response carries the exact
+ *    count) with 10 and 50 clients looping for BENCH_SECONDS after a 2 s warm-up: req/s, p50,
+ *    p99; every response must be 200 with the expected count, anything else is an error;
+ *  - search: the same plus `&search=quokka` (a word in about 3 % of the names);
+ *  - ws: 100 sockets subscribed to the table page; one row PATCH is timed from sending the
+ *    request to the last socket receiving its `rows_updated` (BENCH_WS_RUNS runs after 3 warm-ups).
+ * With BENCH_DB_INDEX=both (default) the three measurements run without indexes, then
+ * `db_index` is switched on for the filtered and the sorted field through
+ * `PATCH /api/database/fields/{id}/` and they run again; `on` creates both fields with
+ * `db_index` (so the insertion maintains the indexes), `off` measures without.
+ *
+ * The server runs in a child process (ts-node --swc, like bench/ws.ts) on a fresh SQLite
+ * database in a temporary folder, or, when DATABASE_URL points at a PostgreSQL server, on a
+ * fresh database `rowspace_bench_<random>` created on that server and dropped afterwards. The
+ * clients (this process) use node:http with keep-alive agents (one connection per client).
+ *
+ * Environment: DATABASE_URL, BENCH_ROWS (100000), BENCH_SECONDS (10), BENCH_CONCURRENCY
+ * ("10,50"), BENCH_INSERT_CONCURRENCY (1), BENCH_DB_INDEX (both|on|off), BENCH_WS_SOCKETS (100),
+ * BENCH_WS_RUNS (30). Prints one JSON document on stdout; progress goes to stderr.
+ */
+import { ChildProcess, execSync, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+
+function envInt(key: string, def: number, min = 1): number {
+  const raw = process.env[key];
+  if (raw === undefined || raw.trim() === '') return def;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${key} must be a number >= ${min}, got "${raw}"`);
+  return value;
+}
+
+const ROWS = Math.floor(envInt('BENCH_ROWS', 100_000));
+const SECONDS = envInt('BENCH_SECONDS', 10, 0.1);
+const WARMUP_SECONDS = 2;
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map((c) => Math.floor(Number(c)));
+const INSERT_CONCURRENCY = Math.floor(envInt('BENCH_INSERT_CONCURRENCY', 1));
+const INDEX_MODE = (process.env.BENCH_DB_INDEX ?? 'both').toLowerCase();
+const WS_SOCKETS = Math.floor(envInt('BENCH_WS_SOCKETS', 100));
+const WS_RUNS = Math.floor(envInt('BENCH_WS_RUNS', 30));
+const WS_WARMUP = 3;
+const WS_TIMEOUT_MS = 10_000;
+const BATCH_SIZE = 200;
+const PAGE_SIZE = 100;
+/** `filter__field_<amount>__higher_than`: amounts are uniform in [-1000, 1000), so 20 % are above. */
+const FILTER_ABOVE = 600;
+/** The search term, in about 3 % of the names and nowhere else. */
+const SEARCH_TERM = 'quokka';
+const SEARCH_SHARE = 0.03;
+const SEED = 20240501;
+/** Access tokens live 60 minutes; they are refreshed well before. */
+const TOKEN_REFRESH_MS = 20 * 60_000;
+
+if (!['both', 'on', 'off'].includes(INDEX_MODE)) throw new Error(`BENCH_DB_INDEX must be both, on or off, got "${INDEX_MODE}"`);
+if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`BENCH_CONCURRENCY must list whole numbers, got "${process.env.BENCH_CONCURRENCY}"`);
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+// ---------------------------------------------------------------- server (child process)
+
+/** Rowspace on the database the parent prepared (DATABASE_URL in its environment, or SQLite); answers its URL. */
+async function serveRowspace(): Promise<void> {
+  const { createApp } = await import('../src/app');
+  const { loadConfig } = await import('../src/core/config/config');
+  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-rows-'));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    SQLITE_PATH: join(dir, 'bench.sqlite'),
+    SECRET_KEY: 'bench-secret-key-that-is-long-enough',
+    PUBLIC_URL: 'http://localhost:8000',
+    LOGIN_MAX_FAILURES_PER_IP: '100000',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  });
+  const app = await createApp(config, { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  process.send!({ url: `http://127.0.0.1:${port}` });
+  process.on('disconnect', () => {
+    void app.close().finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+}
+
+function startServer(databaseUrl: string | null): Promise<{ child: ChildProcess; url: string }> {
+  const env = { ...process.env };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  // The same ts-node (with swc, which emits Nest's decorator metadata) runs the server.
+  const child = fork(require.resolve('ts-node/dist/bin'), ['--swc', __filename, 'rowspace'], { execArgv: [], env });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { url: string }) => resolve({ child, url: message.url }));
+    child.once('exit', (code) => reject(new Error(`rowspace server exited with ${code}`)));
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (child.connected) child.disconnect();
+    else child.kill();
+  });
+}
+
+/** A fresh database on the PostgreSQL server of `serverUrl`, dropped by `drop()`. */
+async function freshPostgres(serverUrl: string): Promise<{ url: string; version: string; drop(): Promise<void> }> {
+  const { Client } = await import('pg');
+  const admin = new URL(serverUrl);
+  if (admin.pathname === '' || admin.pathname === '/') admin.pathname = '/postgres';
+  const name = `rowspace_bench_${randomBytes(4).toString('hex')}`;
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  const query = async (sql: string) => {
+    const client = new Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      return await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await query(`CREATE DATABASE ${name}`);
+  const version = (await query('SHOW server_version')).rows[0].server_version as string;
+  return { url: target.toString(), version, drop: async () => void (await query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+// ---------------------------------------------------------------- HTTP client (this process)
+
+interface Reply {
+  status: number;
+  text: string;
+}
+
+/** One request over `agent`; resolves once the whole body is read. */
+function send(agent: Agent, base: URL, method: string, path: string, body?: unknown, token?: string): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string | number> = {};
+  if (payload !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = Buffer.byteLength(payload);
+  }
+  if (token) headers.Authorization = `JWT ${token}`;
+  return new Promise((resolve, reject) => {
+    const req = request({ agent, host: base.hostname, port: base.port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The setup/measurement API of one server: JSON in, JSON out, errors on >= 400. */
+class Api {
+  readonly base: URL;
+  readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  token = '';
+  private refreshToken = '';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(url: string) {
+    this.base = new URL(url);
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<any> {
+    const reply = await send(this.agent, this.base, method, path, body, this.token || undefined);
+    if (reply.status >= 400) throw new Error(`${method} ${path}: ${reply.status} ${reply.text.slice(0, 500)}`);
+    return reply.text ? JSON.parse(reply.text) : null;
+  }
+
+  /** Signs a new user up (which creates the example workspace and database) and keeps the tokens fresh. */
+  async signUp(): Promise<void> {
+    const signedUp = await this.call('POST', '/api/user/', {
+      name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'password123', authenticate: true,
+    });
+    this.token = signedUp.access_token;
+    this.refreshToken = signedUp.refresh_token;
+    this.timer = setInterval(() => {
+      this.call('POST', '/api/user/token-refresh/', { refresh_token: this.refreshToken })
+        .then((refreshed) => (this.token = refreshed.access_token))
+        .catch((error) => log(`token refresh failed: ${error}`));
+    }, TOKEN_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.agent.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- the table
+
+/** mulberry32: a small seeded PRNG, so every run builds the same rows. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'fjord', 'gamma', 'harbor', 'indigo', 'juniper', 'kelvin', 'lumen', 'maple', 'nimbus', 'onyx', 'pepper', 'quartz', 'raven', 'sierra', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yonder', 'zephyr'];
+const LOREM = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor', 'incididunt', 'ut', 'labore', 'et', 'dolore', 'magna', 'aliqua'];
+const STATUSES = [
+  { value: 'Backlog', color: 'light-gray' },
+  { value: 'Todo', color: 'light-blue' },
+  { value: 'Doing', color: 'yellow' },
+  { value: 'Review', color: 'light-orange' },
+  { value: 'Done', color: 'green' },
+];
+
+interface Fields {
+  name: number;
+  notes: number;
+  active: number;
+  amount: number;
+  quantity: number;
+  due: number;
+  status: number;
+  stars: number;
+  email: number;
+  spent: number;
+  statusOptions: number[];
+}
+
+interface Generated {
+  /** Row index → amount in cents, to know the expected counts. */
+  amountCents: Int32Array;
+  quantity: Int32Array;
+  searchHit: Uint8Array;
+}
+
+/** Creates the table and its ten fields; answers the table id and the field ids. */
+async function createTable(api: Api, indexed: boolean): Promise<{ tableId: number; fields: Fields }> {
+  const applications = await api.call('GET', '/api/applications/');
+  const database = applications.find((a: any) => a.type === 'database');
+  if (!database) throw new Error('the sign-up created no database application');
+  const table = await api.call('POST', `/api/database/tables/database/${database.id}/`, { name: 'Bench' });
+  // A table created without data has Name (text, primary), Notes (long_text), Active (boolean) and 2 empty rows.
+  const initial: any[] = await api.call('GET', `/api/database/fields/table/${table.id}/`);
+  const byName = (name: string, type: string) => {
+    const field = initial.find((f) => f.name === name && f.type === type);
+    if (!field) throw new Error(`the new table has no ${type} field "${name}": ${JSON.stringify(initial.map((f) => [f.name, f.type]))}`);
+    return field.id as number;
+  };
+  const create = (body: Record<string, unknown>) => api.call('POST', `/api/database/fields/table/${table.id}/`, body);
+  const index = indexed ? { db_index: true } : {};
+  const amount = await create({ name: 'Amount', type: 'number', number_decimal_places: 2, number_negative: true, ...index });
+  const quantity = await create({ name: 'Quantity', type: 'number', number_decimal_places: 0, ...index });
+  const due = await create({ name: 'Due', type: 'date', date_format: 'ISO', date_include_time: false });
+  const status = await create({ name: 'Status', type: 'single_select', select_options: STATUSES });
+  const stars = await create({ name: 'Stars', type: 'rating', max_value: 5 });
+  const email = await create({ name: 'Email', type: 'email' });
+  const spent = await create({ name: 'Time spent', type: 'duration', duration_format: 'h:mm' });
+  if (indexed && !(amount.db_index && quantity.db_index)) throw new Error('db_index was not set on field creation');
+  const statusOptions = (status.select_options as { id: number; value: string }[]).map((o) => o.id);
+  if (statusOptions.length !== STATUSES.length) throw new Error(`single select has ${statusOptions.length} options`);
+  // The two empty initial rows go, so the table has exactly ROWS rows.
+  const existing = await api.call('GET', `/api/database/rows/table/${table.id}/?size=200`);
+  const ids = (existing.results as { id: number }[]).map((r) => r.id);
+  if (ids.length) {
+    try {
+      await api.call('POST', `/api/database/rows/table/${table.id}/batch-delete/`, { items: ids });
+    } catch {
+      for (const id of ids) await api.call('DELETE', `/api/database/rows/table/${table.id}/${id}/`);
+    }
+  }
+  return {
+    tableId: table.id,
+    fields: {
+      name: byName('Name', 'text'), notes: byName('Notes', 'long_text'), active: byName('Active', 'boolean'),
+      amount: amount.id, quantity: quantity.id, due: due.id, status: status.id, stars: stars.id, email: email.id, spent: spent.id,
+      statusOptions,
+    },
+  };
+}
+
+/** The deterministic rows, built in batches of BATCH_SIZE. */
+function generateRows(fields: Fields): { batches: Record<string, unknown>[][]; generated: Generated } {
+  const random = prng(SEED);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const generated: Generated = { amountCents: new Int32Array(ROWS), quantity: new Int32Array(ROWS), searchHit: new Uint8Array(ROWS) };
+  const day0 = Date.UTC(2020, 0, 1);
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const hit = random() < SEARCH_SHARE;
+    const name = hit ? `${pick(WORDS)} ${SEARCH_TERM} ${i}` : `${pick(WORDS)} ${pick(WORDS)} ${i}`;
+    const cents = Math.floor(random() * 200_000) - 100_000;
+    const quantity = Math.floor(random() * 1_000_000);
+    const notes = random() < 0.2 ? null : Array.from({ length: 4 + Math.floor(random() * 12) }, () => pick(LOREM)).join(' ');
+    generated.amountCents[i] = cents;
+    generated.quantity[i] = quantity;
+    generated.searchHit[i] = hit ? 1 : 0;
+    const row = {
+      [`field_${fields.name}`]: name,
+      [`field_${fields.notes}`]: notes,
+      [`field_${fields.active}`]: random() < 0.5,
+      [`field_${fields.amount}`]: (cents / 100).toFixed(2),
+      [`field_${fields.quantity}`]: quantity,
+      [`field_${fields.due}`]: new Date(day0 + Math.floor(random() * 2000) * 86_400_000).toISOString().slice(0, 10),
+      [`field_${fields.status}`]: random() < 0.1 ? null : pick(fields.statusOptions),
+      [`field_${fields.stars}`]: Math.floor(random() * 6),
+      [`field_${fields.email}`]: `${pick(WORDS)}.${i}@example.org`,
+      [`field_${fields.spent}`]: Math.floor(random() * 6000) * 60,
+    };
+    if (i % BATCH_SIZE === 0) batches.push([]);
+    batches[batches.length - 1].push(row);
+  }
+  return { batches, generated };
+}
+
+/** Inserts every batch, INSERT_CONCURRENCY requests in flight; answers the elapsed seconds. */
+async function insertRows(api: Api, tableId: number, batches: Record<string, unknown>[][]): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const start = performance.now();
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++];
+      const created = await api.call('POST', `/api/database/rows/table/${tableId}/batch/`, { items: batch });
+      if (created?.items?.length !== batch.length) throw new Error(`batch create answered ${created?.items?.length} rows for ${batch.length}`);
+      done += 1;
+      if (Math.floor((done * 10) / batches.length) > Math.floor(((done - 1) * 10) / batches.length)) log(`inserted ${done} of ${batches.length} batches`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(INSERT_CONCURRENCY, batches.length) }, worker));
+  return (performance.now() - start) / 1000;
+}
+
+// ---------------------------------------------------------------- load (list and search)
+
+function percentile(values: number[], p: number): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[index] * 100) / 100;
+}
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The `count` of a list response, read from the start of the body (parsing everything only if needed). */
+function countOf(text: string): number | null {
+  const match = /^\{\s*"count"\s*:\s*(\d+)/.exec(text.slice(0, 64));
+  if (match) return Number(match[1]);
+  try {
+    const count = JSON.parse(text).count;
+    return typeof count === 'number' ? count : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `clients` workers, each with its own keep-alive connection, request `path` back to back: a
+ * warm-up of WARMUP_SECONDS, then SECONDS measured. A response counts as an error unless it is
+ * 200 with `expectedCount`.
+ */
+async function load(api: Api, path: string, clients: number, expectedCount: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const firstErrors: string[] = [];
+  const run = async (seconds: number, record: boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    const end = start + seconds * 1000;
+    const worker = async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        let problem: string | null = null;
+        try {
+          const reply = await send(agent, api.base, 'GET', path, undefined, api.token);
+          if (reply.status !== 200) problem = `status ${reply.status}: ${reply.text.slice(0, 200)}`;
+          else {
+            const count = countOf(reply.text);
+            if (count !== expectedCount) problem = `count ${count}, expected ${expectedCount}`;
+          }
+        } catch (error) {
+          problem = String(error);
+        }
+        const latency = performance.now() - t0;
+        if (!record) continue;
+        if (problem) {
+          errors += 1;
+          if (firstErrors.length < 3) firstErrors.push(problem);
+        } else latencies.push(latency);
+      }
+    };
+    await Promise.all(Array.from({ length: clients }, worker));
+    const elapsed = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
+    return { latencies, errors, elapsed, clientCpu: (cpu.user + cpu.system) / 1e6 / elapsed };
+  };
+  try {
+    await run(WARMUP_SECONDS, false);
+    const { latencies, errors, elapsed, clientCpu } = await run(SECONDS, true);
+    return {
+      clients,
+      seconds: round(elapsed),
+      requests: latencies.length + errors,
+      errors,
+      req_per_s: round(latencies.length / elapsed, 1),
+      p50_ms: percentile(latencies, 50),
+      p99_ms: percentile(latencies, 99),
+      max_ms: latencies.length ? round(Math.max(...latencies)) : null,
+      /** CPU of this (client) process per wall-clock second: near 1 means the client, not the server, was the limit. */
+      client_cpu: round(clientCpu),
+      ...(firstErrors.length ? { first_errors: firstErrors } : {}),
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** One request checked in depth: page size, filter, sort order and (for search) the term. */
+async function verifyList(api: Api, path: string, fields: Fields, expectedCount: number, search: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  let page: any;
+  try {
+    page = await api.call('GET', path);
+  } catch (error) {
+    return [String(error)];
+  }
+  if (page.count !== expectedCount) problems.push(`count ${page.count}, expected ${expectedCount}`);
+  const rows: any[] = page.results ?? [];
+  if (rows.length !== Math.min(PAGE_SIZE, expectedCount)) problems.push(`${rows.length} rows on the first page`);
+  const quantities = rows.map((r) => Number(r[`field_${fields.quantity}`]));
+  if (quantities.some((q, i) => i > 0 && q > quantities[i - 1])) problems.push('rows are not sorted by quantity descending');
+  if (rows.some((r) => !(Number(r[`field_${fields.amount}`]) > FILTER_ABOVE))) problems.push(`a row has an amount <= ${FILTER_ABOVE}`);
+  if (search && rows.some((r) => !String(r[`field_${fields.name}`]).includes(SEARCH_TERM))) problems.push(`a row's name lacks "${SEARCH_TERM}"`);
+  return problems;
+}
+
+// ---------------------------------------------------------------- real time
+
+interface WsSample {
+  fromRequest: number;
+  afterResponse: number;
+  http: number;
+}
+
+/** Sockets subscribed to one table page, counting the `rows_updated` messages of the current run. */
+class Audience {
+  readonly sockets: WebSocket[] = [];
+  private match: ((message: any) => boolean) | null = null;
+  private received = 0;
+  private last = 0;
+  private done: (() => void) | null = null;
+
+  async open(url: string, token: string, tableId: number, count: number): Promise<void> {
+    const connect = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/core/?jwt_token=${token}`);
+        let state: 'auth' | 'page' | 'ready' = 'auth';
+        const timer = setTimeout(() => reject(new Error(`socket stuck waiting for ${state}`)), WS_TIMEOUT_MS);
+        ws.on('message', (data) => {
+          const message = JSON.parse(data.toString());
+          if (state === 'auth') {
+            if (message.type !== 'authentication' || !message.success) return reject(new Error(`authentication failed: ${data}`));
+            state = 'page';
+            ws.send(JSON.stringify({ page: 'table', table_id: tableId }));
+          } else if (state === 'page') {
+            if (message.type === 'page_add' && message.page === 'table') {
+              state = 'ready';
+              clearTimeout(timer);
+              resolve(ws);
+            }
+          } else if (this.match?.(message)) {
+            this.received += 1;
+            this.last = performance.now();
+            if (this.received === this.sockets.length) this.done?.();
+          }
+        });
+        ws.on('error', reject);
+      });
+    for (let opened = 0; opened < count; opened += 20) {
+      this.sockets.push(...(await Promise.all(Array.from({ length: Math.min(20, count - opened) }, connect))));
+    }
+  }
+
+  /** Runs `trigger`; answers the timings in ms, or null if not every socket got its message in time. */
+  async measure(match: (message: any) => boolean, trigger: () => Promise<void>): Promise<WsSample | null> {
+    this.received = 0;
+    this.match = match;
+    let timer: NodeJS.Timeout | undefined;
+    const all = new Promise<boolean>((resolve) => {
+      this.done = () => resolve(true);
+      timer = setTimeout(() => resolve(false), WS_TIMEOUT_MS);
+    });
+    const start = performance.now();
+    await trigger();
+    const response = performance.now();
+    const complete = await all;
+    clearTimeout(timer);
+    this.match = null;
+    if (!complete) return null;
+    return { fromRequest: this.last - start, afterResponse: Math.max(0, this.last - response), http: response - start };
+  }
+
+  close(): void {
+    for (const ws of this.sockets) ws.terminate();
+  }
+}
+
+async function benchWs(api: Api, tableId: number, fields: Fields) {
+  const audience = new Audience();
+  try {
+    return await wsRuns(api, tableId, fields, audience);
+  } catch (error) {
+    return { error: String(error) };
+  } finally {
+    audience.close();
+  }
+}
+
+async function wsRuns(api: Api, tableId: number, fields: Fields, audience: Audience) {
+  await audience.open(api.base.origin, api.token, tableId, WS_SOCKETS);
+  const rowId = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1&page=${Math.max(1, Math.floor(ROWS / 2))}`)).results[0].id;
+  const key = `field_${fields.notes}`;
+  const samples: WsSample[] = [];
+  let incomplete = 0;
+  for (let run = 0; run < WS_WARMUP + WS_RUNS; run++) {
+    const marker = `ws run ${run} ${randomBytes(3).toString('hex')}`;
+    const sample = await audience.measure(
+      (m) => m.type === 'rows_updated' && m.table_id === tableId && Array.isArray(m.rows) && m.rows.some((r: any) => r.id === rowId && r[key] === marker),
+      async () => void (await api.call('PATCH', `/api/database/rows/table/${tableId}/${rowId}/`, { [key]: marker })),
+    );
+    if (run < WS_WARMUP) continue;
+    if (sample) samples.push(sample);
+    else incomplete += 1;
+  }
+  const pick = (k: keyof WsSample) => ({ p50: percentile(samples.map((s) => s[k]), 50), p99: percentile(samples.map((s) => s[k]), 99) });
+  return {
+    sockets: WS_SOCKETS,
+    runs: WS_RUNS,
+    incomplete_runs: incomplete,
+    fromRequestMs: pick('fromRequest'),
+    afterResponseMs: pick('afterResponse'),
+    httpMs: pick('http'),
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+async function measureMode(api: Api, tableId: number, fields: Fields, expected: { list: number; search: number }) {
+  const base = `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&filter__field_${fields.amount}__higher_than=${FILTER_ABOVE}&order_by=-field_${fields.quantity}`;
+  const queries = { list: { path: base, count: expected.list }, search: { path: `${base}&search=${SEARCH_TERM}`, count: expected.search } };
+  const result: Record<string, unknown> = {};
+  for (const [name, query] of Object.entries(queries)) {
+    const checks = await verifyList(api, query.path, fields, query.count, name === 'search');
+    const levels: Record<string, unknown> = { expected_count: query.count, checks: checks.length ? checks : 'ok' };
+    for (const clients of CONCURRENCY) {
+      log(`${name} at ${clients} clients`);
+      levels[`c${clients}`] = await load(api, query.path, clients, query.count);
+    }
+    result[name] = levels;
+  }
+  log(`ws with ${WS_SOCKETS} sockets`);
+  result.ws = await benchWs(api, tableId, fields);
+  return result;
+}
+
+function machine() {
+  const cpu = cpus();
+  let commit: string | null = null;
+  try {
+    commit = execSync('git describe --always --dirty', { cwd: __dirname, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // Not a checkout.
+  }
+  return {
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    cpu: cpu[0]?.model ?? null,
+    cpus: cpu.length,
+    memory_gb: round(totalmem() / 2 ** 30, 1),
+    loadavg: loadavg().map((l) => round(l)),
+    commit,
+  };
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL || null;
+  const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
+  let server: { child: ChildProcess; url: string } | null = null;
+  let api: Api | null = null;
+  const cleanup = async () => {
+    api?.close();
+    if (server) await stopServer(server.child);
+    await postgres?.drop();
+  };
+  // Ctrl-C still drops the PostgreSQL database.
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  try {
+    server = await startServer(postgres?.url ?? null);
+    api = new Api(server.url);
+    await api.signUp();
+    const indexedFromStart = INDEX_MODE === 'on';
+    const { tableId, fields } = await createTable(api, indexedFromStart);
+    const { batches, generated } = generateRows(fields);
+    log(`inserting ${ROWS} rows in ${batches.length} batches, ${INSERT_CONCURRENCY} in flight`);
+    const insertSeconds = await insertRows(api, tableId, batches);
+    const total = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1`)).count;
+    if (total !== ROWS) throw new Error(`the table has ${total} rows after inserting ${ROWS}`);
+
+    let list = 0;
+    let search = 0;
+    for (let i = 0; i < ROWS; i++) {
+      if (generated.amountCents[i] > FILTER_ABOVE * 100) {
+        list += 1;
+        if (generated.searchHit[i]) search += 1;
+      }
+    }
+    const expected = { list, search };
+
+    const modes: Record<string, unknown> = {};
+    if (INDEX_MODE !== 'on') {
+      log('measuring without db_index');
+      modes.no_index = await measureMode(api, tableId, fields, expected);
+    }
+    if (INDEX_MODE !== 'off') {
+      let indexSeconds: number | null = null;
+      let indexError: string | null = null;
+      if (!indexedFromStart) {
+        log('switching db_index on');
+        const start = performance.now();
+        try {
+          for (const id of [fields.amount, fields.quantity]) {
+            const field = await api.call('PATCH', `/api/database/fields/${id}/`, { db_index: true });
+            if (field.db_index !== true) throw new Error(`PATCH db_index answered db_index ${JSON.stringify(field.db_index)}`);
+          }
+        } catch (error) {
+          indexError = String(error);
+        }
+        indexSeconds = round((performance.now() - start) / 1000, 3);
+      }
+      if (indexError) modes.db_index = { error: indexError };
+      else {
+        log('measuring with db_index');
+        modes.db_index = { indexed_fields: ['Amount (filtered)', 'Quantity (sorted)'], index_build_seconds: indexSeconds, ...(await measureMode(api, tableId, fields, expected)) };
+      }
+    }
+
+    console.log(JSON.stringify({
+      benchmark: 'rows: batch insert, filtered+sorted list with count, search, rows_updated fan-out',
+      db: postgres ? 'postgres' : 'sqlite',
+      ...(postgres ? { postgres_version: postgres.version } : {}),
+      rows: ROWS,
+      fields: ['text (primary, searched)', 'long_text', 'boolean', 'number 2 decimals (filtered)', 'number 0 decimals (sorted)', 'date', 'single_select (5 options)', 'rating', 'email', 'duration'],
+      index_mode: INDEX_MODE,
+      query: {
+        list: `size=${PAGE_SIZE}&filter__field_<Amount>__higher_than=${FILTER_ABOVE}&order_by=-field_<Quantity>`,
+        search: `the same &search=${SEARCH_TERM}`,
+        seconds: SECONDS,
+        warmup_seconds: WARMUP_SECONDS,
+      },
+      insert: {
+        rows_per_s: round(ROWS / insertSeconds, 1),
+        seconds: round(insertSeconds, 3),
+        batch_size: BATCH_SIZE,
+        concurrency: INSERT_CONCURRENCY,
+        db_index: indexedFromStart,
+      },
+      modes,
+      machine: machine(),
+    }, null, 2));
+  } finally {
+    await cleanup();
+  }
+}
+
+const role = process.argv[2];
+if (role === 'rowspace') void serveRowspace();
+else
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

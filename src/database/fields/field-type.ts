@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
+import { Sql } from '../../core/database/sql';
+import type { FieldError } from '../../core/errors/api-error';
+import type { FieldSpec } from '../../core/validation/field';
+import type { TableEntity } from '../table.entity';
+import type { FieldEntity, SelectOptionEntity } from './field.entity';
+
+/** A row as read from `database_table_<id>`: system columns and `field_<id>` columns. */
+export type RawRow = Record<string, unknown> & { id: number };
+
+/** What field types may use while they work: the transaction, the dialect, the actor. */
+export interface FieldContext {
+  manager: EntityManager;
+  dialect: Dialect;
+  /** The user doing the write (null for system writes). */
+  userId: number | null;
+  /** The table being written or read (link types reach related tables through the manager). */
+  table: TableEntity;
+  /** Select options of the table's select fields, by field id. */
+  selectOptions: Map<number, SelectOptionEntity[]>;
+}
+
+/**
+ * A cell value that cannot be written. A list of `{error, code}` becomes that field's leaf
+ * of the body validation tree; a string becomes the whole `detail`, as Baserow's
+ * handler-level errors are (`"Field of type created_on is read only…"`).
+ */
+export class CellError extends Error {
+  constructor(readonly detail: FieldError[] | string) {
+    super(typeof detail === 'string' ? detail : detail.map((e) => e.error).join(' '));
+  }
+}
+
+export const cellError = (error: string, code = 'invalid'): CellError => new CellError([{ error, code }]);
+
+/** The SQL pieces a field type gives the query builders, for a table aliased `alias`. */
+export interface ColumnRef {
+  alias: string;
+  sql: Sql;
+}
+
+/**
+ * One field type (Baserow's field type registry): its properties, its storage, how cells
+ * are written and read, searched and sorted, and how values convert from other types. One
+ * implementation per file in `types/`; a module adds a type by registering it.
+ */
+export interface FieldType {
+  readonly type: string;
+  /** Cells are computed by the server; writing one is an error. */
+  readonly readOnly: boolean;
+  /** Whether the field (with its properties) may be the table's primary field. */
+  canBePrimary(field: FieldEntity): boolean;
+  /** `db_index` can be set (an index on the column). */
+  readonly canIndex: boolean;
+  /** The `unique_with_empty` constraint applies. */
+  readonly canBeUnique?: boolean;
+  /** The type-specific properties with their validation and defaults (response keys too). */
+  readonly properties: Readonly<Record<string, FieldSpec>>;
+  /** Request-only properties (accepted on create/update, never answered), e.g. `has_related_field`. */
+  readonly writeOnlyProperties?: Readonly<Record<string, FieldSpec>>;
+
+  /**
+   * Checks properties that depend on each other or on the database, and stores what the type
+   * derives from them (e.g. the related link field). Runs inside the unit of work, after the
+   * field row exists (`field.id` is set) and before its storage is created. Answers the
+   * fields of other tables it created or changed (`related_fields`).
+   */
+  afterSave?(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]>;
+  /** Called before the field (and its storage) is deleted; answers the related fields deleted with it. */
+  beforeDelete?(field: FieldEntity, ctx: FieldContext): Promise<FieldEntity[]>;
+
+  /** Whether a property change (same type, same column) still needs the cells converted. */
+  needsConversion?(previous: FieldEntity, field: FieldEntity): boolean;
+  /** The column holding the cells, or null when they live elsewhere (junction tables). */
+  column(field: FieldEntity): ColumnDefinition | null;
+  /** Creates the storage beyond the column (junction tables). */
+  createStorage?(field: FieldEntity, ctx: FieldContext): Promise<void>;
+  dropStorage?(field: FieldEntity, ctx: FieldContext): Promise<void>;
+
+  /** The type's keys in the field JSON, beyond `properties` (e.g. `select_options`). */
+  serializeExtra?(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>>;
+
+  /** A request value to what is stored (column value, or what `writeRelations` stores). Throws CellError. */
+  prepareValue(field: FieldEntity, value: unknown, ctx: FieldContext): Promise<unknown> | unknown;
+  /** The stored value of a new row that does not give the cell. */
+  defaultValue(field: FieldEntity, ctx: FieldContext): unknown;
+  /** Stores prepared values of types without a column, once the rows exist. */
+  writeRelations?(field: FieldEntity, rows: { id: number; value: unknown }[], ctx: FieldContext): Promise<void>;
+  /** Removes the relations of deleted rows (types without a column). */
+  deleteRelations?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
+
+  /** The response values of the cells of `rows`, aligned by index. */
+  readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<unknown[]> | unknown[];
+
+  /** The cell as text, the way conversions to text and primary values (`names`, link values) read it. */
+  toText(field: FieldEntity, apiValue: unknown): string | null;
+  /**
+   * A value of another type converted to this type's request value; undefined lets the
+   * generic rule apply (the old cell's text through `prepareValue`, null when that fails).
+   */
+  convertFrom?(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown;
+
+  /** The SQL expression rows sort by (ascending), or null when the type cannot be sorted. */
+  sortExpression(field: FieldEntity, ref: ColumnRef): string | null;
+  /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
+}
+
+@Injectable()
+export class FieldTypeRegistry {
+  private readonly types = new Map<string, FieldType>();
+
+  register(type: FieldType): void {
+    this.types.set(type.type, type);
+  }
+
+  get(type: string): FieldType | undefined {
+    return this.types.get(type);
+  }
+
+  /** The type of a stored field; a field whose type is not registered is a programming error. */
+  of(field: FieldEntity): FieldType {
+    const type = this.types.get(field.type);
+    if (!type) throw new Error(`Field type ${field.type} is not registered.`);
+    return type;
+  }
+
+  names(): string[] {
+    return [...this.types.keys()];
+  }
+}
+
+/** `field_<id>`: the column (and API key) of a field. */
+export const fieldColumn = (field: { id: number }): string => `field_${field.id}`;
+/** `database_table_<id>`: the SQL table of a user table. */
+export const rowsTable = (tableId: number): string => `database_table_${tableId}`;

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { TableEntity } from '../table.entity';
+import { FieldEntity, SelectOptionEntity } from './field.entity';
+
+@Injectable()
+export class FieldRepository {
+  constructor(private readonly db: UnitOfWork) {}
+
+  private get repo() {
+    return this.db.manager.getRepository(FieldEntity);
+  }
+
+  private get options() {
+    return this.db.manager.getRepository(SelectOptionEntity);
+  }
+
+  /** Live fields of a table: the primary first, then by order and id. */
+  ofTable(tableId: number): Promise<FieldEntity[]> {
+    return this.repo.find({ where: { tableId, trashed: false }, order: { primary: 'DESC', order: 'ASC', id: 'ASC' } });
+  }
+
+  findLive(id: number): Promise<FieldEntity | null> {
+    return this.repo.findOne({ where: { id, trashed: false } });
+  }
+
+  /** A live field with its live table. */
+  async findWithTable(id: number): Promise<{ field: FieldEntity; table: TableEntity } | null> {
+    const field = await this.findLive(id);
+    if (!field) return null;
+    const table = await this.db.manager.getRepository(TableEntity).findOne({ where: { id: field.tableId, trashed: false } });
+    return table ? { field, table } : null;
+  }
+
+  create(values: Partial<FieldEntity>): Promise<FieldEntity> {
+    return this.repo.save(this.repo.create({ description: null, dbIndex: false, fieldConstraints: [], properties: {}, createdOn: new Date(), trashed: false, ...values }));
+  }
+
+  /** Writes the field's changeable columns (the metadata cache shares entities, so callers save copies). */
+  async save(field: FieldEntity): Promise<FieldEntity> {
+    const { name, order, type, primary, description, dbIndex, fieldConstraints, properties, trashed } = field;
+    await this.repo.update(field.id, { name, order, type, primary, description, dbIndex, fieldConstraints, properties, trashed });
+    return field;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.options.delete({ fieldId: id });
+    await this.repo.delete(id);
+  }
+
+  async maxOrder(tableId: number): Promise<number> {
+    const row = await this.repo.createQueryBuilder('f').select('MAX(f.order)', 'max').where('f.table_id = :tableId', { tableId }).getRawOne();
+    return Number(row?.max ?? -1);
+  }
+
+  /** Select options of the fields, by field id, in their order. */
+  async selectOptions(fieldIds: number[]): Promise<Map<number, SelectOptionEntity[]>> {
+    const result = new Map<number, SelectOptionEntity[]>(fieldIds.map((id) => [id, []]));
+    if (!fieldIds.length) return result;
+    const rows = await this.options.find({ where: { fieldId: In(fieldIds) }, order: { order: 'ASC', id: 'ASC' } });
+    for (const row of rows) result.get(row.fieldId)!.push(row);
+    return result;
+  }
+
+  saveOptions(options: Partial<SelectOptionEntity>[]): Promise<SelectOptionEntity[]> {
+    return this.options.save(options.map((o) => this.options.create(o)));
+  }
+
+  async deleteOptions(ids: number[]): Promise<void> {
+    if (ids.length) await this.options.delete({ id: In(ids) });
+  }
+}

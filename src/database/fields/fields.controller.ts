@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../auth/decorators';
+import { IdParam } from '../../core/http/params';
+import { Field } from '../../core/validation/field';
+import type { UserEntity } from '../../users/user.entity';
+import { FieldJson, FieldsService } from './fields.service';
+import { UniqueValuesService } from './unique-values.service';
+
+export class ChangePrimaryFieldDto {
+  @Field({ kind: 'int', min: 1 })
+  new_primary_field_id: number;
+}
+
+export class UniqueRowValuesQuery {
+  @Field({ kind: 'int', min: 1, max: 100, required: false, default: 100 })
+  limit: number;
+
+  @Field({ kind: 'bool', required: false, default: false })
+  split_comma_separated: boolean;
+}
+
+@ApiTags('Database table fields')
+@ApiSecurity('JWT')
+@Controller('api/database/fields')
+export class FieldsController {
+  constructor(
+    private readonly fields: FieldsService,
+    private readonly uniqueValues: UniqueValuesService,
+  ) {}
+
+  @Get('table/:tableId')
+  @ApiOperation({ operationId: 'list_database_table_fields', summary: 'Fields of a table, the primary first.' })
+  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<FieldJson[]> {
+    return this.fields.list(user, tableId);
+  }
+
+  @Post('table/:tableId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'create_database_table_field', summary: 'Creates a field; answers it with `related_fields`.' })
+  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: Record<string, unknown>): Promise<FieldJson> {
+    return this.fields.create(user, tableId, body);
+  }
+
+  @Post('table/:tableId/change-primary-field')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'change_primary_field', summary: 'Makes another field the primary field.' })
+  changePrimary(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: ChangePrimaryFieldDto): Promise<FieldJson> {
+    return this.fields.changePrimary(user, tableId, body.new_primary_field_id);
+  }
+
+  @Get(':fieldId/unique_row_values')
+  @ApiOperation({ operationId: 'get_database_field_unique_row_values', summary: 'Distinct cell values, most frequent first.' })
+  unique(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Query() query: UniqueRowValuesQuery): Promise<{ values: string[] }> {
+    return this.uniqueValues.values(user, fieldId, query.limit, query.split_comma_separated);
+  }
+
+  @Get(':fieldId')
+  @ApiOperation({ operationId: 'get_database_table_field', summary: 'One field.' })
+  get(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number): Promise<FieldJson> {
+    return this.fields.get(user, fieldId);
+  }
+
+  @Patch(':fieldId')
+  @ApiOperation({ operationId: 'update_database_table_field', summary: 'Updates a field, converting its cells when the type changes.' })
+  update(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Body() body: Record<string, unknown>): Promise<FieldJson> {
+    return this.fields.update(user, fieldId, body);
+  }
+
+  @Delete(':fieldId')
+  @ApiOperation({ operationId: 'delete_database_table_field', summary: 'Moves a field to the trash; answers `related_fields`.' })
+  async delete(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number): Promise<{ related_fields: FieldJson[] }> {
+    return { related_fields: await this.fields.delete(user, fieldId) };
+  }
+}

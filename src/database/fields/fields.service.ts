@@ -1,0 +1,346 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { ErrorTree, validationError } from '../../core/errors/api-error';
+import { checkObject, checkValue, FieldSpec } from '../../core/validation/field';
+import type { UserEntity } from '../../users/user.entity';
+import { DatabaseErrors } from '../database.errors';
+import { RowRepository } from '../rows/row.repository';
+import { TableSchemaRepository } from '../rows/table-schema.repository';
+import { TableContext, TableContextService } from '../table-context';
+import { TableRepository } from '../table.repository';
+import { FieldEntity } from './field.entity';
+import { CellError, FieldContext, FieldType, FieldTypeRegistry, fieldColumn } from './field-type';
+import { FieldRepository } from './field.repository';
+
+export const MAX_FIELDS_PER_TABLE = 600;
+const RESERVED_NAMES = new Set(['id', 'order']);
+
+const COMMON_SPECS: Record<string, FieldSpec> = {
+  name: { kind: 'string', max: 255 },
+  description: { kind: 'string', allowBlank: true, nullable: true, required: false },
+  db_index: { kind: 'bool', required: false },
+  field_constraints: { kind: 'list', of: { kind: 'object' }, required: false },
+};
+
+export type FieldJson = Record<string, unknown>;
+
+/** A field and the fields of any table that changed with it (`related_fields`). */
+export interface FieldChange {
+  field: FieldEntity;
+  related: FieldEntity[];
+}
+
+/**
+ * The rules of fields: names, types and their properties, storage (the `field_<id>`
+ * column, or a type's own tables), type conversions of existing cells, the primary field.
+ */
+@Injectable()
+export class FieldsService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: FieldRepository,
+    private readonly tables: TableRepository,
+    private readonly contexts: TableContextService,
+    private readonly schema: TableSchemaRepository,
+    private readonly rows: RowRepository,
+    readonly types: FieldTypeRegistry,
+  ) {}
+
+  // ------------------------------------------------------------------ serialization
+
+  /** The field JSON: common keys, the type's properties and extras, then ids of its table. */
+  async serialize(field: FieldEntity, context: Pick<TableContext, 'table' | 'workspaceId' | 'selectOptions'>): Promise<FieldJson> {
+    const type = this.types.of(field);
+    const ctx = this.contexts.fieldContext(context, null);
+    const properties: Record<string, unknown> = {};
+    for (const [key, spec] of Object.entries(type.properties)) properties[key] = field.properties[key] ?? spec.default ?? null;
+    return {
+      id: field.id,
+      table_id: field.tableId,
+      name: field.name,
+      order: field.order,
+      type: field.type,
+      primary: field.primary,
+      read_only: type.readOnly,
+      description: field.description,
+      db_index: field.dbIndex,
+      field_constraints: field.fieldConstraints,
+      ...properties,
+      ...(type.serializeExtra ? await type.serializeExtra(field, ctx) : {}),
+      immutable_properties: false,
+      immutable_type: false,
+      database_id: context.table.databaseId,
+      workspace_id: context.workspaceId,
+    };
+  }
+
+  /** Serializes fields that may belong to other tables (related fields). */
+  async serializeMany(fields: FieldEntity[]): Promise<FieldJson[]> {
+    const result: FieldJson[] = [];
+    for (const field of fields) {
+      const access = await this.tables.findAccess(field.tableId, 0);
+      if (!access) continue;
+      const context = await this.contexts.withFields(access.table, access.workspaceId);
+      result.push(await this.serialize(context.byId.get(field.id) ?? field, context));
+    }
+    return result;
+  }
+
+  async list(user: UserEntity, tableId: number): Promise<FieldJson[]> {
+    const context = await this.contexts.require(tableId, user.id);
+    return Promise.all(context.fields.map((field) => this.serialize(field, context)));
+  }
+
+  /** A live field of a live table the user may use. */
+  async require(user: UserEntity, fieldId: number): Promise<{ field: FieldEntity; context: TableContext }> {
+    const found = await this.repo.findWithTable(fieldId);
+    if (!found) throw DatabaseErrors.fieldDoesNotExist();
+    const context = await this.contexts.require(found.table.id, user.id);
+    const field = context.byId.get(fieldId);
+    if (!field) throw DatabaseErrors.fieldDoesNotExist();
+    return { field, context };
+  }
+
+  async get(user: UserEntity, fieldId: number): Promise<FieldJson> {
+    const { field, context } = await this.require(user, fieldId);
+    return this.serialize(field, context);
+  }
+
+  // ------------------------------------------------------------------ create
+
+  async create(user: UserEntity, tableId: number, body: Record<string, unknown>): Promise<FieldJson> {
+    const change = await this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const { common, type, properties, input } = this.validate(body, null);
+      return this.createField(context, user.id, { ...common, type: type.type, properties, input });
+    });
+    return this.withRelated(change);
+  }
+
+  /**
+   * Creates a field in a table (the table's checks are done): name rules, the field row,
+   * its storage and index, and the defaults of existing rows.
+   */
+  async createField(
+    context: TableContext,
+    userId: number | null,
+    spec: { name: string; type: string; properties?: Record<string, unknown>; input?: Record<string, unknown>; primary?: boolean; description?: string | null; dbIndex?: boolean; fieldConstraints?: { type_name: string }[] },
+  ): Promise<FieldChange> {
+    const type = this.types.get(spec.type);
+    if (!type) throw validationError({ type: [{ error: `"${spec.type}" is not a valid choice.`, code: 'invalid_choice' }] });
+    this.checkName(context, spec.name, null);
+    if (context.fields.length >= MAX_FIELDS_PER_TABLE) throw DatabaseErrors.maxFieldCountExceeded();
+    if (spec.dbIndex && !type.canIndex) throw DatabaseErrors.dbIndexNotSupported(type.type);
+    const field = await this.repo.create({
+      tableId: context.table.id,
+      name: spec.name,
+      type: type.type,
+      primary: spec.primary ?? false,
+      order: (await this.repo.maxOrder(context.table.id)) + 1,
+      description: spec.description ?? null,
+      dbIndex: spec.dbIndex ?? false,
+      fieldConstraints: spec.fieldConstraints ?? [],
+      properties: spec.properties ?? this.defaults(type),
+    });
+    if (field.primary && !type.canBePrimary(field)) throw DatabaseErrors.incompatiblePrimaryFieldType(type.type);
+    const ctx = this.contexts.fieldContext(context, userId);
+    const related = (await type.afterSave?.(field, spec.input ?? {}, ctx, null)) ?? [];
+    await this.repo.save(field);
+    await this.createStorage(field, type, ctx);
+    await this.tables.bump(context.table.id, 'fields_version');
+    this.db.record('field.created', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
+    return { field, related };
+  }
+
+  private async createStorage(field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<void> {
+    const column = type.column(field);
+    if (column) {
+      await this.schema.addColumn(field.tableId, column);
+      const value = type.defaultValue(field, ctx);
+      if (value !== null && value !== undefined) await this.rows.fillColumn(field.tableId, column.name, value);
+      if (field.dbIndex) await this.schema.createIndexes(field.tableId, column.name);
+    }
+    await type.createStorage?.(field, ctx);
+  }
+
+  private async dropStorage(field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<void> {
+    if (type.column(field)) await this.schema.dropColumn(field.tableId, fieldColumn(field));
+    await type.dropStorage?.(field, ctx);
+  }
+
+  // ------------------------------------------------------------------ update
+
+  async update(user: UserEntity, fieldId: number, body: Record<string, unknown>): Promise<FieldJson> {
+    const change = await this.db.run(async () => {
+      const { field: current, context } = await this.require(user, fieldId);
+      const previous = structuredClone(current);
+      const { common, type, properties, input } = this.validate(body, current);
+      const field: FieldEntity = Object.assign(new FieldEntity(), structuredClone(current));
+      if (common.name !== undefined && common.name !== field.name) {
+        this.checkName(context, common.name, field.id);
+        field.name = common.name;
+      }
+      if (common.description !== undefined) field.description = common.description;
+      if (common.fieldConstraints !== undefined) field.fieldConstraints = common.fieldConstraints;
+      const typeChanged = type.type !== current.type;
+      field.type = type.type;
+      field.properties = typeChanged ? properties : { ...current.properties, ...properties };
+      if (field.primary && !type.canBePrimary(field)) throw DatabaseErrors.incompatiblePrimaryFieldType(type.type);
+      const dbIndex = common.dbIndex ?? (typeChanged && !type.canIndex ? false : current.dbIndex);
+      if (dbIndex && !type.canIndex) throw DatabaseErrors.dbIndexNotSupported(type.type);
+      field.dbIndex = dbIndex;
+      await this.repo.save(field);
+      const ctx = this.contexts.fieldContext(context, user.id);
+      const oldType = this.types.of(previous);
+      const related = [...((await type.afterSave?.(field, input, ctx, previous)) ?? [])];
+      await this.repo.save(field);
+      await this.convert(previous, oldType, field, type, ctx);
+      await this.tables.bump(context.table.id, 'fields_version');
+      this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
+      return { field, related };
+    });
+    return this.withRelated(change);
+  }
+
+  /**
+   * Changes a field's storage when its type or column changed, keeping what can be kept:
+   * each cell is read as the old type answers it and written through the new type (its
+   * `convertFrom`, else the old cell's text); what the new type refuses becomes empty.
+   */
+  private async convert(previous: FieldEntity, oldType: FieldType, field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<void> {
+    const oldColumn = oldType.column(previous);
+    const newColumn = type.column(field);
+    const sameStorage =
+      previous.type === field.type && JSON.stringify(oldColumn) === JSON.stringify(newColumn) && !type.needsConversion?.(previous, field);
+    if (sameStorage) {
+      if (newColumn && previous.dbIndex !== field.dbIndex) {
+        if (field.dbIndex) await this.schema.createIndexes(field.tableId, newColumn.name);
+        else await this.schema.dropIndexes(field.tableId, newColumn.name);
+      }
+      return;
+    }
+    const converted: { id: number; value: unknown }[] = [];
+    for await (const batch of this.rows.scan(field.tableId)) {
+      const values = await oldType.readValues(previous, batch, ctx);
+      for (let i = 0; i < batch.length; i++) converted.push({ id: batch[i].id, value: await this.convertValue(values[i], previous, oldType, field, type, ctx) });
+    }
+    await this.dropStorage(previous, oldType, ctx);
+    const column = type.column(field);
+    if (column) {
+      await this.schema.addColumn(field.tableId, column);
+      await this.rows.setColumn(field.tableId, column, converted.filter((c) => c.value !== null && c.value !== undefined));
+      if (field.dbIndex) await this.schema.createIndexes(field.tableId, column.name);
+    }
+    await type.createStorage?.(field, ctx);
+    await type.writeRelations?.(field, converted, ctx);
+  }
+
+  private async convertValue(value: unknown, from: FieldEntity, fromType: FieldType, field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<unknown> {
+    try {
+      const custom = type.convertFrom?.(field, value, from, fromType);
+      if (custom !== undefined) return await type.prepareValue(field, custom, ctx);
+      if (from.type === field.type) return await type.prepareValue(field, value, ctx);
+      return await type.prepareValue(field, fromType.toText(from, value), ctx);
+    } catch (error) {
+      if (error instanceof CellError) return type.readOnly ? null : null;
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------ delete
+
+  /** Moves the field to the trash (its storage stays for a restore); answers the related fields. */
+  async delete(user: UserEntity, fieldId: number): Promise<FieldJson[]> {
+    const related = await this.db.run(async () => {
+      const { field, context } = await this.require(user, fieldId);
+      if (field.primary) throw DatabaseErrors.cannotDeletePrimaryField();
+      const type = this.types.of(field);
+      const relatedFields = (await type.beforeDelete?.(field, this.contexts.fieldContext(context, user.id))) ?? [];
+      await this.repo.save({ ...field, trashed: true });
+      await this.tables.bump(context.table.id, 'fields_version');
+      this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
+      return relatedFields;
+    });
+    return this.serializeMany(related);
+  }
+
+  // ------------------------------------------------------------------ primary field
+
+  async changePrimary(user: UserEntity, tableId: number, newPrimaryId: number): Promise<FieldJson> {
+    const change = await this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const field = context.byId.get(newPrimaryId);
+      if (!field) {
+        if (await this.repo.findLive(newPrimaryId)) throw DatabaseErrors.fieldNotInTable();
+        throw DatabaseErrors.fieldDoesNotExist();
+      }
+      if (field.primary) throw DatabaseErrors.fieldIsAlreadyPrimary();
+      const type = this.types.of(field);
+      if (!type.canBePrimary(field)) throw DatabaseErrors.incompatiblePrimaryFieldType(type.type);
+      const old = context.fields.find((f) => f.primary);
+      if (old) await this.repo.save({ ...old, primary: false });
+      await this.repo.save({ ...field, primary: true });
+      await this.tables.bump(tableId, 'fields_version');
+      this.db.record('field.updated', { fieldId: field.id, tableId, relatedFieldIds: old ? [old.id] : [] });
+      return { field: { ...field, primary: true }, related: old ? [{ ...old, primary: false }] : [] };
+    });
+    return this.withRelated(change);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** The field JSON plus `related_fields`, read after the commit. */
+  private async withRelated(change: FieldChange): Promise<FieldJson> {
+    const [json] = await this.serializeMany([change.field]);
+    return { ...json, related_fields: await this.serializeMany(change.related) };
+  }
+
+  private defaults(type: FieldType): Record<string, unknown> {
+    return checkObject(type.properties, {}).values;
+  }
+
+  /** Field-name rules of Baserow: not blank, not `id`/`order`, unique in the table, ≤ 255. */
+  checkName(context: Pick<TableContext, 'fields'>, name: string, exceptFieldId: number | null): void {
+    if (!name.trim()) throw DatabaseErrors.invalidFieldName();
+    if (name.length > 255) throw DatabaseErrors.maxFieldNameLength();
+    if (RESERVED_NAMES.has(name)) throw DatabaseErrors.reservedFieldName();
+    if (context.fields.some((f) => f.name === name && f.id !== exceptFieldId)) throw DatabaseErrors.fieldNameTaken();
+  }
+
+  /**
+   * Validates a create (current null) or update body: the common keys, then the type's
+   * properties (all of them with defaults on create or type change, the given ones otherwise).
+   */
+  private validate(body: Record<string, unknown>, current: FieldEntity | null) {
+    const errors: ErrorTree = {};
+    const commonSpecs = current ? Object.fromEntries(Object.entries(COMMON_SPECS).map(([k, s]) => [k, { ...s, required: false }])) : COMMON_SPECS;
+    const common = checkObject(commonSpecs, body, { partial: current !== null });
+    Object.assign(errors, common.errors);
+    let typeName = current?.type;
+    if (!current || body.type !== undefined) {
+      const checked = body.type === undefined ? null : checkValue({ kind: 'choice', choices: this.types.names() }, body.type);
+      if (!checked) errors.type = [{ error: 'This field is required.', code: 'required' }];
+      else if ('error' in checked) errors.type = checked.error;
+      else typeName = String(checked.value);
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+    const type = this.types.get(typeName!)!;
+    const typeChanged = !current || current.type !== type.type;
+    const props = checkObject(type.properties, body, { partial: !typeChanged });
+    const writeOnly = checkObject(type.writeOnlyProperties ?? {}, body, { partial: true });
+    Object.assign(errors, props.errors, writeOnly.errors);
+    if (Object.keys(errors).length) throw validationError(errors);
+    const values = common.values;
+    return {
+      common: {
+        name: values.name as string,
+        description: values.description as string | null | undefined,
+        dbIndex: values.db_index as boolean | undefined,
+        fieldConstraints: values.field_constraints as { type_name: string }[] | undefined,
+      },
+      type,
+      properties: props.values,
+      input: { ...body, ...props.values, ...writeOnly.values },
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
+import type { FieldSpec } from '../../../core/validation/field';
+import type { FieldEntity } from '../field.entity';
+import { ColumnRef, FieldContext, FieldType, RawRow, cellError, fieldColumn } from '../field-type';
+
+/** `"alias"."field_<id>"` */
+export function columnOf(field: FieldEntity, ref: ColumnRef): string {
+  return `"${ref.alias}"."${fieldColumn(field)}"`;
+}
+
+/**
+ * The common case: one column per field, read cell by cell. Types override what differs;
+ * the defaults are those of a text-like column.
+ */
+export abstract class ColumnFieldType implements FieldType {
+  abstract readonly type: string;
+  readonly readOnly: boolean = false;
+  readonly canIndex: boolean = true;
+  readonly canBeUnique: boolean = false;
+  readonly properties: Readonly<Record<string, FieldSpec>> = {};
+
+  abstract column(field: FieldEntity): ColumnDefinition;
+  abstract prepareValue(field: FieldEntity, value: unknown, ctx: FieldContext): unknown;
+
+  canBePrimary(_field: FieldEntity): boolean {
+    return true;
+  }
+
+  defaultValue(_field: FieldEntity, _ctx: FieldContext): unknown {
+    return null;
+  }
+
+  /** One stored value to its response value. */
+  toApi(_field: FieldEntity, raw: unknown, _ctx: FieldContext): unknown {
+    return raw ?? null;
+  }
+
+  readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): unknown[] {
+    const column = fieldColumn(field);
+    return rows.map((row) => this.toApi(field, row[column], ctx));
+  }
+
+  toText(_field: FieldEntity, apiValue: unknown): string | null {
+    return apiValue == null || apiValue === '' ? null : String(apiValue);
+  }
+
+  sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
+    return columnOf(field, ref);
+  }
+
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    return ref.sql.dialect.ilike(ref.sql.dialect.castText(columnOf(field, ref)), ref.sql.param(`%${escapeLike(term)}%`));
+  }
+}
+
+/** A text value of a request: strings as they are, null stays null, anything else is invalid. */
+export function requireString(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw cellError('Not a valid string.');
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import type { ColumnDefinition } from '../../../core/database/dialect';
+import type { FieldEntity } from '../field.entity';
+import { CellError, fieldColumn, FieldType } from '../field-type';
+import { parseBoolean, textToBoolean } from '../values/boolean';
+import { ColumnFieldType } from './base';
+
+/** `boolean`: true or false (never null); new rows get `boolean_default`. */
+@Injectable()
+export class BooleanFieldType extends ColumnFieldType {
+  readonly type = 'boolean';
+  readonly properties = {
+    boolean_default: { kind: 'bool', required: false, default: false },
+  } as const;
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'boolean' };
+  }
+
+  prepareValue(_field: FieldEntity, value: unknown): boolean {
+    const result = parseBoolean(value);
+    if (!result.ok) throw new CellError(result.errors);
+    return result.value;
+  }
+
+  defaultValue(field: FieldEntity): boolean {
+    return !!field.properties.boolean_default;
+  }
+
+  toApi(_field: FieldEntity, raw: unknown): boolean {
+    return raw === true || raw === 1 || raw === '1';
+  }
+
+  toText(_field: FieldEntity, apiValue: unknown): string | null {
+    return apiValue ? 'true' : 'false';
+  }
+
+  convertFrom(_field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
+    return textToBoolean(fromType.toText(from, apiValue));
+  }
+
+  searchCondition(): string | null {
+    return null;
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { ColumnDefinition } from '../../../core/database/dialect';
+import type { FieldEntity } from '../field.entity';
+import { CellError, fieldColumn, FieldType } from '../field-type';
+import { formatDecimal, parseDecimal, quantizeDecimal } from '../values/number';
+import { ColumnFieldType } from './base';
+
+export const NUMBER_SEPARATORS = ['', 'SPACE_COMMA', 'SPACE_PERIOD', 'COMMA_PERIOD', 'PERIOD_COMMA'] as const;
+
+/** `number`: a decimal with 0–10 places, answered as a string quantized to them. */
+@Injectable()
+export class NumberFieldType extends ColumnFieldType {
+  readonly type = 'number';
+  readonly properties = {
+    number_decimal_places: { kind: 'int', min: 0, max: 10, required: false, default: 0 },
+    number_negative: { kind: 'bool', required: false, default: false },
+    number_prefix: { kind: 'string', allowBlank: true, max: 10, required: false, default: '' },
+    number_suffix: { kind: 'string', allowBlank: true, max: 100, required: false, default: '' },
+    number_separator: { kind: 'choice', choices: NUMBER_SEPARATORS, required: false, default: '' },
+    number_default: {
+      kind: 'any',
+      required: false,
+      default: null,
+      check: (value: unknown) => (parseDecimal(value, { decimalPlaces: 10, negative: true }).ok ? null : { error: 'A valid number is required.', code: 'invalid' }),
+    },
+  } as const;
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'decimal', scale: places(field) };
+  }
+
+  async afterSave(field: FieldEntity): Promise<FieldEntity[]> {
+    // The default is kept in the field's own precision, as a string.
+    const value = field.properties.number_default;
+    field.properties.number_default = value === null || value === undefined || value === '' ? null : quantizeDecimal(String(value), places(field));
+    return [];
+  }
+
+  prepareValue(field: FieldEntity, value: unknown): string | null {
+    const result = parseDecimal(value, { decimalPlaces: places(field), negative: !!field.properties.number_negative });
+    if (!result.ok) throw new CellError(result.errors);
+    return result.value;
+  }
+
+  defaultValue(field: FieldEntity): string | null {
+    return field.properties.number_default ?? null;
+  }
+
+  toApi(field: FieldEntity, raw: unknown): string | null {
+    return formatDecimal(raw as string | number | null, places(field));
+  }
+
+  /** Numbers keep their value in the new precision (rounded). */
+  convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
+    if (from.type !== 'number' || apiValue === null) return fromType.toText(from, apiValue) ?? null;
+    return quantizeDecimal(String(apiValue), places(field));
+  }
+}
+
+const places = (field: FieldEntity): number => Number(field.properties.number_decimal_places ?? 0);

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../core/database/sql';
+import { ApiError } from '../../core/errors/api-error';
+import { DatabaseErrors } from '../database.errors';
+import type { FieldEntity } from '../fields/field.entity';
+import { FieldTypeRegistry } from '../fields/field-type';
+import type { TableContext } from '../table-context';
+import { FilterTypeRegistry } from './filter-type';
+
+/** One condition of a filter tree; `field` is a field id (or a name with user_field_names). */
+export interface FilterLeaf {
+  field: number | string;
+  type: string;
+  value: string;
+}
+
+/** Baserow's filter tree: the `filters` query parameter, and saved view filters with their groups. */
+export interface FilterTree {
+  filter_type: 'AND' | 'OR';
+  filters: FilterLeaf[];
+  groups: FilterTree[];
+}
+
+/**
+ * Compiles filter trees to SQL conditions through the filter type registry (the same
+ * engine serves the rows endpoint and saved view filters). Unknown fields, unknown types
+ * and incompatible pairs are Baserow's errors.
+ */
+@Injectable()
+export class FilterCompiler {
+  constructor(
+    private readonly filters: FilterTypeRegistry,
+    private readonly fieldTypes: FieldTypeRegistry,
+  ) {}
+
+  compile(tree: FilterTree, context: TableContext, sql: Sql, options: { alias: string; userFieldNames: boolean; now?: Date }): string | null {
+    const now = options.now ?? new Date();
+    const parts: string[] = [];
+    for (const leaf of tree.filters) {
+      const field = this.resolveField(leaf.field, context, options.userFieldNames);
+      const condition = this.leaf(field, leaf.type, leaf.value, context, sql, options.alias, now);
+      if (condition) parts.push(condition);
+    }
+    for (const group of tree.groups) {
+      const condition = this.compile(group, context, sql, options);
+      if (condition) parts.push(condition);
+    }
+    if (!parts.length) return null;
+    return `(${parts.join(tree.filter_type === 'OR' ? ' OR ' : ' AND ')})`;
+  }
+
+  /** One condition; null when the value makes it match every row. */
+  leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date): string | null {
+    const filterType = this.filters.get(type);
+    if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
+    const fieldType = this.fieldTypes.of(field);
+    if (!filterType.compatible(field, fieldType)) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
+    return filterType.compile(field, value, { sql, alias, fieldType, tableId: context.table.id, selectOptions: context.selectOptions, now });
+  }
+
+  private resolveField(ref: number | string, context: TableContext, userFieldNames: boolean): FieldEntity {
+    const field =
+      typeof ref === 'number'
+        ? context.byId.get(ref)
+        : userFieldNames
+          ? (context.byName.get(ref) ?? (/^\d+$/.test(ref) ? context.byId.get(Number(ref)) : undefined))
+          : /^\d+$/.test(ref)
+            ? context.byId.get(Number(ref))
+            : undefined;
+    if (!field) throw DatabaseErrors.filterFieldNotFound(String(ref));
+    return field;
+  }
+}
+
+/** `ERROR_FILTERS_PARAM_VALIDATION_ERROR` with a detail tree. */
+export function filtersParamError(detail: unknown): ApiError {
+  return new ApiError('ERROR_FILTERS_PARAM_VALIDATION_ERROR', 400, detail);
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../core/database/sql';
+import type { FieldEntity, SelectOptionEntity } from '../fields/field.entity';
+import type { FieldType } from '../fields/field-type';
+
+/** What a filter type compiles with: the query's bound values, the row alias, the field's type. */
+export interface FilterContext {
+  sql: Sql;
+  /** The alias of the user table in the query. */
+  alias: string;
+  fieldType: FieldType;
+  tableId: number;
+  selectOptions: Map<number, SelectOptionEntity[]>;
+  /** The time filters relative to now are evaluated at (one per request). */
+  now: Date;
+}
+
+/**
+ * One filter type of Baserow's registry (`equal`, `contains`, `date_is`, …): which fields
+ * it applies to and the SQL condition it compiles to. One implementation per file; a
+ * module adds a type by registering it.
+ */
+export interface FilterType {
+  readonly type: string;
+  /** Whether the filter applies to the field (its type and, for some, its properties). */
+  compatible(field: FieldEntity, fieldType: FieldType): boolean;
+  /** The SQL condition, or null when the value makes the filter match everything (e.g. empty). */
+  compile(field: FieldEntity, value: string, ctx: FilterContext): string | null;
+}
+
+@Injectable()
+export class FilterTypeRegistry {
+  private readonly types = new Map<string, FilterType>();
+
+  register(type: FilterType): void {
+    this.types.set(type.type, type);
+  }
+
+  get(type: string): FilterType | undefined {
+    return this.types.get(type);
+  }
+
+  names(): string[] {
+    return [...this.types.keys()];
+  }
+}

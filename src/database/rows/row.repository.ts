@@ -1,0 +1,163 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ColumnDefinition, Dialect, ORDER_ONE } from '../../core/database/dialect';
+import { DIALECT } from '../../core/database/tokens';
+import { quote, Sql } from '../../core/database/sql';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { RawRow, rowsTable } from '../fields/field-type';
+
+/** A row to insert: its stored column values and its order. */
+export interface NewRow {
+  values: Record<string, unknown>;
+  order: bigint;
+}
+
+/**
+ * The SQL of rows in user tables. Table and column names are built from ids only; every
+ * value is bound. Writes run in the caller's unit of work.
+ */
+@Injectable()
+export class RowRepository {
+  constructor(
+    private readonly db: UnitOfWork,
+    @Inject(DIALECT) readonly dialect: Dialect,
+  ) {}
+
+  sql(): Sql {
+    return new Sql(this.dialect);
+  }
+
+  query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.manager.query(text, params);
+  }
+
+  /** One multi-row INSERT for the whole batch; answers the new ids in the rows' order. */
+  async insert(tableId: number, rows: NewRow[], columns: string[], userId: number | null): Promise<number[]> {
+    if (!rows.length) return [];
+    const sql = this.sql();
+    const now = isoMicros(new Date());
+    const names = ['order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', ...columns];
+    const tuples = rows.map((row) => {
+      const values = [this.dialect.orderToDb(row.order), now, now, userId, userId, ...columns.map((c) => row.values[c] ?? null)];
+      return sql.list(values);
+    });
+    const result = await this.query<{ id: number }>(
+      `INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')} RETURNING "id"`,
+      sql.params,
+    );
+    // Both databases answer RETURNING rows in VALUES order for a single INSERT.
+    return result.map((row) => Number(row.id));
+  }
+
+  /** Rows by id (in no particular order). */
+  async findByIds(tableId: number, ids: number[]): Promise<RawRow[]> {
+    if (!ids.length) return [];
+    const sql = this.sql();
+    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);
+    return rows.map((row) => normalize(row));
+  }
+
+  /** Updates some columns of one row and stamps `updated_on` / `last_modified_by_id`. */
+  async update(tableId: number, id: number, values: Record<string, unknown>, userId: number | null): Promise<void> {
+    const sql = this.sql();
+    const sets = Object.entries({ ...values, updated_on: isoMicros(new Date()), last_modified_by_id: userId }).map(
+      ([column, value]) => `${quote(column)} = ${sql.param(value)}`,
+    );
+    await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${sets.join(', ')} WHERE "id" = ${sql.param(id)}`, sql.params);
+  }
+
+  /** Stamps rows as modified (for changes stored outside their columns, e.g. links). */
+  async touch(tableId: number, ids: number[], userId: number | null): Promise<void> {
+    if (!ids.length) return;
+    const sql = this.sql();
+    await this.query(
+      `UPDATE ${quote(rowsTable(tableId))} SET "updated_on" = ${sql.param(isoMicros(new Date()))}, "last_modified_by_id" = ${sql.param(userId)} WHERE "id" IN ${sql.list(ids)}`,
+      sql.params,
+    );
+  }
+
+  async delete(tableId: number, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    const sql = this.sql();
+    await this.query(`DELETE FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);
+  }
+
+  /** The order a new last row gets: the largest order rounded up, plus one. */
+  async nextOrder(tableId: number): Promise<bigint> {
+    const [row] = await this.query<{ max: unknown }>(`SELECT MAX("order") AS "max" FROM ${quote(rowsTable(tableId))}`);
+    if (row?.max == null) return ORDER_ONE;
+    const max = this.dialect.orderFromDb(row.max);
+    return ((max + ORDER_ONE - 1n) / ORDER_ONE) * ORDER_ONE + ORDER_ONE;
+  }
+
+  /** The order of a row, and of the row right before it (null when it is the first). */
+  async ordersAround(tableId: number, rowId: number): Promise<{ order: bigint; previous: bigint | null } | null> {
+    const table = quote(rowsTable(tableId));
+    const sql = this.sql();
+    const [row] = await this.query<{ order: unknown }>(`SELECT "order" FROM ${table} WHERE "id" = ${sql.param(rowId)}`, sql.params);
+    if (!row) return null;
+    const sql2 = this.sql();
+    const [prev] = await this.query<{ order: unknown }>(
+      `SELECT "order" FROM ${table} WHERE "order" < ${sql2.param(row.order)} ORDER BY "order" DESC, "id" DESC LIMIT 1`,
+      sql2.params,
+    );
+    return { order: this.dialect.orderFromDb(row.order), previous: prev ? this.dialect.orderFromDb(prev.order) : null };
+  }
+
+  async setOrder(tableId: number, id: number, order: bigint, userId: number | null): Promise<void> {
+    await this.update(tableId, id, { order: this.dialect.orderToDb(order) }, userId);
+  }
+
+  /** Every row, in id batches (conversions read a whole column). */
+  async *scan(tableId: number, batchSize = 2000): AsyncGenerator<RawRow[]> {
+    let after = 0;
+    for (;;) {
+      const sql = this.sql();
+      const rows = await this.query(
+        `SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" > ${sql.param(after)} ORDER BY "id" LIMIT ${batchSize}`,
+        sql.params,
+      );
+      if (!rows.length) return;
+      yield rows.map((row) => normalize(row));
+      after = Number(rows[rows.length - 1].id);
+    }
+  }
+
+  /** Sets one column of many rows with one statement per 500 rows. */
+  async setColumn(tableId: number, column: ColumnDefinition, values: { id: number; value: unknown }[]): Promise<void> {
+    const table = quote(rowsTable(tableId));
+    const type = this.dialect.columnType(column);
+    for (let start = 0; start < values.length; start += 500) {
+      const chunk = values.slice(start, start + 500);
+      const sql = this.sql();
+      const tuples = chunk.map(({ id, value }) => `(${sql.param(id)}, ${sql.param(value)})`).join(', ');
+      await this.query(
+        `UPDATE ${table} SET ${quote(column.name)} = CAST(v.column2 AS ${type}) FROM (VALUES ${tuples}) AS v WHERE ${table}."id" = CAST(v.column1 AS INTEGER)`,
+        sql.params,
+      );
+    }
+  }
+
+  /** Sets one column of every row to the same value (a new field's default). */
+  async fillColumn(tableId: number, column: string, value: unknown): Promise<void> {
+    const sql = this.sql();
+    await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${quote(column)} = ${sql.param(value)}`, sql.params);
+  }
+
+  async count(tableId: number): Promise<number> {
+    const [row] = await this.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${quote(rowsTable(tableId))}`);
+    return Number(row.count);
+  }
+}
+
+/** Driver values to JS: ids as numbers (PostgreSQL's bigint arrives as text). */
+export function normalize(row: Record<string, unknown>): RawRow {
+  return { ...row, id: Number(row.id) } as RawRow;
+}
+
+/**
+ * A timestamp as stored in user tables: ISO UTC with six fraction digits, the same
+ * fixed-width text the date fields store, so SQLite compares all of them as text.
+ */
+export function isoMicros(date: Date): string {
+  return date.toISOString().replace('Z', '000Z');
+}

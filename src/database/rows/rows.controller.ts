@@ -1,0 +1,118 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../../auth/decorators';
+import { queryValidationError } from '../../core/errors/api-error';
+import { IdParam } from '../../core/http/params';
+import type { UserEntity } from '../../users/user.entity';
+import { queryFlag } from './row-list.query';
+import { RowJson, RowPage, RowsService } from './rows.service';
+
+/** An optional positive integer query parameter (`before`, `before_id`). */
+function optionalId(query: Record<string, unknown>, name: string): number | null {
+  const value = query[name];
+  if (value === undefined || value === '') return null;
+  if (!/^\d+$/.test(String(value))) throw queryValidationError({ [name]: [{ error: 'A valid integer is required.', code: 'invalid' }] });
+  return Number(value);
+}
+
+/** The request's own absolute URL, so `next`/`previous` carry its host and port. */
+export function requestUrl(req: Request): URL {
+  return new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+}
+
+@ApiTags('Database table rows')
+@ApiSecurity('JWT')
+@Controller('api/database/rows')
+export class RowsController {
+  constructor(private readonly rows: RowsService) {}
+
+  @Get('names')
+  @ApiOperation({ operationId: 'list_database_table_row_names', summary: 'Primary values of rows, by table (`table__<id>=1,2`).' })
+  names(@CurrentUser() user: UserEntity, @Query() query: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+    return this.rows.names(user, query);
+  }
+
+  @Get('table/:tableId')
+  @ApiOperation({ operationId: 'list_database_table_rows', summary: 'Lists rows with filters, search, sorts and pages.' })
+  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<RowPage> {
+    return this.rows.list(user, tableId, query, requestUrl(req));
+  }
+
+  @Post('table/:tableId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'create_database_table_row', summary: 'Creates a row (before `before` or last).' })
+  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>): Promise<RowJson> {
+    return this.rows.create(user, tableId, body, { before: optionalId(query, 'before'), userFieldNames: queryFlag(query.user_field_names) });
+  }
+
+  @Post('table/:tableId/batch')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'batch_create_database_table_rows', summary: 'Creates 1 to 200 rows, all or nothing.' })
+  async batchCreate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>) {
+    const result = await this.rows.batchCreate(user, tableId, body, { before: optionalId(query, 'before'), userFieldNames: queryFlag(query.user_field_names) });
+    return withMetadata(result, queryFlag(query.include_metadata));
+  }
+
+  @Patch('table/:tableId/batch')
+  @ApiOperation({ operationId: 'batch_update_database_table_rows', summary: 'Updates 1 to 200 rows, all or nothing.' })
+  async batchUpdate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>) {
+    const result = await this.rows.batchUpdate(user, tableId, body, queryFlag(query.user_field_names));
+    return withMetadata(result, queryFlag(query.include_metadata));
+  }
+
+  @Post('table/:tableId/batch-delete')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'batch_delete_database_table_rows', summary: 'Deletes 1 to 200 rows, all or nothing.' })
+  async batchDelete(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown): Promise<void> {
+    await this.rows.batchDelete(user, tableId, body);
+  }
+
+  @Get('table/:tableId/:rowId')
+  @ApiOperation({ operationId: 'get_database_table_row', summary: 'One row.' })
+  async get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: Record<string, unknown>) {
+    const row = await this.rows.get(user, tableId, rowId, queryFlag(query.user_field_names));
+    if (String(query.include ?? '').split(',').includes('metadata')) return { ...row, metadata: {} };
+    return row;
+  }
+
+  @Patch('table/:tableId/:rowId')
+  @ApiOperation({ operationId: 'update_database_table_row', summary: 'Updates cells of a row.' })
+  update(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Body() body: unknown, @Query() query: Record<string, unknown>): Promise<RowJson> {
+    return this.rows.update(user, tableId, rowId, body, queryFlag(query.user_field_names));
+  }
+
+  @Delete('table/:tableId/:rowId')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'delete_database_table_row', summary: 'Deletes a row.' })
+  async delete(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number): Promise<void> {
+    await this.rows.delete(user, tableId, rowId);
+  }
+
+  @Patch('table/:tableId/:rowId/move')
+  @ApiOperation({ operationId: 'move_database_table_row', summary: 'Moves a row before another (or last).' })
+  move(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: Record<string, unknown>): Promise<RowJson> {
+    return this.rows.move(user, tableId, rowId, optionalId(query, 'before_id'), queryFlag(query.user_field_names));
+  }
+
+  @Get('table/:tableId/:rowId/adjacent')
+  @ApiOperation({ operationId: 'get_database_table_row_adjacent', summary: 'The next (or previous) row in a view or search order; 204 when none.' })
+  async adjacent(
+    @CurrentUser() user: UserEntity,
+    @IdParam('tableId') tableId: number,
+    @IdParam('rowId') rowId: number,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RowJson | undefined> {
+    const row = await this.rows.adjacent(user, tableId, rowId, query);
+    if (!row) {
+      res.status(204);
+      return undefined;
+    }
+    return row;
+  }
+}
+
+function withMetadata(result: { rows: RowJson[]; updatedFieldIds: number[] }, include: boolean) {
+  return include ? { items: result.rows, metadata: { updated_field_ids: result.updatedFieldIds } } : { items: result.rows };
+}

@@ -1,0 +1,504 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
+import { formatOrder, ORDER_ONE } from '../../core/database/dialect';
+import { quote } from '../../core/database/sql';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { ApiError, ErrorTree, queryValidationError, validationError } from '../../core/errors/api-error';
+import type { UserEntity } from '../../users/user.entity';
+import { DatabaseErrors } from '../database.errors';
+import type { FieldEntity } from '../fields/field.entity';
+import { CellError, FieldTypeRegistry, RawRow, fieldColumn } from '../fields/field-type';
+import { TableContext, TableContextService } from '../table-context';
+import { TableRepository } from '../table.repository';
+import { CountCache } from './count-cache';
+import { queryFlag, ROW_ALIAS, RowListQuery, RowSelection, searchModeError, splitNames } from './row-list.query';
+import { NewRow, RowRepository } from './row.repository';
+
+export type RowJson = Record<string, unknown> & { id: number; order: string };
+
+/** How rows are keyed and which fields they carry. */
+export interface RowShape {
+  userFieldNames: boolean;
+  /** Only these fields (include/exclude); all when absent. */
+  fields?: FieldEntity[];
+}
+
+/** A page of rows as the list endpoints answer it. */
+export interface RowPage {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: RowJson[];
+}
+
+/** Where provider of saved view filters and sorts plugs in (the views module). */
+export interface ViewSelectionSource {
+  /** The view's saved selection, or null when the view is not one of the table's. */
+  selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null>;
+}
+
+export const VIEW_SELECTION_SOURCE = Symbol('ViewSelectionSource');
+
+const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
+
+/**
+ * The rules of rows: values checked and converted by their field types, orders, batches
+ * of 1 to 200 written all or nothing, listing with filters, search, sorts and exact counts.
+ */
+@Injectable()
+export class RowsService {
+  private viewSource: ViewSelectionSource | null = null;
+
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly contexts: TableContextService,
+    private readonly rows: RowRepository,
+    private readonly tables: TableRepository,
+    private readonly listQuery: RowListQuery,
+    private readonly types: FieldTypeRegistry,
+    private readonly counts: CountCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The views module provides saved filters and sorts for `view_id`. */
+  useViewSelection(source: ViewSelectionSource): void {
+    this.viewSource = source;
+  }
+
+  // ------------------------------------------------------------------ serialization
+
+  async serialize(context: TableContext, raw: RawRow[], shape: RowShape): Promise<RowJson[]> {
+    const fields = shape.fields ?? context.fields;
+    const ctx = this.contexts.fieldContext(context, null);
+    const rows: RowJson[] = raw.map((row) => ({ id: Number(row.id), order: formatOrder(this.rows.dialect.orderFromDb(row.order)) }));
+    for (const field of fields) {
+      const values = await this.types.of(field).readValues(field, raw, ctx);
+      const key = shape.userFieldNames ? field.name : fieldColumn(field);
+      rows.forEach((row, i) => (row[key] = values[i]));
+    }
+    return rows;
+  }
+
+  /** Rows by id in the given order (missing ones left out), keyed `field_<id>`. */
+  async rowsByIds(context: TableContext, ids: number[], shape: RowShape = { userFieldNames: false }): Promise<RowJson[]> {
+    const raw = await this.rows.findByIds(context.table.id, ids);
+    const byId = new Map(raw.map((row) => [row.id, row]));
+    return this.serialize(context, ids.map((id) => byId.get(id)).filter((row): row is RawRow => !!row), shape);
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  async get(user: UserEntity, tableId: number, rowId: number, userFieldNames: boolean): Promise<RowJson> {
+    const context = await this.contexts.require(tableId, user.id);
+    const [row] = await this.rowsByIds(context, [rowId], { userFieldNames });
+    if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+    return row;
+  }
+
+  async list(user: UserEntity, tableId: number, query: Record<string, unknown>, url: URL): Promise<RowPage> {
+    const context = await this.contexts.require(tableId, user.id);
+    const userFieldNames = queryFlag(query.user_field_names);
+    const { page, size } = this.pagination(query);
+    const selection = await this.selection(context, query, userFieldNames);
+    const shape: RowShape = { userFieldNames, fields: this.visibleFields(context, query, userFieldNames) };
+    const { count, rows } = await this.select(context, selection, userFieldNames, size, (page - 1) * size);
+    const results = await this.serialize(context, rows, shape);
+    return { count, ...pageLinks(url, page, size, count), results };
+  }
+
+  /** Reads one page of a selection and its exact count (cached by the table's versions). */
+  async select(context: TableContext, selection: RowSelection, userFieldNames: boolean, limit: number, offset: number): Promise<{ count: number; rows: RawRow[] }> {
+    const sql = this.rows.sql();
+    const where = this.listQuery.where(selection, context, sql, userFieldNames);
+    const whereSql = where ? ` WHERE ${where}` : '';
+    const from = this.listQuery.from(context);
+    const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql, sql.params);
+    let count = this.counts.get(key);
+    if (count === undefined) {
+      const [row] = await this.rows.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
+      count = Number(row.count);
+      if (!this.db.inTransaction) this.counts.set(key, count);
+    }
+    if (offset >= count || limit === 0) return { count, rows: [] };
+    const orderBy = this.listQuery.orderBy(selection.sorts, sql);
+    const raw = await this.rows.query(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
+    return { count, rows: raw.map((row) => ({ ...row, id: Number(row.id) })) };
+  }
+
+  /** The filters, search and sorts of a list request (`view_id` adds the view's saved ones). */
+  async selection(context: TableContext, query: Record<string, unknown>, userFieldNames: boolean): Promise<RowSelection> {
+    const searchMode = query.search_mode === undefined ? 'compat' : String(query.search_mode);
+    if (!['compat', 'full-text-with-count'].includes(searchMode)) throw searchModeError(searchMode);
+    const selection: RowSelection = { filters: null, search: query.search ? String(query.search) : null, sorts: [] };
+    let viewSelection: Pick<RowSelection, 'filters' | 'sorts'> | null = null;
+    if (query.view_id !== undefined && query.view_id !== '') {
+      if (!/^\d+$/.test(String(query.view_id))) throw queryValidationError({ view_id: [{ error: 'A valid integer is required.', code: 'invalid' }] });
+      viewSelection = this.viewSource ? await this.viewSource.selection(Number(query.view_id), context) : null;
+      if (!viewSelection) throw DatabaseErrors.viewDoesNotExist();
+    }
+    let adhoc;
+    if (typeof query.filters === 'string') adhoc = { tree: this.listQuery.parseFiltersJson(query.filters), rowIds: this.listQuery.parseFilterParams(query, context, userFieldNames).rowIds };
+    else adhoc = this.listQuery.parseFilterParams(query, context, userFieldNames);
+    const trees = [viewSelection?.filters, adhoc.tree].filter((tree) => !!tree);
+    selection.filters = trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees as never } : (trees[0] ?? null);
+    selection.rowIds = adhoc.rowIds;
+    selection.sorts = query.order_by ? this.listQuery.parseOrderBy(context, String(query.order_by), userFieldNames) : (viewSelection?.sorts ?? []);
+    return selection;
+  }
+
+  private pagination(query: Record<string, unknown>): { page: number; size: number } {
+    const pageText = String(query.page ?? '1');
+    const page = /^\d+$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+    const sizeText = String(query.size ?? '100');
+    const size = /^\d+$/.test(sizeText) && Number(sizeText) > 0 ? Number(sizeText) : 100;
+    if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
+    return { page, size };
+  }
+
+  /** `include` / `exclude`: comma-separated `field_<id>` (or names with user_field_names). */
+  visibleFields(context: TableContext, query: Record<string, unknown>, userFieldNames: boolean): FieldEntity[] | undefined {
+    const pick = (text: unknown): Set<number> =>
+      new Set(
+        splitNames(String(text))
+          .map((ref) => (userFieldNames ? (context.byName.get(ref) ?? this.listQuery.resolveField(context, ref, false)) : this.listQuery.resolveField(context, ref, false)))
+          .filter((f): f is FieldEntity => !!f)
+          .map((f) => f.id),
+      );
+    let fields = context.fields;
+    if (query.include !== undefined) {
+      const ids = pick(query.include);
+      fields = fields.filter((f) => ids.has(f.id));
+    }
+    if (query.exclude !== undefined) {
+      const ids = pick(query.exclude);
+      fields = fields.filter((f) => !ids.has(f.id));
+    }
+    return fields;
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  /**
+   * Checks and converts one row's cells. Unknown keys are ignored; a read-only type is a
+   * string detail; a bad value is that key's leaf in `errors`. On create, missing cells
+   * take their default.
+   */
+  private async prepareCells(
+    context: TableContext,
+    body: Record<string, unknown>,
+    userFieldNames: boolean,
+    create: boolean,
+    userId: number,
+    errors: ErrorTree,
+  ): Promise<{ values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] }> {
+    const ctx = this.contexts.fieldContext(context, userId);
+    const values: Record<string, unknown> = {};
+    const relations = new Map<FieldEntity, unknown>();
+    const fieldIds: number[] = [];
+    for (const field of context.fields) {
+      const type = this.types.of(field);
+      const key = userFieldNames ? field.name : fieldColumn(field);
+      const given = Object.prototype.hasOwnProperty.call(body, key);
+      if (given && type.readOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, READ_ONLY_DETAIL(field.type));
+      if (!given && !create) continue;
+      let value: unknown;
+      if (given) {
+        try {
+          value = await type.prepareValue(field, body[key], ctx);
+        } catch (error) {
+          if (!(error instanceof CellError)) throw error;
+          if (typeof error.detail === 'string') throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
+          errors[key] = error.detail;
+          continue;
+        }
+        fieldIds.push(field.id);
+      } else {
+        if (type.readOnly) continue;
+        value = type.defaultValue(field, ctx);
+      }
+      if (type.column(field)) values[fieldColumn(field)] = value;
+      else relations.set(field, value);
+    }
+    return { values, relations, fieldIds };
+  }
+
+  /** Orders for `count` new rows: before a row (between it and the one before), or at the end. */
+  private async newOrders(tableId: number, count: number, beforeId: number | null): Promise<bigint[]> {
+    if (beforeId === null) {
+      const first = await this.rows.nextOrder(tableId);
+      return Array.from({ length: count }, (_, i) => first + BigInt(i) * ORDER_ONE);
+    }
+    const around = await this.rows.ordersAround(tableId, beforeId);
+    if (!around) throw DatabaseErrors.rowDoesNotExist([beforeId]);
+    const low = around.previous ?? 0n;
+    const step = (around.order - low) / BigInt(count + 1);
+    return Array.from({ length: count }, (_, i) => low + step * BigInt(i + 1));
+  }
+
+  async create(user: UserEntity, tableId: number, body: unknown, options: { before: number | null; userFieldNames: boolean }): Promise<RowJson> {
+    const result = await this.createMany(user, tableId, [body], options, true, (tree) => tree['0'] as ErrorTree);
+    return result.rows[0];
+  }
+
+  async batchCreate(user: UserEntity, tableId: number, body: unknown, options: { before: number | null; userFieldNames: boolean }) {
+    const items = this.batchItems(body);
+    return this.createMany(user, tableId, items, options, false, (tree) => ({ items: tree }));
+  }
+
+  private async createMany(
+    user: UserEntity,
+    tableId: number,
+    items: unknown[],
+    options: { before: number | null; userFieldNames: boolean },
+    single: boolean,
+    wrap: (tree: ErrorTree) => ErrorTree,
+  ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+    return this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const errors: ErrorTree = {};
+      const prepared = [];
+      const fieldIds = new Set<number>();
+      for (let i = 0; i < items.length; i++) {
+        const itemErrors: ErrorTree = {};
+        const body = requireObject(items[i], single ? null : i);
+        const cells = await this.prepareCells(context, body, options.userFieldNames, true, user.id, itemErrors);
+        cells.fieldIds.forEach((id) => fieldIds.add(id));
+        if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
+        prepared.push(cells);
+      }
+      if (Object.keys(errors).length) throw validationError(wrap(errors));
+      const orders = await this.newOrders(tableId, prepared.length, options.before);
+      const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
+      const newRows: NewRow[] = prepared.map((cells, i) => ({ values: cells.values, order: orders[i] }));
+      const ids = await this.rows.insert(tableId, newRows, columns, user.id);
+      await this.writeRelations(context, ids, prepared.map((p) => p.relations), user.id);
+      await this.tables.bump(tableId, 'rows_version');
+      this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before });
+      const rows = await this.rowsByIds(context, ids, { userFieldNames: options.userFieldNames });
+      return { rows, updatedFieldIds: [...fieldIds] };
+    });
+  }
+
+  private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number): Promise<void> {
+    const ctx = this.contexts.fieldContext(context, userId);
+    for (const field of context.fields) {
+      const type = this.types.of(field);
+      if (!type.writeRelations) continue;
+      const rows = ids.map((id, i) => ({ id, present: relations[i].has(field), value: relations[i].get(field) })).filter((r) => r.present);
+      if (rows.length) await type.writeRelations(field, rows, ctx);
+    }
+  }
+
+  async update(user: UserEntity, tableId: number, rowId: number, body: unknown, userFieldNames: boolean): Promise<RowJson> {
+    const source = requireObject(body, null);
+    const result = await this.updateMany(user, tableId, [{ ...source, id: rowId }], userFieldNames, true, (tree) => tree['0'] as ErrorTree);
+    return result.rows[0];
+  }
+
+  async batchUpdate(user: UserEntity, tableId: number, body: unknown, userFieldNames: boolean) {
+    const items = this.batchItems(body);
+    return this.updateMany(user, tableId, items, userFieldNames, false, (tree) => ({ items: tree }));
+  }
+
+  private async updateMany(
+    user: UserEntity,
+    tableId: number,
+    items: unknown[],
+    userFieldNames: boolean,
+    single: boolean,
+    wrap: (tree: ErrorTree) => ErrorTree,
+  ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+    return this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const errors: ErrorTree = {};
+      const prepared: { id: number; cells: Awaited<ReturnType<RowsService['prepareCells']>> }[] = [];
+      const fieldIds = new Set<number>();
+      for (let i = 0; i < items.length; i++) {
+        const itemErrors: ErrorTree = {};
+        const body = requireObject(items[i], single ? null : i);
+        const id = single ? (body.id as number) : checkRowId(body.id, itemErrors);
+        const cells = await this.prepareCells(context, body, userFieldNames, false, user.id, itemErrors);
+        cells.fieldIds.forEach((fid) => fieldIds.add(fid));
+        if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
+        prepared.push({ id, cells });
+      }
+      if (Object.keys(errors).length) throw validationError(wrap(errors));
+      const ids = prepared.map((p) => p.id);
+      const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+      if (duplicates.length) throw DatabaseErrors.rowIdsNotUnique(duplicates);
+      const before = await this.rowsByIds(context, ids);
+      if (before.length !== ids.length) {
+        const found = new Set(before.map((r) => r.id));
+        const missing = ids.filter((id) => !found.has(id));
+        throw DatabaseErrors.rowDoesNotExist(single ? missing.map(String) : missing);
+      }
+      for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
+      await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
+      await this.tables.bump(tableId, 'rows_version');
+      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: [...fieldIds] });
+      const rows = await this.rowsByIds(context, ids, { userFieldNames });
+      return { rows, updatedFieldIds: [...fieldIds] };
+    });
+  }
+
+  async move(user: UserEntity, tableId: number, rowId: number, beforeId: number | null, userFieldNames: boolean): Promise<RowJson> {
+    return this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const [before] = await this.rowsByIds(context, [rowId]);
+      if (!before) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+      const [order] = await this.newOrders(tableId, 1, beforeId);
+      await this.rows.setOrder(tableId, rowId, order, user.id);
+      await this.tables.bump(tableId, 'rows_version');
+      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: [before], updatedFieldIds: [] });
+      const [row] = await this.rowsByIds(context, [rowId], { userFieldNames });
+      return row;
+    });
+  }
+
+  async delete(user: UserEntity, tableId: number, rowId: number): Promise<void> {
+    await this.deleteMany(user, tableId, [rowId], true);
+  }
+
+  async batchDelete(user: UserEntity, tableId: number, body: unknown): Promise<void> {
+    const items = this.batchItems(body);
+    const errors: ErrorTree = {};
+    const ids = items.map((item, i) => {
+      const id = typeof item === 'number' ? item : typeof item === 'string' && /^\s*\d+\s*$/.test(item) ? Number(item) : NaN;
+      if (!Number.isSafeInteger(id) || id < 1) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
+      return id;
+    });
+    if (Object.keys(errors).length) throw validationError({ items: errors });
+    await this.deleteMany(user, tableId, ids, false);
+  }
+
+  private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
+    await this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+      if (duplicates.length) throw DatabaseErrors.rowIdsNotUnique(duplicates);
+      const rows = await this.rowsByIds(context, ids);
+      if (rows.length !== ids.length) {
+        const found = new Set(rows.map((r) => r.id));
+        const missing = ids.filter((id) => !found.has(id));
+        throw DatabaseErrors.rowDoesNotExist(single ? missing.map(String) : missing);
+      }
+      const ctx = this.contexts.fieldContext(context, user.id);
+      for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, ids, ctx);
+      await this.rows.delete(tableId, ids);
+      await this.tables.bump(tableId, 'rows_version');
+      this.db.record('rows.deleted', { tableId, rowIds: ids, rows });
+    });
+  }
+
+  /** `{"items": [...]}` with 1 to BATCH_ROWS_SIZE_LIMIT items. */
+  private batchItems(body: unknown): unknown[] {
+    const source = requireObject(body, null);
+    const items = source.items;
+    const limit = this.config.batchRowsSizeLimit;
+    if (items === undefined) throw validationError({ items: [{ error: 'This field is required.', code: 'required' }] });
+    if (!Array.isArray(items)) throw validationError({ items: [{ error: `Expected a list of items but got type "${typeName(items)}".`, code: 'not_a_list' }] });
+    if (items.length < 1) throw validationError({ items: [{ error: 'Ensure this field has at least 1 elements.', code: 'min_length' }] });
+    if (items.length > limit) throw validationError({ items: [{ error: `Ensure this field has no more than ${limit} elements.`, code: 'max_length' }] });
+    return items;
+  }
+
+  // ------------------------------------------------------------------ names, adjacent
+
+  /** `{"<table_id>": {"<row_id>": "<primary value>"}}` for `table__<id>=1,2` parameters. */
+  async names(user: UserEntity, query: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+    const requested = new Map<number, number[]>();
+    for (const [key, value] of Object.entries(query)) {
+      const match = /^table__(\d+)$/.exec(key);
+      if (!match) throw queryValidationError({ [key]: [{ error: 'Only table Id prefixed by \'table__\' are allowed as parameter.', code: 'invalid_parameter' }] });
+      const ids = String(value).split(',').map((v) => v.trim());
+      if (ids.some((id) => !/^\d+$/.test(id))) throw queryValidationError({ [key]: [{ error: 'A comma separated list of row ids is expected.', code: 'invalid_value' }] });
+      requested.set(Number(match[1]), ids.map(Number));
+    }
+    const result: Record<string, Record<string, string>> = {};
+    let databaseId: number | null = null;
+    for (const [tableId, ids] of requested) {
+      const context = await this.contexts.require(tableId, user.id);
+      if (databaseId !== null && context.table.databaseId !== databaseId) {
+        throw queryValidationError({ non_field_errors: [{ error: 'All tables must belong to the same database.', code: 'invalid' }] });
+      }
+      databaseId = context.table.databaseId;
+      result[String(tableId)] = await this.primaryValues(context, ids);
+    }
+    return result;
+  }
+
+  /** The primary field's text of rows (`unnamed row <id>` without a primary field or value... as Baserow). */
+  async primaryValues(context: TableContext, ids: number[]): Promise<Record<string, string>> {
+    const primary = context.fields.find((f) => f.primary);
+    const raw = await this.rows.findByIds(context.table.id, ids);
+    const out: Record<string, string> = {};
+    if (!primary) {
+      for (const row of raw) out[String(row.id)] = `unnamed row ${row.id}`;
+      return out;
+    }
+    const type = this.types.of(primary);
+    const values = await type.readValues(primary, raw, this.contexts.fieldContext(context, null));
+    raw.forEach((row, i) => (out[String(row.id)] = type.toText(primary, values[i]) ?? ''));
+    return out;
+  }
+
+  /** The row after (or before, with `previous`) a row in a selection's order; null when none. */
+  async adjacent(user: UserEntity, tableId: number, rowId: number, query: Record<string, unknown>): Promise<RowJson | null> {
+    const context = await this.contexts.require(tableId, user.id);
+    const userFieldNames = queryFlag(query.user_field_names);
+    const previous = queryFlag(query.previous);
+    const selection = await this.selection(context, { search: query.search, search_mode: query.search_mode, view_id: query.view_id }, false);
+    const [row] = await this.rows.findByIds(tableId, [rowId]);
+    if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+    const sql = this.rows.sql();
+    const where = this.listQuery.where(selection, context, sql, false);
+    const from = this.listQuery.from(context);
+    const ordered = `SELECT ${quote(ROW_ALIAS)}."id", ROW_NUMBER() OVER (ORDER BY ${this.listQuery.orderBy(selection.sorts, sql)}) AS "position" FROM ${from}${where ? ` WHERE ${where}` : ''}`;
+    const target = sql.param(rowId);
+    const found = await this.rows.query<{ id: unknown }>(
+      `WITH "ordered" AS (${ordered}) SELECT o2."id" FROM "ordered" o1 JOIN "ordered" o2 ON o2."position" = o1."position" ${previous ? '-' : '+'} 1 WHERE o1."id" = ${target}`,
+      sql.params,
+    );
+    if (!found.length) return null;
+    const [result] = await this.rowsByIds(context, [Number(found[0].id)], { userFieldNames });
+    return result ?? null;
+  }
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'number' ? 'int' : typeof value;
+}
+
+/** A row body must be a JSON object; a batch item's error is keyed by its index. */
+function requireObject(value: unknown, index: number | null): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  const leaf = [{ error: `Invalid data. Expected a dictionary, but got ${typeName(value)}.`, code: 'invalid' }];
+  throw validationError(index === null ? { non_field_errors: leaf } : { items: { [String(index)]: { non_field_errors: leaf } } });
+}
+
+function checkRowId(value: unknown, errors: ErrorTree): number {
+  if (value === undefined) {
+    errors.id = [{ error: 'This field is required.', code: 'required' }];
+    return 0;
+  }
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) {
+    errors.id = [{ error: 'A valid integer is required.', code: 'invalid' }];
+    return 0;
+  }
+  return id;
+}
+
+/** Absolute `next`/`previous` links from the request URL with `page` replaced (page 1 drops it). */
+export function pageLinks(url: URL, page: number, size: number, count: number): { next: string | null; previous: string | null } {
+  const link = (target: number): string => {
+    const copy = new URL(url.toString());
+    if (target === 1) copy.searchParams.delete('page');
+    else copy.searchParams.set('page', String(target));
+    return copy.toString();
+  };
+  return {
+    next: page * size < count ? link(page + 1) : null,
+    previous: page > 1 ? link(page - 1) : null,
+  };
+}

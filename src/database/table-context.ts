@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Dialect } from '../core/database/dialect';
+import { DIALECT } from '../core/database/tokens';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { Errors } from '../core/errors/api-error';
+import { DatabaseErrors } from './database.errors';
+import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
+import { FieldContext } from './fields/field-type';
+import { FieldRepository } from './fields/field.repository';
+import { TableEntity } from './table.entity';
+import { TableRepository } from './table.repository';
+
+/** A table with its live fields, as every row and field request needs it. */
+export interface TableContext {
+  table: TableEntity;
+  workspaceId: number;
+  /** Primary first, then by order. */
+  fields: FieldEntity[];
+  byId: Map<number, FieldEntity>;
+  byName: Map<string, FieldEntity>;
+  selectOptions: Map<number, SelectOptionEntity[]>;
+}
+
+interface CachedFields {
+  version: number;
+  fields: FieldEntity[];
+  selectOptions: Map<number, SelectOptionEntity[]>;
+}
+
+/**
+ * Reads a table's context with one query per request (access check and version counters)
+ * and keeps its fields in the process keyed by the table's `fields_version`, so they are
+ * never stale, on any instance. Only what was read outside a transaction is kept: a
+ * rolled-back change must not leave its fields behind under a version that never committed.
+ */
+@Injectable()
+export class TableContextService {
+  private readonly cache = new Map<number, CachedFields>();
+
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly tables: TableRepository,
+    private readonly fields: FieldRepository,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
+
+  /** The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a member. */
+  async require(tableId: number, userId: number): Promise<TableContext> {
+    const access = await this.tables.findAccess(tableId, userId);
+    if (!access) throw DatabaseErrors.tableDoesNotExist();
+    if (!access.isMember) throw Errors.userNotInWorkspace();
+    return this.withFields(access.table, access.workspaceId);
+  }
+
+  /** The context of a table already checked (or read by the system). */
+  async withFields(table: TableEntity, workspaceId: number): Promise<TableContext> {
+    let cached = this.cache.get(table.id);
+    if (!cached || cached.version !== table.fieldsVersion) {
+      const fields = await this.fields.ofTable(table.id);
+      const selectOptions = await this.fields.selectOptions(fields.filter((f) => f.type.endsWith('select')).map((f) => f.id));
+      cached = { version: table.fieldsVersion, fields, selectOptions };
+      if (!this.db.inTransaction) this.cache.set(table.id, cached);
+    }
+    const fields = cached.fields;
+    return {
+      table,
+      workspaceId,
+      fields,
+      byId: new Map(fields.map((f) => [f.id, f])),
+      byName: new Map(fields.map((f) => [f.name, f])),
+      selectOptions: cached.selectOptions,
+    };
+  }
+
+  /** Re-reads a table's context inside the current transaction (after its fields changed). */
+  async reload(context: TableContext): Promise<TableContext> {
+    const access = await this.tables.findAccess(context.table.id, 0);
+    if (!access) throw DatabaseErrors.tableDoesNotExist();
+    return this.withFields(access.table, access.workspaceId);
+  }
+
+  /** What field types work with, for this table and the current transaction. */
+  fieldContext(context: Pick<TableContext, 'table' | 'selectOptions'>, userId: number | null): FieldContext {
+    return { manager: this.db.manager, dialect: this.dialect, userId, table: context.table, selectOptions: context.selectOptions };
+  }
+}

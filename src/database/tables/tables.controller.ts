@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../auth/decorators';
+import { IdParam } from '../../core/http/params';
+import type { UserEntity } from '../../users/user.entity';
+import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { TableJson, TablesService } from './tables.service';
+
+@ApiTags('Database tables')
+@ApiSecurity('JWT')
+@Controller('api/database/tables')
+export class TablesController {
+  constructor(private readonly tables: TablesService) {}
+
+  @Get('database/:databaseId')
+  @ApiOperation({ operationId: 'list_database_tables', summary: 'Tables of a database.' })
+  list(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number): Promise<TableJson[]> {
+    return this.tables.list(user, databaseId);
+  }
+
+  @Post('database/:databaseId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'create_database_table', summary: 'Creates a table, empty (example fields) or from `data`.' })
+  create(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<TableJson> {
+    return this.tables.create(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
+  }
+
+  @Post('database/:databaseId/order')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'order_database_tables', summary: 'Orders the tables of a database.' })
+  async order(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: OrderTablesDto): Promise<void> {
+    await this.tables.order(user, databaseId, body.table_ids);
+  }
+
+  @Get(':tableId')
+  @ApiOperation({ operationId: 'get_database_table', summary: 'One table.' })
+  get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<TableJson> {
+    return this.tables.get(user, tableId);
+  }
+
+  @Patch(':tableId')
+  @ApiOperation({ operationId: 'update_database_table', summary: 'Renames a table.' })
+  rename(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: RenameTableDto): Promise<TableJson> {
+    return this.tables.rename(user, tableId, body.name);
+  }
+
+  @Delete(':tableId')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'delete_database_table', summary: 'Moves a table to the trash.' })
+  async delete(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<void> {
+    await this.tables.delete(user, tableId);
+  }
+}

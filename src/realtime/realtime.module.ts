@@ -3,7 +3,9 @@ import { ApplicationsModule } from '../applications/applications.module';
 import { AuthModule } from '../auth/auth.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { DatabaseModule } from '../database/database.module';
 import { Broadcaster } from './broadcaster';
+import { DatabaseRealtimeListener } from './database.listener';
 import { PageTypeRegistry } from './pages/page-type';
 import { RowPageType } from './pages/row.page';
 import { TablePageType } from './pages/table.page';
@@ -19,13 +21,14 @@ import { SocketRegistry } from './socket-registry';
  * PageTypeRegistry and send through Broadcaster; nothing else knows about sockets.
  */
 @Module({
-  imports: [AuthModule, UsersModule, WorkspacesModule, ApplicationsModule],
+  imports: [AuthModule, UsersModule, WorkspacesModule, ApplicationsModule, DatabaseModule],
   providers: [
     RealtimeGateway,
     SocketRegistry,
     SocketAuthenticator,
     Broadcaster,
     RealtimeListener,
+    DatabaseRealtimeListener,
     RealtimeRepository,
     PageTypeRegistry,
     TablePageType,

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { hashId } from '../applications/applications.service';
+import { DomainEvent } from '../core/events/domain-events';
+import { serializeTable } from '../database/database-application.type';
+import { FieldRepository } from '../database/fields/field.repository';
+import { FieldJson, FieldsService } from '../database/fields/fields.service';
+import { RowsService } from '../database/rows/rows.service';
+import { TableContext, TableContextService } from '../database/table-context';
+import { TableRepository } from '../database/table.repository';
+import { Broadcaster } from './broadcaster';
+import { Delivery, encode, ServerMessage } from './delivery';
+import { RealtimeRepository } from './realtime.repository';
+
+const origin = (event: DomainEvent): string | null => event.actor.webSocketId;
+
+/** PAGE(`table-<id>`). */
+function toTablePage(tableId: number, message: ServerMessage, exclude: string | null): Delivery {
+  return { kind: 'page', group: `table-${tableId}`, message: encode(message), exclude };
+}
+
+/**
+ * Table, field and row messages (§4.6–4.8 and decision 3). Tables go to the workspace's
+ * members (every member may read every table: no roles); fields and rows to the table's
+ * page. Payloads are read right after the commit.
+ */
+@Injectable()
+export class DatabaseRealtimeListener {
+  constructor(
+    private readonly broadcaster: Broadcaster,
+    private readonly repo: RealtimeRepository,
+    private readonly tables: TableRepository,
+    private readonly contexts: TableContextService,
+    private readonly fields: FieldsService,
+    private readonly fieldRepo: FieldRepository,
+    private readonly rows: RowsService,
+  ) {}
+
+  // Tables
+
+  @OnEvent('table.created')
+  async tableCreated(event: DomainEvent<'table.created'>): Promise<void> {
+    const context = await this.context(event.payload.tableId);
+    if (!context) return;
+    await this.toWorkspace(event.payload.workspaceId, { type: 'table_created', table: serializeTable(context.table) }, origin(event));
+  }
+
+  @OnEvent('table.updated')
+  async tableUpdated(event: DomainEvent<'table.updated'>): Promise<void> {
+    const context = await this.context(event.payload.tableId);
+    if (!context) return;
+    const message = { type: 'table_updated', table_id: context.table.id, table: serializeTable(context.table), force_table_refresh: false };
+    await this.toWorkspace(event.payload.workspaceId, message, origin(event));
+  }
+
+  @OnEvent('table.deleted')
+  async tableDeleted(event: DomainEvent<'table.deleted'>): Promise<void> {
+    const { tableId, databaseId, workspaceId } = event.payload;
+    await this.toWorkspace(workspaceId, { type: 'table_deleted', database_id: databaseId, table_id: tableId }, origin(event));
+  }
+
+  /** `tables_re_ordered` then `tables_reordered` (decision 3), ids hashed as Baserow does. */
+  @OnEvent('tables.reordered')
+  async tablesReordered(event: DomainEvent<'tables.reordered'>): Promise<void> {
+    const { databaseId, workspaceId, tableIds } = event.payload;
+    const audience = await this.repo.memberUserIds([workspaceId]);
+    const payload = { database_id: hashId(databaseId), order: tableIds.map(hashId) };
+    await this.broadcaster.send(
+      { kind: 'users', userIds: audience, message: encode({ type: 'tables_re_ordered', ...payload }), exclude: origin(event) },
+      { kind: 'users', userIds: audience, message: encode({ type: 'tables_reordered', ...payload }), exclude: origin(event) },
+    );
+  }
+
+  // Fields
+
+  @OnEvent('field.created')
+  async fieldCreated(event: DomainEvent<'field.created'>): Promise<void> {
+    await this.fieldChanged(event, (field, related) => ({ type: 'field_created', field, related_fields: related }));
+  }
+
+  @OnEvent('field.updated')
+  async fieldUpdated(event: DomainEvent<'field.updated'>): Promise<void> {
+    await this.fieldChanged(event, (field, related) => ({ type: 'field_updated', field_id: field.id, field, related_fields: related }));
+  }
+
+  @OnEvent('field.deleted')
+  async fieldDeleted(event: DomainEvent<'field.deleted'>): Promise<void> {
+    const { fieldId, tableId, relatedFieldIds } = event.payload;
+    const { own, others } = await this.relatedByTable(tableId, relatedFieldIds);
+    await this.broadcaster.send(
+      toTablePage(tableId, { type: 'field_deleted', table_id: tableId, field_id: fieldId, related_fields: own }, origin(event)),
+      ...others,
+    );
+  }
+
+  /**
+   * The field's message to its table page; related fields of other tables go to their own
+   * table's page as one `field_updated` each (the first changed field, the rest related), to all.
+   */
+  private async fieldChanged(event: DomainEvent<'field.created' | 'field.updated'>, build: (field: FieldJson, related: FieldJson[]) => ServerMessage): Promise<void> {
+    const { fieldId, tableId, relatedFieldIds } = event.payload;
+    const field = await this.fieldRepo.findLive(fieldId);
+    if (!field) return;
+    const [json] = await this.fields.serializeMany([field]);
+    if (!json) return;
+    const { own, others } = await this.relatedByTable(tableId, relatedFieldIds);
+    await this.broadcaster.send(toTablePage(tableId, build(json, own), origin(event)), ...others);
+  }
+
+  private async relatedByTable(tableId: number, fieldIds: number[]): Promise<{ own: FieldJson[]; others: Delivery[] }> {
+    const fields = [];
+    for (const id of fieldIds) {
+      const field = await this.fieldRepo.findLive(id);
+      if (field) fields.push(field);
+    }
+    const own: FieldJson[] = [];
+    const byTable = new Map<number, FieldJson[]>();
+    for (const json of await this.fields.serializeMany(fields)) {
+      const owner = Number(json.table_id);
+      if (owner === tableId) own.push(json);
+      else byTable.set(owner, [...(byTable.get(owner) ?? []), json]);
+    }
+    const others = [...byTable].map(([otherTable, [first, ...rest]]) =>
+      toTablePage(otherTable, { type: 'field_updated', field_id: first.id, field: first, related_fields: rest }, null),
+    );
+    return { own, others };
+  }
+
+  // Rows
+
+  @OnEvent('rows.created')
+  async rowsCreated(event: DomainEvent<'rows.created'>): Promise<void> {
+    const { tableId, rowIds, beforeRowId } = event.payload;
+    const context = await this.context(tableId);
+    if (!context) return;
+    const rows = await this.rows.rowsByIds(context, rowIds);
+    await this.broadcaster.send(toTablePage(tableId, { type: 'rows_created', table_id: tableId, rows, metadata: {}, before_row_id: beforeRowId }, origin(event)));
+  }
+
+  /** `before_rows_update` (the rows as they were) right before `rows_updated`. */
+  @OnEvent('rows.updated')
+  async rowsUpdated(event: DomainEvent<'rows.updated'>): Promise<void> {
+    const { tableId, rowIds, rowsBefore, updatedFieldIds } = event.payload;
+    const context = await this.context(tableId);
+    if (!context) return;
+    const rows = await this.rows.rowsByIds(context, rowIds);
+    await this.broadcaster.send(
+      toTablePage(tableId, { type: 'before_rows_update', table_id: tableId, row_ids: rowIds, rows: rowsBefore }, origin(event)),
+      toTablePage(
+        tableId,
+        { type: 'rows_updated', table_id: tableId, rows_before_update: rowsBefore, rows, metadata: {}, updated_field_ids: updatedFieldIds },
+        origin(event),
+      ),
+    );
+  }
+
+  /** `before_rows_delete` right before `rows_deleted`, both with the rows as they were. */
+  @OnEvent('rows.deleted')
+  async rowsDeleted(event: DomainEvent<'rows.deleted'>): Promise<void> {
+    const { tableId, rowIds, rows } = event.payload;
+    await this.broadcaster.send(
+      toTablePage(tableId, { type: 'before_rows_delete', table_id: tableId, row_ids: rowIds, rows }, origin(event)),
+      toTablePage(tableId, { type: 'rows_deleted', table_id: tableId, row_ids: rowIds, rows }, origin(event)),
+    );
+  }
+
+  private async context(tableId: number): Promise<TableContext | null> {
+    const access = await this.tables.findAccess(tableId, 0);
+    return access ? this.contexts.withFields(access.table, access.workspaceId) : null;
+  }
+
+  /** PERMITTED(read table) = WORKSPACE: every member may read every table. */
+  private async toWorkspace(workspaceId: number, message: ServerMessage, exclude: string | null): Promise<void> {
+    await this.broadcaster.send({ kind: 'users', userIds: await this.repo.memberUserIds([workspaceId]), message: encode(message), exclude });
+  }
+}

@@ -1,7 +1,8 @@
 import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
 import type { FieldSpec } from '../../../core/validation/field';
 import type { FieldEntity } from '../field.entity';
-import { ColumnRef, FieldContext, FieldType, RawRow, cellError, fieldColumn } from '../field-type';
+import { CellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
+import { parseText } from '../values/text';
 
 /** `"alias"."field_<id>"` */
 export function columnOf(field: FieldEntity, ref: ColumnRef): string {
@@ -53,10 +54,9 @@ export abstract class ColumnFieldType implements FieldType {
   }
 }
 
-/** A text value of a request: strings as they are, null stays null, anything else is invalid. */
+/** A text cell of a request as DRF's CharField reads it (trimmed; numbers as text; null stays null). */
 export function requireString(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw cellError('Not a valid string.');
+  const result = parseText(value);
+  if (!result.ok) throw new CellError(result.errors);
+  return result.value;
 }

@@ -218,7 +218,7 @@ function isoformatTime(s: string, start: number): Omit<ParsedDateTime, keyof Ymd
 
 /** Python 3.11 `datetime.fromisoformat` (ASCII input). */
 function datetimeFromIsoformat(s: string): ParsedDateTime | null {
-  if (s.length < 7 || /[^\x00-\x7f]/.test(s)) return null;
+  if (s.length < 7 || /[^\p{ASCII}]/u.test(s)) return null;
   const sepAt = isoformatSeparator(s);
   if (sepAt < 0) return null;
   const date = isoformatDate(s, sepAt);

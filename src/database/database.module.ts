@@ -8,6 +8,7 @@ import { FieldRepository } from './fields/field.repository';
 import { FieldTypeRegistry } from './fields/field-type';
 import { FieldsController } from './fields/fields.controller';
 import { FieldsService } from './fields/fields.service';
+import { PasswordAuthenticationController } from './fields/password-authentication.controller';
 import { FIELD_TYPES } from './fields/types';
 import { UniqueValuesService } from './fields/unique-values.service';
 import { FilterCompiler } from './filters/filter-tree';
@@ -23,14 +24,16 @@ import { TableContextService } from './table-context';
 import { TableRepository } from './table.repository';
 import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
+import { TableJobsService } from './tables/table-jobs.service';
+import { JobsModule } from '../jobs/jobs.module';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
  */
 @Module({
-  imports: [ApplicationsModule, WorkspacesModule],
-  controllers: [TablesController, FieldsController, RowsController],
+  imports: [ApplicationsModule, WorkspacesModule, JobsModule],
+  controllers: [TablesController, FieldsController, RowsController, PasswordAuthenticationController],
   providers: [
     TableRepository,
     FieldRepository,
@@ -45,6 +48,7 @@ import { TablesService } from './tables/tables.service';
     FieldsService,
     UniqueValuesService,
     TablesService,
+    TableJobsService,
     RowsService,
     DatabaseApplicationType,
     ...FIELD_TYPES,

@@ -137,6 +137,18 @@ export class RowRepository {
     }
   }
 
+  /**
+   * Copies every row of a table into another with its id, order, stamps and the given
+   * column pairs; the copy's id sequence continues after the largest id.
+   */
+  async copyRows(fromTableId: number, toTableId: number, columns: { from: string; to: string }[]): Promise<void> {
+    const system = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id'];
+    const target = [...system, ...columns.map((c) => c.to)].map(quote).join(', ');
+    const source = [...system, ...columns.map((c) => c.from)].map(quote).join(', ');
+    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))}`);
+    await this.query(this.dialect.syncRowIdSequence(rowsTable(toTableId)));
+  }
+
   /** Sets one column of every row to the same value (a new field's default). */
   async fillColumn(tableId: number, column: string, value: unknown): Promise<void> {
     const sql = this.sql();

@@ -4,13 +4,17 @@ import { CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
 import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { TableJobsService } from './table-jobs.service';
 import { TableJson, TablesService } from './tables.service';
 
 @ApiTags('Database tables')
 @ApiSecurity('JWT')
 @Controller('api/database/tables')
 export class TablesController {
-  constructor(private readonly tables: TablesService) {}
+  constructor(
+    private readonly tables: TablesService,
+    private readonly jobs: TableJobsService,
+  ) {}
 
   @Get('database/:databaseId')
   @ApiOperation({ operationId: 'list_database_tables', summary: 'Tables of a database.' })
@@ -23,6 +27,20 @@ export class TablesController {
   @ApiOperation({ operationId: 'create_database_table', summary: 'Creates a table, empty (example fields) or from `data`.' })
   create(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<TableJson> {
     return this.tables.create(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
+  }
+
+  @Post('database/:databaseId/async')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job.' })
+  createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<Record<string, unknown>> {
+    return this.jobs.createAsync(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
+  }
+
+  @Post(':tableId/duplicate/async')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'duplicate_database_table_async', summary: 'Duplicates a table in a `duplicate_table` job.' })
+  duplicate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<Record<string, unknown>> {
+    return this.jobs.duplicateAsync(user, tableId);
   }
 
   @Post('database/:databaseId/order')

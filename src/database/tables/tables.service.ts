@@ -30,9 +30,12 @@ export interface InitialTable {
   rows: unknown[][];
 }
 
-/** Creates a table's first view (the views module provides it: a grid view "Grid"). */
+/** What the views module does when tables are created or duplicated. */
 export interface DefaultViewFactory {
+  /** A new table's first view: a grid view "Grid" with these field widths. */
   createDefaultView(context: TableContext, widths: Map<number, number>): Promise<void>;
+  /** Copies the views of a table to its duplicate (field ids mapped original → copy). */
+  duplicateViews?(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void>;
 }
 
 /** The example table of an empty create and of `init_with_data`. */
@@ -180,6 +183,61 @@ export class TablesService {
       for (const id of all) await this.repo.update(id, { order: positions.get(id) ?? 0 });
       const ordered = [...all].sort((a, b) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || a - b);
       this.db.record('tables.reordered', { databaseId, workspaceId: database.workspaceId, tableIds: ordered });
+    });
+  }
+
+  /**
+   * Copies a table: the fields with their properties, the rows with their ids and orders,
+   * the views; named "<name> 2" (or the next free number) and placed right after it.
+   */
+  async duplicate(user: UserEntity, tableId: number): Promise<TableEntity> {
+    return this.db.run(async () => {
+      const original = await this.contexts.require(tableId, user.id);
+      const siblings = await this.repo.ofDatabases([original.table.databaseId]);
+      const names = new Set(siblings.map((t) => t.name));
+      let number = 2;
+      while (names.has(`${original.table.name} ${number}`)) number++;
+      for (const sibling of siblings) if (sibling.order > original.table.order) await this.repo.update(sibling.id, { order: sibling.order + 1 });
+      const table = await this.repo.create({
+        databaseId: original.table.databaseId,
+        name: `${original.table.name} ${number}`,
+        order: original.table.order + 1,
+        createdOn: new Date(),
+        trashed: false,
+        fieldsVersion: 0,
+        rowsVersion: 0,
+      });
+      await this.schema.createTable(table.id, []);
+      let copy = await this.contexts.withFields(table, original.workspaceId);
+      const fieldIds = new Map<number, number>();
+      for (const field of original.fields) {
+        const type = this.types.of(field);
+        const input = { ...structuredClone(field.properties), ...(type.duplicateInput?.(field, { originalTableId: tableId, newTableId: table.id }) ?? {}) };
+        const { field: created } = await this.fields.createField(copy, user.id, {
+          name: field.name,
+          type: field.type,
+          properties: structuredClone(field.properties),
+          input,
+          primary: field.primary,
+          description: field.description,
+          dbIndex: field.dbIndex,
+          fieldConstraints: field.fieldConstraints,
+        });
+        fieldIds.set(field.id, created.id);
+        copy = await this.contexts.reload(copy);
+      }
+      const columns = original.fields
+        .filter((field) => this.types.of(field).column(field))
+        .map((field) => ({ from: fieldColumn(field), to: `field_${fieldIds.get(field.id)}` }));
+      await this.rows.copyRows(tableId, table.id, columns);
+      const ctx = this.contexts.fieldContext(copy, user.id);
+      for (const field of original.fields) {
+        await this.types.of(field).duplicateCells?.(field, copy.byId.get(fieldIds.get(field.id)!)!, ctx);
+      }
+      await this.viewFactory?.duplicateViews?.(tableId, copy, fieldIds);
+      const fresh = (await this.repo.findAccess(table.id, 0))!.table;
+      this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
+      return fresh;
     });
   }
 

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { JobEntity } from '../../jobs/job.entity';
+import { JobRunner } from '../../jobs/job-runner';
+import { serializeJob } from '../../jobs/jobs.service';
+import type { UserEntity } from '../../users/user.entity';
+import { serializeTable } from '../database-application.type';
+import { EXAMPLE_TABLE, tableFromData, TablesService } from './tables.service';
+
+/** Table work that runs as a job polled through `/api/jobs/{id}/`: import-create and duplicate. */
+@Injectable()
+export class TableJobsService {
+  constructor(
+    private readonly tables: TablesService,
+    private readonly runner: JobRunner,
+  ) {}
+
+  /** `file_import`: the table is created from `data` in the background. */
+  async createAsync(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader: boolean }): Promise<Record<string, unknown>> {
+    const database = await this.tables.requireDatabase(user, databaseId);
+    const job = await this.runner.start(
+      user,
+      'file_import',
+      { database_id: databaseId, name: input.name, table_id: null, first_row_header: input.firstRowHeader, report: { failing_rows: {} } },
+      async () => {
+        const initial = input.data ? tableFromData(input.data, input.firstRowHeader) : EXAMPLE_TABLE;
+        const table = await this.tables.createTable(database, input.name, initial, user.id);
+        return { table_id: table.id };
+      },
+    );
+    return serializeJob(job);
+  }
+
+  /** `duplicate_table`: a copy named "<name> 2" placed right after the original. */
+  async duplicateAsync(user: UserEntity, tableId: number): Promise<Record<string, unknown>> {
+    const original = await this.tables.get(user, tableId);
+    const job: JobEntity = await this.runner.start(user, 'duplicate_table', { original_table: original, duplicated_table: null }, async () => {
+      const table = await this.tables.duplicate(user, tableId);
+      return { duplicated_table: serializeTable(table) };
+    });
+    return serializeJob(job);
+  }
+}

@@ -1,0 +1,68 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { RequestContext } from '../core/context/request-context';
+import { ApiError } from '../core/errors/api-error';
+import type { UserEntity } from '../users/user.entity';
+import { JobEntity } from './job.entity';
+import { JobRepository } from './job.repository';
+
+/** What a job's work can do while it runs: report progress and keys of the job's own. */
+export interface JobProgress {
+  job: JobEntity;
+  set(values: { progress?: number; data?: Record<string, unknown> }): Promise<void>;
+}
+
+export const maxJobCountExceeded = (): ApiError => new ApiError('ERROR_MAX_JOB_COUNT_EXCEEDED', 400, 'Max running job count for this type is exceeded.');
+
+/**
+ * Runs background jobs in this process: the job row is created (pending) before the
+ * request answers, the work runs right after as the requesting user and socket (so its
+ * broadcasts leave that socket out), and the row records progress, the type's keys, and
+ * `finished` or `failed` with a readable error. Shutdown waits for running jobs.
+ */
+@Injectable()
+export class JobRunner implements OnApplicationShutdown {
+  private readonly logger = new Logger(JobRunner.name);
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly repo: JobRepository) {}
+
+  /** Creates the job (one running job per type and user) and schedules `work`; answers the pending job. */
+  async start(user: UserEntity, type: string, data: Record<string, unknown>, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<JobEntity> {
+    if ((await this.repo.countRunning(user.id, type)) > 0) throw maxJobCountExceeded();
+    const actor = RequestContext.current();
+    const job = await this.repo.create({ userId: user.id, type, state: 'pending', progressPercentage: 0, humanReadableError: '', webSocketId: actor.webSocketId, data });
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work)))
+      .finally(() => this.running.delete(task));
+    this.running.add(task);
+    return job;
+  }
+
+  private async execute(job: JobEntity, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<void> {
+    const progress: JobProgress = {
+      job,
+      set: async ({ progress: percentage, data }) => {
+        if (data) job.data = { ...job.data, ...data };
+        if (percentage !== undefined) job.progressPercentage = percentage;
+        await this.repo.update(job.id, { progressPercentage: job.progressPercentage, data: job.data });
+      },
+    };
+    try {
+      // A job cancelled before it started does not run.
+      if ((await this.repo.find(job.id))?.state === 'cancelled') return;
+      await this.repo.update(job.id, { state: 'started' });
+      const data = await work(progress);
+      job.data = { ...job.data, ...data };
+      const cancelled = (await this.repo.find(job.id))?.state === 'cancelled';
+      await this.repo.update(job.id, { state: cancelled ? 'cancelled' : 'finished', progressPercentage: 100, data: job.data });
+    } catch (error) {
+      const message = error instanceof ApiError ? (typeof error.detail === 'string' && error.detail ? error.detail : error.code) : 'Something went wrong.';
+      if (!(error instanceof ApiError)) this.logger.error(`Job ${job.id} (${job.type}) failed`, error instanceof Error ? error.stack : String(error));
+      await this.repo.update(job.id, { state: 'failed', humanReadableError: message }).catch(() => undefined);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+}

@@ -42,8 +42,22 @@ export interface Dialect {
   stringAgg(expression: string, separator: string, orderBy: string): string;
   /** A stored datetime as canonical ISO text (`YYYY-MM-DDTHH:MM:SS.sssZ`). */
   datetimeFromDb(raw: unknown): string | null;
+  /** A statement making the table's next row id follow its largest id (after rows were inserted with ids). */
+  syncRowIdSequence(table: string): string;
   /** True when `error` is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * A decimal column as text with exactly `places` decimals, as the API shows it (`1.50`):
+   * PostgreSQL's numeric keeps its scale; SQLite stores REAL and formats it.
+   */
+  decimalText(expression: string, places: number): string;
+  /**
+   * Whether the text `expression` contains `word` as a whole word, case-insensitively
+   * (Baserow's `~* '\\m<word>\\M'`). `bind` binds a value and answers its placeholder.
+   */
+  containsWord(expression: string, word: string, bind: (value: unknown) => string): string;
+  /** The day of month (1–31) of a stored datetime, seen in the IANA time zone `timeZone`. */
+  dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string;
 }
 
 /** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
@@ -93,6 +107,14 @@ export function escapeLike(term: string): string {
 }
 
 export const ORDER_ONE = 10n ** BigInt(ORDER_SCALE);
+
+/** Minutes the IANA zone is ahead of UTC at `at`. */
+function zoneOffsetMinutes(timeZone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
+  return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
+}
 
 export class SqliteDialect implements Dialect {
   readonly name = 'sqlite' as const;
@@ -155,8 +177,34 @@ export class SqliteDialect implements Dialect {
     return raw == null ? null : String(raw);
   }
 
+  syncRowIdSequence(): string {
+    // AUTOINCREMENT keeps sqlite_sequence at the largest id inserted, explicit ids included.
+    return 'SELECT 1';
+  }
+
   isUniqueViolation(error: unknown): boolean {
     return String((error as { code?: string })?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE');
+  }
+
+  decimalText(expression: string, places: number): string {
+    return `printf('%.${Math.max(0, Math.min(10, Math.trunc(places)))}f', ${expression})`;
+  }
+
+  containsWord(expression: string, word: string, bind: (value: unknown) => string): string {
+    // No regular expressions in SQLite: GLOB on the lower-cased text with the word between
+    // non-word characters (ASCII letters, digits, _ and every non-ASCII character are word
+    // characters) or the text's ends.
+    const literal = word.toLowerCase().replace(/[*?[]/g, (c) => `[${c}]`);
+    const boundary = '[^a-z0-9_\u0080-\uffff]';
+    const text = `lower(${expression})`;
+    const patterns = [literal, `${literal}${boundary}*`, `*${boundary}${literal}`, `*${boundary}${literal}${boundary}*`];
+    return `(${patterns.map((p) => `${text} GLOB ${bind(p)}`).join(' OR ')})`;
+  }
+
+  dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string {
+    // SQLite knows no time zones: the zone's offset now stands for its offset at every instant
+    // (exact for zones without daylight saving time).
+    return `CAST(strftime('%d', ${expression}, ${bind(`${zoneOffsetMinutes(timeZone, new Date())} minutes`)}) AS INTEGER)`;
   }
 }
 
@@ -226,8 +274,25 @@ export class PostgresDialect implements Dialect {
     return `${match[1]}T${match[2]}.${millis}Z`;
   }
 
+  syncRowIdSequence(table: string): string {
+    return `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), COALESCE((SELECT MAX("id") FROM "${table}"), 0) + 1, false)`;
+  }
+
   isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string })?.code === '23505' || (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
+  }
+
+  decimalText(expression: string): string {
+    return `CAST(${expression} AS TEXT)`;
+  }
+
+  containsWord(expression: string, word: string, bind: (value: unknown) => string): string {
+    const escaped = word.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`);
+    return `${expression} ~* ${bind(`\\m${escaped}\\M`)}`;
+  }
+
+  dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string {
+    return `CAST(EXTRACT(DAY FROM (${expression} AT TIME ZONE ${bind(timeZone)})) AS INTEGER)`;
   }
 }
 

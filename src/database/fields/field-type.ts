@@ -33,6 +33,9 @@ export class CellError extends Error {
   }
 }
 
+/** A prepared value meaning "leave the stored cell as it is" (a password cell sent as `true`). */
+export const KEEP_CELL = Symbol('keep-cell');
+
 export const cellError = (error: string, code = 'invalid'): CellError => new CellError([{ error, code }]);
 
 /** The SQL pieces a field type gives the query builders, for a table aliased `alias`. */
@@ -88,6 +91,21 @@ export interface FieldType {
   defaultValue(field: FieldEntity, ctx: FieldContext): unknown;
   /** Stores prepared values of types without a column, once the rows exist. */
   writeRelations?(field: FieldEntity, rows: { id: number; value: unknown }[], ctx: FieldContext): Promise<void>;
+  /**
+   * Fills the cells of rows just inserted with what the server generates (uuid, autonumber):
+   * read-only types get no value from the request, so they write theirs once the rows exist.
+   */
+  fillNewRows?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
+  /**
+   * Table duplication: the create input of the copy beyond the copied properties (e.g. which
+   * table a link points at: the copy itself for a self link).
+   */
+  duplicateInput?(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown>;
+  /**
+   * Table duplication, after the rows and their columns were copied with their ids: makes the
+   * copy's cells right (junction rows copied, select option ids mapped to the copy's options).
+   */
+  duplicateCells?(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void>;
   /** Removes the relations of deleted rows (types without a column). */
   deleteRelations?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
 
@@ -106,6 +124,15 @@ export interface FieldType {
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null;
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
+
+  /**
+   * Types whose cells live in a junction table (link_row, multiple_select,
+   * multiple_collaborators) implement this so filters can reach them (`empty`,
+   * `link_row_has`, `multiple_select_has`, `multiple_collaborators_has`, `contains`, …).
+   * Filters only ever write `EXISTS (SELECT 1 FROM <from> "j" WHERE "j".<rowColumn> =
+   * <alias>."id" AND "j".<targetColumn> IN (…))`.
+   */
+  relationSource?(field: FieldEntity, ref: ColumnRef): RelationSource;
 }
 
 @Injectable()
@@ -130,6 +157,25 @@ export class FieldTypeRegistry {
   names(): string[] {
     return [...this.types.keys()];
   }
+}
+
+/**
+ * The pairs (row of this table, target) of a relation type, for filters. `from` is a quoted
+ * table name or a parenthesized subquery (values bound through the `ColumnRef`'s `sql`);
+ * the columns are quoted identifiers of it. The target is the related row id (link_row),
+ * the select option id (multiple_select) or the user id (multiple_collaborators).
+ */
+export interface RelationSource {
+  from: string;
+  rowColumn: string;
+  targetColumn: string;
+  /**
+   * link_row only (`link_row_contains`): the condition that the related row whose id is the
+   * SQL expression `targetId` has a primary value containing `term` (case-insensitive, as the
+   * primary field's contains filter), or null when the related table has no usable primary
+   * field (the filter then matches every row, as Baserow).
+   */
+  targetContains?(targetId: string, term: string): string | null;
 }
 
 /** `field_<id>`: the column (and API key) of a field. */

@@ -12,6 +12,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
+import { ViewsModule } from './views/views.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({})
@@ -30,6 +31,7 @@ export class AppModule {
         JobsModule,
         OpenApiModule,
         RealtimeModule,
+        ViewsModule,
       ],
       // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
       providers: [

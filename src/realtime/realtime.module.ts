@@ -14,6 +14,7 @@ import { RealtimeListener } from './realtime.listener';
 import { RealtimeRepository } from './realtime.repository';
 import { SocketAuthenticator } from './socket-authenticator';
 import { SocketRegistry } from './socket-registry';
+import { ViewsListener } from './views.listener';
 
 /**
  * Real time: the `/ws/core/` gateway, page subscriptions, and the listener that turns
@@ -28,6 +29,7 @@ import { SocketRegistry } from './socket-registry';
     SocketAuthenticator,
     Broadcaster,
     RealtimeListener,
+    ViewsListener,
     DatabaseRealtimeListener,
     RealtimeRepository,
     PageTypeRegistry,

@@ -101,42 +101,126 @@ export class RowListQuery {
     });
   }
 
-  /** The `filters` JSON parameter, validated into a tree. */
-  parseFiltersJson(text: string): FilterTree {
+  /**
+   * The `filters` JSON parameter, validated into a tree as Baserow's
+   * `PublicViewFiltersSerializer` does (every error at once, DRF's messages and codes).
+   * With `user_field_names`, a filter's `field` is a name (a string) instead of an id.
+   */
+  parseFiltersJson(text: string, userFieldNames = false): FilterTree {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       throw filtersParamError({ error: 'The provided filters are not valid JSON.', code: 'invalid_json' });
     }
-    return this.validateTree(parsed, []);
+    if (parsed === null) throw filtersParamError({ non_field_errors: [{ error: 'No data provided', code: 'null' }] });
+    const result = this.validateTree(parsed, userFieldNames);
+    if (!result.ok) throw filtersParamError(result.errors);
+    return result.tree;
   }
 
-  private validateTree(value: unknown, path: string[]): FilterTree {
-    const fail = (detail: unknown): ApiError => filtersParamError(detail);
+  /** One group of the tree (the root, or an item of `groups`), with DRF's error tree when invalid. */
+  private validateTree(value: unknown, userFieldNames: boolean): { ok: true; tree: FilterTree } | { ok: false; errors: Record<string, unknown> } {
+    type Detail = { error: string; code: string };
+    const detail = (error: string, code: string): Detail[] => [{ error, code }];
+    const pyType = (v: unknown): string =>
+      v === null ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : 'dict';
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw fail({ non_field_errors: [{ error: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(value) ? 'list' : typeof value) + '.', code: 'invalid' }] });
+      return { ok: false, errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, 'invalid') } };
     }
     const source = value as Record<string, unknown>;
-    const filterType = source.filter_type === undefined ? 'AND' : source.filter_type;
-    if (filterType !== 'AND' && filterType !== 'OR') {
-      throw fail({ filter_type: [{ error: `"${String(filterType)}" is not a valid choice.`, code: 'invalid_choice' }] });
+    const errors: Record<string, unknown> = {};
+
+    // filter_type: ChoiceField(AND, OR), required.
+    let filterType: 'AND' | 'OR' = 'AND';
+    if (!('filter_type' in source)) errors.filter_type = detail('This field is required.', 'required');
+    else if (source.filter_type === null) errors.filter_type = detail('This field may not be null.', 'null');
+    else if (source.filter_type === 'AND' || source.filter_type === 'OR') filterType = source.filter_type;
+    else errors.filter_type = detail(`"${pyStr(source.filter_type)}" is not a valid choice.`, 'invalid_choice');
+
+    // filters: ListField(child=PublicViewFilterSerializer), optional.
+    const leaves: FilterLeaf[] = [];
+    if ('filters' in source) {
+      const filters = source.filters;
+      if (filters === null) errors.filters = detail('This field may not be null.', 'null');
+      else if (!Array.isArray(filters)) errors.filters = detail(`Expected a list of items but got type "${pyType(filters)}".`, 'not_a_list');
+      else {
+        const itemErrors: Record<string, unknown> = {};
+        filters.forEach((item, index) => {
+          const leaf = this.validateLeaf(item, userFieldNames, pyType);
+          if ('errors' in leaf) itemErrors[index] = leaf.errors;
+          else leaves.push(leaf.leaf);
+        });
+        if (Object.keys(itemErrors).length) errors.filters = itemErrors;
+      }
     }
-    const filters = source.filters ?? [];
-    const groups = source.groups ?? [];
-    if (!Array.isArray(filters)) throw fail({ filters: [{ error: `Expected a list of items but got type "${typeof filters}".`, code: 'not_a_list' }] });
-    if (!Array.isArray(groups)) throw fail({ groups: [{ error: `Expected a list of items but got type "${typeof groups}".`, code: 'not_a_list' }] });
-    const leaves: FilterLeaf[] = filters.map((item, index) => {
-      const leaf = item as Record<string, unknown>;
-      const errors: Record<string, unknown> = {};
-      if (typeof leaf !== 'object' || leaf === null) throw fail({ filters: { [index]: { non_field_errors: [{ error: 'Invalid data.', code: 'invalid' }] } } });
-      if (leaf.field === undefined || leaf.field === null) errors.field = [{ error: 'This field is required.', code: 'required' }];
-      else if (typeof leaf.field !== 'number' && typeof leaf.field !== 'string') errors.field = [{ error: 'A valid value is required.', code: 'invalid' }];
-      if (typeof leaf.type !== 'string') errors.type = [{ error: 'This field is required.', code: 'required' }];
-      if (Object.keys(errors).length) throw fail({ filters: { [index]: errors } });
-      return { field: leaf.field as number | string, type: leaf.type as string, value: leaf.value == null ? '' : String(leaf.value) };
-    });
-    return { filter_type: filterType, filters: leaves, groups: groups.map((g, i) => this.validateTree(g, [...path, String(i)])) };
+
+    // groups: RecursiveField(many=True), optional.
+    const groups: FilterTree[] = [];
+    if ('groups' in source) {
+      const items = source.groups;
+      if (items === null) errors.groups = detail('This field may not be null.', 'null');
+      else if (!Array.isArray(items)) errors.groups = { non_field_errors: detail(`Expected a list of items but got type "${pyType(items)}".`, 'not_a_list') };
+      else {
+        const groupErrors: unknown[] = [];
+        let failed = false;
+        for (const item of items) {
+          if (item === null) {
+            groupErrors.push(detail('This field may not be null.', 'null'));
+            failed = true;
+            continue;
+          }
+          const group = this.validateTree(item, userFieldNames);
+          if (group.ok) {
+            groups.push(group.tree);
+            groupErrors.push({});
+          } else {
+            groupErrors.push(group.errors);
+            failed = true;
+          }
+        }
+        if (failed) errors.groups = groupErrors;
+      }
+    }
+
+    if (Object.keys(errors).length) return { ok: false, errors };
+    return { ok: true, tree: { filter_type: filterType, filters: leaves, groups } };
+  }
+
+  /** One item of `filters`: `field` (IntegerField, or CharField with user_field_names), `type` (CharField), `value` (CharField, blank allowed). */
+  private validateLeaf(item: unknown, userFieldNames: boolean, pyType: (v: unknown) => string): { leaf: FilterLeaf } | { errors: unknown } {
+    const detail = (error: string, code: string) => [{ error, code }];
+    if (item === null) return { errors: detail('This field may not be null.', 'null') };
+    if (typeof item !== 'object' || Array.isArray(item)) {
+      return { errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pyType(item)}.`, 'invalid') } };
+    }
+    const source = item as Record<string, unknown>;
+    const errors: Record<string, unknown> = {};
+    const charField = (key: string, allowBlank: boolean): string | undefined => {
+      if (!(key in source)) errors[key] = detail('This field is required.', 'required');
+      else if (source[key] === null) errors[key] = detail('This field may not be null.', 'null');
+      else if (typeof source[key] === 'boolean' || !['string', 'number'].includes(typeof source[key])) errors[key] = detail('Not a valid string.', 'invalid');
+      else {
+        const text = pyStr(source[key]).trim();
+        if (text === '' && !allowBlank) errors[key] = detail('This field may not be blank.', 'blank');
+        else return text;
+      }
+      return undefined;
+    };
+    let field: number | string | undefined;
+    if (userFieldNames) field = charField('field', false);
+    else if (!('field' in source)) errors.field = detail('This field is required.', 'required');
+    else if (source.field === null) errors.field = detail('This field may not be null.', 'null');
+    else {
+      // DRF IntegerField: `int(str(value))` after dropping a trailing `.0…`.
+      const text = typeof source.field === 'string' || typeof source.field === 'number' ? pyStr(source.field).replace(/\.0*\s*$/, '') : null;
+      if (text !== null && /^\s*[+-]?\d+\s*$/.test(text) && Number.isSafeInteger(Number(text))) field = Number(text);
+      else errors.field = detail('A valid integer is required.', 'invalid');
+    }
+    const type = charField('type', false);
+    const value = charField('value', true);
+    if (Object.keys(errors).length) return { errors };
+    return { leaf: { field: field!, type: type!, value: value!.replace(/\u0000/g, '') } };
   }
 
   /** `filter__<field>__<type>=value` parameters (and `filter_type`) as a one-level tree. */
@@ -204,6 +288,16 @@ export class RowListQuery {
   from(context: TableContext): string {
     return `${quote(rowsTable(context.table.id))} ${quote(ROW_ALIAS)}`;
   }
+}
+
+/** Python's `str()` of a JSON scalar as DRF shows it in messages (`True`, `1.5`, `None`). */
+function pyStr(value: unknown): string {
+  if (value === null) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? value.toString() : String(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
 export function searchModeError(value: string): ApiError {

@@ -7,7 +7,7 @@ import { ApiError, ErrorTree, queryValidationError, validationError } from '../.
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { CellError, FieldTypeRegistry, RawRow, fieldColumn } from '../fields/field-type';
+import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
 import { CountCache } from './count-cache';
@@ -211,6 +211,7 @@ export class RowsService {
           errors[key] = error.detail;
           continue;
         }
+        if (value === KEEP_CELL) continue;
         fieldIds.push(field.id);
       } else {
         if (type.readOnly) continue;
@@ -271,6 +272,8 @@ export class RowsService {
       const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
       const newRows: NewRow[] = prepared.map((cells, i) => ({ values: cells.values, order: orders[i] }));
       const ids = await this.rows.insert(tableId, newRows, columns, user.id);
+      const fieldCtx = this.contexts.fieldContext(context, user.id);
+      for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
       await this.writeRelations(context, ids, prepared.map((p) => p.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before });

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { ColumnDefinition } from '../../../core/database/dialect';
+import type { FieldEntity } from '../field.entity';
+import { CellError, fieldColumn } from '../field-type';
+import { parseEmail } from '../values/text';
+import { ColumnFieldType } from './base';
+
+/** `email`: a permissively checked address (≤ 254); empty cells are `""`, never null. */
+@Injectable()
+export class EmailFieldType extends ColumnFieldType {
+  readonly type = 'email';
+  readonly canBeUnique = true;
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'text' };
+  }
+
+  prepareValue(_field: FieldEntity, value: unknown): string {
+    const result = parseEmail(value);
+    if (!result.ok) throw new CellError(result.errors);
+    return result.value;
+  }
+
+  defaultValue(): string {
+    return '';
+  }
+
+  toApi(_field: FieldEntity, raw: unknown): string {
+    return raw == null ? '' : String(raw);
+  }
+}

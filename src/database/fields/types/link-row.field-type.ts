@@ -1,0 +1,351 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { formatOrder } from '../../../core/database/dialect';
+import { ApiError, Errors } from '../../../core/errors/api-error';
+import { DatabaseErrors } from '../../database.errors';
+import { RowRepository } from '../../rows/row.repository';
+import { TableContextService } from '../../table-context';
+import type { TableEntity } from '../../table.entity';
+import { TableRepository } from '../../table.repository';
+import { FieldEntity } from '../field.entity';
+import { CellError, cellError, FieldContext, FieldType, FieldTypeRegistry, RawRow, rowsTable } from '../field-type';
+import { FieldRepository } from '../field.repository';
+import { FieldsService } from '../fields.service';
+import { Junction } from './junction';
+
+type LinkValue = { id: number; value: string; order: string };
+
+const LinkErrors = {
+  tableNotProvided: () => new ApiError('ERROR_LINK_ROW_TABLE_NOT_PROVIDED', 400, 'The `link_row_table_id` must be provided.'),
+  notInSameDatabase: () => new ApiError('ERROR_LINK_ROW_TABLE_NOT_IN_SAME_DATABASE', 400, ''),
+  selfReferencingRelated: () => new ApiError('ERROR_SELF_REFERENCING_LINK_ROW_CANNOT_HAVE_RELATED_FIELD', 400, ''),
+};
+
+/**
+ * `link_row`: links to rows of a table of the same database. A relation is one junction
+ * table `database_relation_<id>` (`row_a`: rows of the table that created it, `row_b`: rows
+ * of the linked table), shared by the field and its related field in the linked table.
+ * Stored in the field's properties besides the answered ones: `relation_id`, `side`
+ * (`a` or `b`) and `related_field_id`.
+ */
+@Injectable()
+export class LinkRowFieldType implements FieldType {
+  readonly type = 'link_row';
+  readonly readOnly = false;
+  readonly canIndex = false;
+  readonly properties = {
+    link_row_table_id: { kind: 'int', nullable: true, required: false, default: null },
+    link_row_limit_selection_view_id: { kind: 'int', nullable: true, required: false, default: null },
+    link_row_multiple_relationships: { kind: 'bool', required: false, default: true },
+  } as const;
+  readonly writeOnlyProperties = {
+    has_related_field: { kind: 'bool', required: false },
+    link_row_table: { kind: 'int', nullable: true, required: false },
+  } as const;
+
+  constructor(
+    private readonly fields: FieldRepository,
+    private readonly tables: TableRepository,
+    private readonly contexts: TableContextService,
+    private readonly rows: RowRepository,
+    private readonly registry: FieldTypeRegistry,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  private junction(field: FieldEntity): Junction {
+    const junction = new Junction(`database_relation_${Number(field.properties.relation_id ?? field.id)}`, 'row_a', 'row_b');
+    return field.properties.side === 'b' ? junction.reversed() : junction;
+  }
+
+  private linkedTableId(field: FieldEntity): number {
+    return Number(field.properties.link_row_table_id);
+  }
+
+  private isSelf(field: FieldEntity): boolean {
+    return this.linkedTableId(field) === field.tableId;
+  }
+
+  canBePrimary(): boolean {
+    return false;
+  }
+
+  column(): null {
+    return null;
+  }
+
+  // ------------------------------------------------------------------ field lifecycle
+
+  /** The linked table, checked: it exists, the user is a member, same database. */
+  private async checkTable(tableId: number, ctx: FieldContext): Promise<TableEntity> {
+    const access = await this.tables.findAccess(tableId, ctx.userId ?? 0);
+    if (!access) throw DatabaseErrors.tableDoesNotExist();
+    if (ctx.userId !== null && !access.isMember) throw Errors.userNotInWorkspace();
+    if (access.table.databaseId !== ctx.table.databaseId) throw LinkErrors.notInSameDatabase();
+    return access.table;
+  }
+
+  /** The table's name, or `<name> 2`, `<name> 3`… when a field of the target table has it. */
+  private async freeName(tableId: number, name: string, exceptId: number | null): Promise<string> {
+    const taken = new Set((await this.fields.ofTable(tableId)).filter((f) => f.id !== exceptId).map((f) => f.name));
+    const base = name.slice(0, 240);
+    if (!taken.has(base) && !['id', 'order'].includes(base)) return base;
+    for (let i = 2; ; i++) if (!taken.has(`${base} ${i}`)) return `${base} ${i}`;
+  }
+
+  private async createRelated(field: FieldEntity, ctx: FieldContext): Promise<FieldEntity> {
+    const tableId = this.linkedTableId(field);
+    const related = await this.fields.create({
+      tableId,
+      name: await this.freeName(tableId, ctx.table.name, null),
+      type: this.type,
+      primary: false,
+      order: (await this.fields.maxOrder(tableId)) + 1,
+      properties: {
+        link_row_table_id: field.tableId,
+        link_row_limit_selection_view_id: null,
+        link_row_multiple_relationships: true,
+        relation_id: field.properties.relation_id,
+        side: 'b',
+        related_field_id: field.id,
+      },
+    });
+    await this.tables.bump(tableId, 'fields_version');
+    field.properties.related_field_id = related.id;
+    return related;
+  }
+
+  private async liveRelated(field: FieldEntity): Promise<FieldEntity | null> {
+    const id = field.properties.related_field_id;
+    if (id == null) return null;
+    const related = await this.fields.findLive(Number(id));
+    return related && related.type === this.type ? related : null;
+  }
+
+  private async trash(related: FieldEntity): Promise<void> {
+    await this.fields.save({ ...related, trashed: true });
+    await this.tables.bump(related.tableId, 'fields_version');
+  }
+
+  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+    const wasLink = previous?.type === this.type;
+    const given = input.link_row_table_id ?? input.link_row_table;
+    const tableId = given ?? (wasLink ? previous.properties.link_row_table_id : null);
+    if (tableId === null || tableId === undefined) throw LinkErrors.tableNotProvided();
+    await this.checkTable(Number(tableId), ctx);
+    field.properties.link_row_table_id = Number(tableId);
+    const self = this.isSelf(field);
+    if (self && input.has_related_field === true) throw LinkErrors.selfReferencingRelated();
+    const wantsRelated = !self && input.has_related_field !== false;
+
+    if (!wasLink) {
+      Object.assign(field.properties, { relation_id: field.id, side: 'a', related_field_id: null });
+      return wantsRelated ? [await this.createRelated(field, ctx)] : [];
+    }
+
+    const tableChanged = Number(previous.properties.link_row_table_id) !== field.properties.link_row_table_id;
+    const related = await this.liveRelated(previous);
+    if (tableChanged && previous.properties.side === 'b') {
+      // The related side pointed elsewhere: it becomes a relation of its own.
+      Object.assign(field.properties, { relation_id: field.id, side: 'a', related_field_id: null });
+      return wantsRelated ? [await this.createRelated(field, ctx)] : [];
+    }
+    if (related && (!wantsRelated || (tableChanged && self))) {
+      await this.trash(related);
+      field.properties.related_field_id = null;
+      return [related];
+    }
+    if (related && tableChanged) {
+      const moved = { ...related, tableId: field.properties.link_row_table_id, name: await this.freeName(field.properties.link_row_table_id, ctx.table.name, related.id) };
+      await this.fields.save(moved);
+      // FieldRepository.save leaves `table_id` alone: the related field moves tables here.
+      await ctx.manager.getRepository(FieldEntity).update(moved.id, { tableId: moved.tableId });
+      await this.tables.bump(related.tableId, 'fields_version');
+      await this.tables.bump(moved.tableId, 'fields_version');
+      return [moved as FieldEntity];
+    }
+    if (!related && wantsRelated && (tableChanged || input.has_related_field === true)) return [await this.createRelated(field, ctx)];
+    return [];
+  }
+
+  needsConversion(previous: FieldEntity, field: FieldEntity): boolean {
+    return previous.properties.link_row_table_id !== field.properties.link_row_table_id || previous.properties.relation_id !== field.properties.relation_id;
+  }
+
+  async createStorage(field: FieldEntity, ctx: FieldContext): Promise<void> {
+    if (field.properties.side !== 'b') await this.junction(field).create(ctx);
+  }
+
+  /**
+   * The field stops being this link (type or table change, or deletion for good): the
+   * owner side drops the junction and, when the field is no longer a link, trashes its
+   * related field; the related side only detaches from the owner.
+   */
+  async dropStorage(previous: FieldEntity, ctx: FieldContext): Promise<void> {
+    const current = await this.fields.findLive(previous.id);
+    const related = await this.liveRelated(previous);
+    if (previous.properties.side === 'b') {
+      if (related && related.properties.related_field_id === previous.id) {
+        await this.fields.save({ ...related, properties: { ...related.properties, related_field_id: null } });
+        await this.tables.bump(related.tableId, 'fields_version');
+      }
+      return;
+    }
+    await this.junction(previous).drop(ctx);
+    if (related && current?.type !== this.type) await this.trash(related);
+  }
+
+  async beforeDelete(field: FieldEntity): Promise<FieldEntity[]> {
+    const related = await this.liveRelated(field);
+    if (!related) return [];
+    await this.trash(related);
+    return [related];
+  }
+
+  async serializeExtra(field: FieldEntity): Promise<Record<string, unknown>> {
+    const related = field.properties.related_field_id ?? null;
+    return {
+      link_row_table: field.properties.link_row_table_id ?? null,
+      link_row_related_field_id: related,
+      link_row_related_field: related,
+      link_row_table_primary_field: await this.primaryFieldJson(this.linkedTableId(field)),
+    };
+  }
+
+  private async primaryFieldJson(tableId: number): Promise<Record<string, unknown> | null> {
+    const access = await this.tables.findAccess(tableId, 0);
+    if (!access) return null;
+    const context = await this.contexts.withFields(access.table, access.workspaceId);
+    const primary = context.fields.find((f) => f.primary);
+    if (!primary) return null;
+    return this.moduleRef.get(FieldsService, { strict: false }).serialize(primary, context);
+  }
+
+  // ------------------------------------------------------------------ cells
+
+  /** Row ids, primary texts, one id, or a comma-separated string; unknown ids are dropped. */
+  async prepareValue(field: FieldEntity, value: unknown): Promise<number[]> {
+    if (value === null || value === undefined || value === '') return [];
+    let items: unknown[];
+    if (Array.isArray(value)) items = value;
+    else if (typeof value === 'string')
+      items = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
+    else items = [value];
+    const ids: number[] = [];
+    const names: string[] = [];
+    for (const item of items) {
+      if (typeof item === 'number' && Number.isInteger(item)) ids.push(item);
+      else if (typeof item === 'string' && /^\d+$/.test(item.trim())) ids.push(Number(item));
+      else if (typeof item === 'string') names.push(item);
+      else throw cellError('The provided value should be a list of row ids or row primary field values.', 'invalid');
+    }
+    if (ids.length && names.length) throw cellError('The provided value should be a list of row ids or row primary field values.', 'invalid');
+    const tableId = this.linkedTableId(field);
+    let result: number[];
+    if (names.length) {
+      const byText = await this.idsByPrimaryText(tableId, names);
+      result = names.map((name) => {
+        const id = byText.get(name);
+        if (id === undefined) throw new CellError(`The provided text value '${name}' doesn't match any row in the linked table.`);
+        return id;
+      });
+    } else {
+      const existing = new Set((await this.rows.findByIds(tableId, [...new Set(ids)])).map((r) => Number(r.id)));
+      result = ids.filter((id) => existing.has(id));
+    }
+    result = [...new Set(result)];
+    if (field.properties.link_row_multiple_relationships === false && result.length > 1) {
+      throw cellError('Ensure this field has no more than 1 elements.', 'max_length');
+    }
+    return result;
+  }
+
+  /** The first row (by order) whose primary text is each of `names`. */
+  private async idsByPrimaryText(tableId: number, names: string[]): Promise<Map<string, number>> {
+    const wanted = new Set(names);
+    const found = new Map<string, number>();
+    const access = await this.tables.findAccess(tableId, 0);
+    if (!access) return found;
+    const context = await this.contexts.withFields(access.table, access.workspaceId);
+    const primary = context.fields.find((f) => f.primary);
+    if (!primary) return found;
+    const type = this.registry.of(primary);
+    const ctx = this.contexts.fieldContext(context, null);
+    for await (const batch of this.rows.scan(tableId)) {
+      const values = await type.readValues(primary, batch, ctx);
+      batch.forEach((row, i) => {
+        const text = type.toText(primary, values[i]) ?? '';
+        if (wanted.has(text) && !found.has(text)) found.set(text, Number(row.id));
+      });
+      if (found.size === wanted.size) break;
+    }
+    return found;
+  }
+
+  defaultValue(): number[] {
+    return [];
+  }
+
+  async writeRelations(field: FieldEntity, rows: { id: number; value: unknown }[], ctx: FieldContext): Promise<void> {
+    await this.junction(field).write(ctx, rows);
+  }
+
+  async deleteRelations(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void> {
+    const junction = this.junction(field);
+    await junction.deleteWhere(ctx, junction.owner, rowIds);
+    if (this.isSelf(field)) await junction.deleteWhere(ctx, junction.target, rowIds);
+  }
+
+  /** One query for the pairs of all rows, one for the linked rows, then their primary texts. */
+  async readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<LinkValue[][]> {
+    const tableId = this.linkedTableId(field);
+    const byRow = await this.junction(field).read(
+      ctx,
+      rows.map((r) => Number(r.id)),
+      { table: rowsTable(tableId) },
+    );
+    const targetIds = [...new Set([...byRow.values()].flat())];
+    const linked = new Map<number, LinkValue>();
+    if (targetIds.length) {
+      const raw = await this.rows.findByIds(tableId, targetIds);
+      const access = await this.tables.findAccess(tableId, 0);
+      const context = access ? await this.contexts.withFields(access.table, access.workspaceId) : null;
+      const primary = context?.fields.find((f) => f.primary);
+      let texts: (string | null)[] = raw.map((row) => `unnamed row ${row.id}`);
+      if (primary && context) {
+        const type = this.registry.of(primary);
+        const values = await type.readValues(primary, raw, this.contexts.fieldContext(context, null));
+        texts = values.map((v) => type.toText(primary, v) ?? '');
+      }
+      raw.forEach((row, i) => linked.set(Number(row.id), { id: Number(row.id), value: texts[i] ?? '', order: formatOrder(ctx.dialect.orderFromDb(row.order)) }));
+    }
+    return rows.map((row) =>
+      (byRow.get(Number(row.id)) ?? [])
+        .map((id) => linked.get(id))
+        .filter((v) => !!v)
+        .map((v) => ({ ...v! })),
+    );
+  }
+
+  toText(_field: FieldEntity, apiValue: unknown): string | null {
+    const values = ((apiValue as LinkValue[] | null) ?? []).map((v) => v.value);
+    return values.length ? values.join(', ') : null;
+  }
+
+  /** Links to the same table are kept; to another table they are dropped; text is matched by primary value. */
+  convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity): unknown {
+    if (from.type !== this.type) return undefined;
+    if (Number(from.properties.link_row_table_id) !== this.linkedTableId(field)) return null;
+    return ((apiValue as LinkValue[]) ?? []).map((v) => v.id);
+  }
+
+  sortExpression(): string | null {
+    return null;
+  }
+
+  searchCondition(): string | null {
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import type { ColumnDefinition } from '../../../core/database/dialect';
+import { quote, Sql } from '../../../core/database/sql';
+import type { FieldEntity } from '../field.entity';
+import { ColumnRef, FieldContext, FieldType, fieldColumn, rowsTable } from '../field-type';
+import { FieldRepository } from '../field.repository';
+import { ColumnFieldType, columnOf } from './base';
+import { optionJson, OptionJson, optionSearchSql, optionsOf, optionValueSql, resolveOptions, SELECT_OPTIONS_SPEC, syncSelectOptions } from './select-options';
+
+/** `single_select`: the id of one of the field's options, in an integer column. */
+@Injectable()
+export class SingleSelectFieldType extends ColumnFieldType {
+  readonly type = 'single_select';
+  readonly canIndex = false;
+  readonly properties = {
+    single_select_default: { kind: 'int', nullable: true, required: false, default: null },
+  } as const;
+  readonly writeOnlyProperties = SELECT_OPTIONS_SPEC;
+
+  constructor(private readonly fields: FieldRepository) {
+    super();
+  }
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'integer' };
+  }
+
+  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+    const { deleted } = await syncSelectOptions(field, input, ctx, this.fields);
+    // Cells pointing at a deleted option become empty.
+    if (deleted.length && previous?.type === this.type) {
+      const sql = new Sql(ctx.dialect);
+      const column = quote(fieldColumn(field));
+      await ctx.manager.query(`UPDATE ${quote(rowsTable(field.tableId))} SET ${column} = NULL WHERE ${column} IN ${sql.list(deleted)}`, sql.params);
+    }
+    const fallback = field.properties.single_select_default;
+    if (fallback != null && !optionsOf(field, ctx).some((o) => o.id === fallback)) field.properties.single_select_default = null;
+    return [];
+  }
+
+  async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {
+    return { select_options: optionsOf(field, ctx).map(optionJson) };
+  }
+
+  prepareValue(field: FieldEntity, value: unknown, ctx: FieldContext): number | null {
+    if (value === null || value === undefined || value === '') return null;
+    return resolveOptions(field, [value], ctx)[0];
+  }
+
+  defaultValue(field: FieldEntity, ctx: FieldContext): number | null {
+    const id = field.properties.single_select_default;
+    return id != null && optionsOf(field, ctx).some((o) => o.id === id) ? id : null;
+  }
+
+  toApi(field: FieldEntity, raw: unknown, ctx: FieldContext): OptionJson | null {
+    if (raw === null || raw === undefined) return null;
+    const option = optionsOf(field, ctx).find((o) => o.id === Number(raw));
+    return option ? optionJson(option) : null;
+  }
+
+  toText(_field: FieldEntity, apiValue: unknown): string | null {
+    return (apiValue as OptionJson | null)?.value || null;
+  }
+
+  /** A multiple select keeps its first option; another select field's option keeps its value. */
+  convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity, _fromType: FieldType): unknown {
+    if (from.type === 'multiple_select') return (apiValue as OptionJson[])[0]?.id ?? null;
+    if (from.type === this.type) return (apiValue as OptionJson | null)?.id ?? null;
+    return undefined;
+  }
+
+  /** Baserow sorts single selects by the option's value. */
+  sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
+    return optionValueSql(columnOf(field, ref));
+  }
+
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    return `EXISTS (SELECT 1 FROM ${quote('database_select_option')} x WHERE x."id" = ${columnOf(field, ref)} AND ${optionSearchSql(ref, term)})`;
+  }
+}

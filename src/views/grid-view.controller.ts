@@ -1,0 +1,33 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CurrentUser } from '../auth/decorators';
+import { IdParam } from '../core/http/params';
+import type { RowJson } from '../database/rows/rows.service';
+import { requestUrl } from '../database/rows/rows.controller';
+import type { UserEntity } from '../users/user.entity';
+import { GridRowsJson, GridViewService } from './grid-view.service';
+import { RefreshGridRowsDto } from './views.dto';
+
+@ApiTags('Database table grid view')
+@ApiSecurity('JWT')
+@Controller('api/database/views/grid')
+export class GridViewController {
+  constructor(private readonly grid: GridViewService) {}
+
+  @Get(':viewId')
+  @ApiOperation({
+    operationId: 'list_database_table_grid_view_rows',
+    summary: 'Rows through a grid view: page/size or limit/offset, count, exclude_count, search, adhoc filters and order_by, include=field_options,row_metadata.',
+  })
+  list(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<GridRowsJson> {
+    return this.grid.list(user, viewId, query, requestUrl(req));
+  }
+
+  @Post(':viewId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'filter_database_table_grid_view_rows', summary: 'The listed rows (and fields) as the view shows them.' })
+  refresh(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: RefreshGridRowsDto): Promise<RowJson[]> {
+    return this.grid.refresh(user, viewId, body.row_ids, body.field_ids);
+  }
+}

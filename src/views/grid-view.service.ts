@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import type { FieldEntity } from '../database/fields/field.entity';
+import { queryFlag, RowSelection } from '../database/rows/row-list.query';
+import { pageLinks, RowJson, RowsService } from '../database/rows/rows.service';
+import type { UserEntity } from '../users/user.entity';
+import { ViewAccess, ViewsService } from './views.service';
+import { ViewErrors } from './views.errors';
+
+/** What the grid rows endpoint answers (keys present depending on the request). */
+export type GridRowsJson = Record<string, unknown>;
+
+const DEFAULT_PAGE_SIZE = 100;
+const INT32_MAX = 2147483647;
+
+/** A positive integer query value, or the fallback (DRF paginators ignore bad values). */
+function positive(value: unknown, fallback: number, allowZero = false): number {
+  const text = String(value ?? '');
+  if (!/^\d+$/.test(text)) return fallback;
+  const number = Math.min(Number(text), INT32_MAX);
+  return number > 0 || (allowZero && number === 0) ? number : fallback;
+}
+
+/**
+ * Rows through a grid view: the view's saved filters and sorts (replaced by adhoc ones),
+ * search, field selection and both pagination styles, with field options and row metadata.
+ */
+@Injectable()
+export class GridViewService {
+  constructor(
+    private readonly views: ViewsService,
+    private readonly rows: RowsService,
+  ) {}
+
+  private async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
+    const access = await this.views.require(viewId, user.id, ViewErrors.gridDoesNotExist);
+    if (access.view.type !== 'grid') throw ViewErrors.gridDoesNotExist();
+    return access;
+  }
+
+  /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts. */
+  private async selection(access: ViewAccess, query: Record<string, unknown>): Promise<RowSelection> {
+    const { view, context } = access;
+    const adhocQuery: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(query)) {
+      if (['search', 'search_mode', 'filters', 'filter_type', 'order_by'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
+    }
+    const selection = await this.rows.selection(context, adhocQuery, false);
+    const saved = this.views.savedSelection(view, context);
+    const hasAdhocFilters = typeof query.filters === 'string' || Object.keys(query).some((key) => key.startsWith('filter__'));
+    if (!hasAdhocFilters && !view.filtersDisabled) selection.filters = saved.filters;
+    if (!query.order_by) selection.sorts = saved.sorts;
+    return selection;
+  }
+
+  private fields(access: ViewAccess, query: Record<string, unknown>): FieldEntity[] | undefined {
+    const picks: Record<string, unknown> = {};
+    if (query.include_fields !== undefined) picks.include = query.include_fields;
+    if (query.exclude_fields !== undefined) picks.exclude = query.exclude_fields;
+    return this.rows.visibleFields(access.context, picks, false);
+  }
+
+  async list(user: UserEntity, viewId: number, query: Record<string, unknown>, url: URL): Promise<GridRowsJson> {
+    const access = await this.requireGrid(user, viewId);
+    const { context } = access;
+    const selection = await this.selection(access, query);
+    if (query.count !== undefined) {
+      const { count } = await this.rows.select(context, selection, false, 0, 0);
+      return { count };
+    }
+    const includes = new Set(String(query.include ?? '').split(',').map((s) => s.trim()));
+    const limitOffset = query.limit !== undefined;
+    const limit = limitOffset ? positive(query.limit, DEFAULT_PAGE_SIZE) : positive(query.size, DEFAULT_PAGE_SIZE);
+    const offset = limitOffset ? positive(query.offset, 0, true) : 0;
+    const page = limitOffset ? 1 : positive(query.page, 1);
+    const start = limitOffset ? offset : (page - 1) * limit;
+    const { count, rows } = await this.rows.select(context, selection, false, limit, start);
+    const results: RowJson[] = await this.rows.serialize(context, rows, { userFieldNames: false, fields: this.fields(access, query) });
+    const links = limitOffset ? limitOffsetLinks(url, limit, offset, count) : pageLinks(url, page, limit, count);
+    const json: GridRowsJson = queryFlag(query.exclude_count) ? { results } : { count, ...links, results };
+    if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
+    if (includes.has('row_metadata')) json.row_metadata = Object.fromEntries(results.map((row) => [String(row.id), {}]));
+    return json;
+  }
+
+  /** The rows of `row_ids` that the view shows, in its order, with only `field_ids` when given. */
+  async refresh(user: UserEntity, viewId: number, rowIds: number[], fieldIds: number[] | undefined): Promise<RowJson[]> {
+    const access = await this.requireGrid(user, viewId);
+    const { view, context } = access;
+    if (!rowIds.length) return [];
+    const saved = this.views.savedSelection(view, context);
+    const selection: RowSelection = { filters: view.filtersDisabled ? null : saved.filters, search: null, sorts: saved.sorts, rowIds };
+    const { rows } = await this.rows.select(context, selection, false, rowIds.length, 0);
+    const fields = fieldIds ? context.fields.filter((f) => fieldIds.includes(f.id)) : undefined;
+    return this.rows.serialize(context, rows, { userFieldNames: false, fields });
+  }
+}
+
+/** DRF LimitOffsetPagination links: `offset` moves by `limit`; the first page drops `offset`. */
+function limitOffsetLinks(url: URL, limit: number, offset: number, count: number): { next: string | null; previous: string | null } {
+  const link = (target: number | null): string => {
+    const copy = new URL(url.toString());
+    copy.searchParams.set('limit', String(limit));
+    if (target === null) copy.searchParams.delete('offset');
+    else copy.searchParams.set('offset', String(target));
+    return copy.toString();
+  };
+  return {
+    next: offset + limit < count ? link(offset + limit) : null,
+    previous: offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit),
+  };
+}
+

@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/decorators';
+import { queryValidationError, validationError } from '../core/errors/api-error';
+import { IdParam } from '../core/http/params';
+import type { UserEntity } from '../users/user.entity';
+import { OrderViewsDto } from './views.dto';
+import { FieldOptionsJson, parseIncludes, ViewJson, ViewsService } from './views.service';
+
+/** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  const got = Array.isArray(body) ? 'list' : body === null ? 'NoneType' : typeof body === 'string' ? 'str' : typeof body;
+  throw validationError({ non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${got}.`, code: 'invalid' }] });
+}
+
+@ApiTags('Database table views')
+@ApiSecurity('JWT')
+@Controller('api/database/views')
+export class ViewsController {
+  constructor(private readonly views: ViewsService) {}
+
+  @Get('table/:tableId')
+  @ApiOperation({ operationId: 'list_database_table_views', summary: 'Views of a table by order (`type`, `limit`, `include=filters,sortings,decorations,group_bys`).' })
+  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: Record<string, unknown>): Promise<ViewJson[]> {
+    let limit: number | undefined;
+    if (query.limit !== undefined) {
+      if (!/^\d+$/.test(String(query.limit))) throw queryValidationError({ limit: [{ error: 'A valid integer is required.', code: 'invalid' }] });
+      limit = Number(query.limit);
+    }
+    const type = query.type === undefined ? undefined : String(query.type);
+    return this.views.list(user, tableId, { type, limit, includes: parseIncludes(query.include) });
+  }
+
+  @Post('table/:tableId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'create_database_table_view', summary: 'Creates a view (`name`, `type` and the type’s settings), last in the table.' })
+  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query('include') include: unknown): Promise<ViewJson> {
+    return this.views.create(user, tableId, objectBody(body), parseIncludes(include));
+  }
+
+  @Post('table/:tableId/order')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'order_database_table_views', summary: 'Orders the views of a table; the ones not listed get order 0.' })
+  async order(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: OrderViewsDto): Promise<void> {
+    await this.views.order(user, tableId, body.view_ids);
+  }
+
+  @Get(':viewId')
+  @ApiOperation({ operationId: 'get_database_table_view', summary: 'One view.' })
+  get(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query('include') include: unknown): Promise<ViewJson> {
+    return this.views.get(user, viewId, parseIncludes(include));
+  }
+
+  @Patch(':viewId')
+  @ApiOperation({ operationId: 'update_database_table_view', summary: 'Updates a view’s name, filter settings, password, sharing and type settings.' })
+  update(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown, @Query('include') include: unknown): Promise<ViewJson> {
+    return this.views.update(user, viewId, objectBody(body), parseIncludes(include));
+  }
+
+  @Delete(':viewId')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'delete_database_table_view', summary: 'Moves a view to the trash.' })
+  async delete(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number): Promise<void> {
+    await this.views.delete(user, viewId);
+  }
+
+  @Post(':viewId/duplicate')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'duplicate_database_table_view', summary: 'Duplicates a view right after it ("<name> 2").' })
+  duplicate(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number): Promise<ViewJson> {
+    return this.views.duplicate(user, viewId);
+  }
+
+  @Get(':viewId/field-options')
+  @ApiOperation({ operationId: 'get_database_table_view_field_options', summary: 'Field options of every field of the view’s table.' })
+  fieldOptions(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number): Promise<{ field_options: FieldOptionsJson }> {
+    return this.views.getFieldOptions(user, viewId);
+  }
+
+  @Patch(':viewId/field-options')
+  @ApiOperation({ operationId: 'update_database_table_view_field_options', summary: 'Updates field options (`{"field_options": {"<field_id>": {...}}}`).' })
+  updateFieldOptions(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown): Promise<{ field_options: FieldOptionsJson }> {
+    return this.views.updateFieldOptions(user, viewId, objectBody(body));
+  }
+}

@@ -297,7 +297,7 @@ describe('cells', () => {
   });
 
   test('system fields sort and search', async () => {
-    const byCreated = await api('GET', `/api/database/rows/table/${tableId}/?order_by=-${key('created_on_time')},-id`);
+    const byCreated = await api('GET', `/api/database/rows/table/${tableId}/?order_by=-${key('created_on_time')}`);
     expect(byCreated.status).toBe(200);
     const byAutonumber = await listRows(tableId, `?order_by=-${key('autonumber')}`);
     const numbers = byAutonumber.map((r: any) => r[key('autonumber')]);
@@ -371,12 +371,14 @@ describe('type conversions', () => {
   async function convert(values: unknown[], body: Record<string, unknown>, from: Record<string, unknown> = { type: 'text' }): Promise<unknown[]> {
     const field = await addField(tableId, { name: `C ${Math.random()}`, ...from });
     const key = `field_${field.id}`;
-    const items = rowIds.map((id, i) => ({ id, [key]: values[i] ?? null }));
-    const written = await api('PATCH', `/api/database/rows/table/${tableId}/batch/`, { items });
-    if (written.status !== 200) throw new Error(written.text);
+    if (values.length) {
+      const items = values.map((value, i) => ({ id: rowIds[i], [key]: value }));
+      const written = await api('PATCH', `/api/database/rows/table/${tableId}/batch/`, { items });
+      if (written.status !== 200) throw new Error(written.text);
+    }
     const res = await changeType(field.id, body);
     expect(res.status).toBe(200);
-    expect(res.body.type).toBe(body.type);
+    expect(res.body.type).toBe(body.type ?? from.type);
     const rows = await listRows(tableId);
     return rowIds.map((id) => rows.find((r) => r.id === id)[key]);
   }
@@ -396,7 +398,8 @@ describe('type conversions', () => {
   });
 
   test('text → url, email and phone number keep the valid values', async () => {
-    expect(await convert(texts, { type: 'url' })).toEqual(['', '', '', '', '', 'https://baserow.io', 'a@b.io', '']);
+    // Baserow's URL check is lenient: anything with a "." or "//" in it ("2.5", "a@b.io").
+    expect(await convert(texts, { type: 'url' })).toEqual(['', '', '', '', '2.5', 'https://baserow.io', 'a@b.io', '']);
     expect(await convert(texts, { type: 'email' })).toEqual(['', '', '', '', '', '', 'a@b.io', '']);
     expect(await convert(texts, { type: 'phone_number' })).toEqual(['3', '7', '', '', '2.5', '', '', '']);
   });

@@ -83,6 +83,11 @@ describe('table jobs', () => {
       ['Notes', 'long_text', false],
       ['Active', 'boolean', false],
     ]);
+    const views = (await api('GET', `/api/database/views/table/${copyId}/`)).body;
+    expect(views.map((v: any) => [v.name, v.type])).toEqual([['Grid', 'grid']]);
+    const options = (await api('GET', `/api/database/views/${views[0].id}/field-options/`)).body.field_options;
+    const notes = fields.find((f: any) => f.name === 'Notes');
+    expect(options[String(notes.id)].width).toBe(400);
     const order = (await api('GET', `/api/database/tables/database/${databaseId}/`)).body.map((x: any) => x.name);
     expect(order.indexOf('Customers 2')).toBe(order.indexOf('Customers') + 1);
     const created = await api('POST', `/api/database/rows/table/${copyId}/`, {});

@@ -385,6 +385,29 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     await this.applyFieldOptions(view, context, new Map([...widths].map(([fieldId, width]) => [fieldId, { width }])));
   }
 
+  /** Table duplication: every live view is copied with its name, order, settings and field options (fields mapped to the copy's). */
+  async duplicateViews(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
+    for (const view of await this.repo.ofTable(originalTableId)) {
+      const created = await this.insert(copy.table.id, {
+        name: view.name,
+        type: view.type,
+        order: view.order,
+        filterType: view.filterType,
+        filtersDisabled: view.filtersDisabled,
+        showLogo: view.showLogo,
+        allowPublicExport: view.allowPublicExport,
+        ownershipType: view.ownershipType,
+        ownedById: view.ownedById,
+        properties: structuredClone(view.properties),
+      });
+      const options = await this.repo.fieldOptions(view.id);
+      await this.repo.createFieldOptions(
+        created.id,
+        [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
+      );
+    }
+  }
+
   /** `view_id` on the rows endpoints: the view's saved filters and sorts, or null when it is not a live view of the table. */
   async selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
     const view = await this.repo.findLive(viewId);

@@ -220,7 +220,7 @@ export class RowListQuery {
     const type = charField('type', false);
     const value = charField('value', true);
     if (Object.keys(errors).length) return { errors };
-    return { leaf: { field: field!, type: type!, value: value!.replace(/\u0000/g, '') } };
+    return { leaf: { field: field!, type: type!, value: value!.split(String.fromCharCode(0)).join('') } };
   }
 
   /** `filter__<field>__<type>=value` parameters (and `filter_type`) as a one-level tree. */

@@ -201,6 +201,26 @@ export class LinkRowFieldType implements FieldType {
     return [related];
   }
 
+  // ------------------------------------------------------------------ table duplication
+
+  /**
+   * A self link of the copy links the copy; a link elsewhere links the same table, with a
+   * new related field there when the original has one. The copied `relation_id`, `side` and
+   * `related_field_id` are replaced by `afterSave` (a new field starts its own relation).
+   */
+  duplicateInput(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown> {
+    if (this.isSelf(field)) return { link_row_table_id: tables.newTableId, has_related_field: false };
+    return { link_row_table_id: this.linkedTableId(field), has_related_field: field.properties.related_field_id != null };
+  }
+
+  /**
+   * The original's pairs seen from its own table, into the copy's new relation (rows kept
+   * their ids; for a self link both sides are rows of the copy).
+   */
+  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
+    await this.junction(original).copyTo(ctx, this.junction(copy));
+  }
+
   async serializeExtra(field: FieldEntity): Promise<Record<string, unknown>> {
     const related = field.properties.related_field_id ?? null;
     return {

@@ -37,6 +37,11 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     await this.junction(field).drop(ctx);
   }
 
+  /** The copy's cells are the original's pairs (the copy is in the same workspace). */
+  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
+    await this.junction(original).copyTo(ctx, this.junction(copy));
+  }
+
   /** The members of the table's workspace, by id. */
   private async members(ctx: FieldContext, userIds?: number[]): Promise<Collaborator[]> {
     const sql = new Sql(ctx.dialect);

@@ -3,7 +3,19 @@ import type { FieldEntity } from '../field.entity';
 import { cellError, ColumnRef, FieldContext, FieldType, RawRow } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { Junction } from './junction';
-import { optionJson, OptionJson, optionSearchSql, optionsOf, resolveOptions, SELECT_OPTIONS_SPEC, syncSelectOptions } from './select-options';
+import {
+  duplicatedOptionIds,
+  duplicateOptionsInput,
+  optionJson,
+  OptionJson,
+  optionSearchSql,
+  optionsOf,
+  remapOptionIds,
+  resolveOptions,
+  SELECT_OPTIONS_SPEC,
+  syncSelectOptions,
+  withDuplicatedOptions,
+} from './select-options';
 
 /** `multiple_select`: an ordered list of the field's options, in `database_multipleselect_<field id>`. */
 @Injectable()
@@ -30,8 +42,13 @@ export class MultipleSelectFieldType implements FieldType {
     return null;
   }
 
-  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+  async afterSave(field: FieldEntity, given: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+    const { input, originalId } = await withDuplicatedOptions(given, this.fields);
     const { deleted } = await syncSelectOptions(field, input, ctx, this.fields);
+    if (originalId !== null && field.properties.multiple_select_default) {
+      const ids = await duplicatedOptionIds(originalId, field.id, this.fields);
+      field.properties.multiple_select_default = (field.properties.multiple_select_default as number[]).map((id) => ids.get(id)).filter((id) => id !== undefined);
+    }
     if (deleted.length && previous?.type === this.type) await this.junction(field).deleteWhere(ctx, 'option_id', deleted);
     const fallback = field.properties.multiple_select_default as number[] | null;
     if (fallback) {
@@ -48,6 +65,18 @@ export class MultipleSelectFieldType implements FieldType {
 
   async dropStorage(field: FieldEntity, ctx: FieldContext): Promise<void> {
     await this.junction(field).drop(ctx);
+  }
+
+  /** The copy gets its own options (new ids, same values and colors). */
+  duplicateInput(field: FieldEntity): Record<string, unknown> {
+    return duplicateOptionsInput(field);
+  }
+
+  /** The original's pairs, in their order, with the options mapped to the copy's. */
+  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
+    const target = this.junction(copy);
+    await this.junction(original).copyTo(ctx, target);
+    await remapOptionIds(ctx, target.table, target.target, await duplicatedOptionIds(original.id, copy.id, this.fields), 'delete');
   }
 
   async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {

@@ -5,7 +5,20 @@ import type { FieldEntity } from '../field.entity';
 import { ColumnRef, FieldContext, FieldType, fieldColumn, rowsTable } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { ColumnFieldType, columnOf } from './base';
-import { optionJson, OptionJson, optionSearchSql, optionsOf, optionValueSql, resolveOptions, SELECT_OPTIONS_SPEC, syncSelectOptions } from './select-options';
+import {
+  duplicatedOptionIds,
+  duplicateOptionsInput,
+  optionJson,
+  OptionJson,
+  optionSearchSql,
+  optionsOf,
+  optionValueSql,
+  remapOptionIds,
+  resolveOptions,
+  SELECT_OPTIONS_SPEC,
+  syncSelectOptions,
+  withDuplicatedOptions,
+} from './select-options';
 
 /** `single_select`: the id of one of the field's options, in an integer column. */
 @Injectable()
@@ -25,8 +38,13 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return { name: fieldColumn(field), kind: 'integer' };
   }
 
-  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+  async afterSave(field: FieldEntity, given: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
+    const { input, originalId } = await withDuplicatedOptions(given, this.fields);
     const { deleted } = await syncSelectOptions(field, input, ctx, this.fields);
+    if (originalId !== null && field.properties.single_select_default != null) {
+      const ids = await duplicatedOptionIds(originalId, field.id, this.fields);
+      field.properties.single_select_default = ids.get(Number(field.properties.single_select_default)) ?? null;
+    }
     // Cells pointing at a deleted option become empty.
     if (deleted.length && previous?.type === this.type) {
       const sql = new Sql(ctx.dialect);
@@ -36,6 +54,17 @@ export class SingleSelectFieldType extends ColumnFieldType {
     const fallback = field.properties.single_select_default;
     if (fallback != null && !optionsOf(field, ctx).some((o) => o.id === fallback)) field.properties.single_select_default = null;
     return [];
+  }
+
+  /** The copy gets its own options (new ids, same values and colors). */
+  duplicateInput(field: FieldEntity): Record<string, unknown> {
+    return duplicateOptionsInput(field);
+  }
+
+  /** The copied column holds the original's option ids: each becomes the copy's option. */
+  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
+    const ids = await duplicatedOptionIds(original.id, copy.id, this.fields);
+    await remapOptionIds(ctx, rowsTable(copy.tableId), fieldColumn(copy), ids, 'null');
   }
 
   async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {

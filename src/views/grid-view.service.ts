@@ -74,7 +74,9 @@ export class GridViewService {
     const page = limitOffset ? 1 : positive(query.page, 1);
     const start = limitOffset ? offset : (page - 1) * limit;
     const { count, rows } = await this.rows.select(context, selection, false, limit, start);
-    const results: RowJson[] = await this.rows.serialize(context, rows, { userFieldNames: false, fields: this.fields(access, query) });
+    const fields = this.fields(access, query);
+    const results: RowJson[] = await this.rows.serialize(context, rows, { userFieldNames: false, fields });
+    limitLinkedItems(results, fields ?? context.fields, query.limit_linked_items);
     const links = limitOffset ? limitOffsetLinks(url, limit, offset, count) : pageLinks(url, page, limit, count);
     const json: GridRowsJson = queryFlag(query.exclude_count) ? { results } : { count, ...links, results };
     if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
@@ -110,3 +112,11 @@ function limitOffsetLinks(url: URL, limit: number, offset: number, count: number
   };
 }
 
+
+/** `limit_linked_items`: link cells keep at most that many items (the grid shows a few). */
+function limitLinkedItems(rows: RowJson[], fields: { id: number; type: string }[], raw: unknown): void {
+  const limit = raw === undefined || !/^\d+$/.test(String(raw)) ? null : Number(raw);
+  if (limit === null) return;
+  const keys = fields.filter((f) => f.type === 'link_row').map((f) => `field_${f.id}`);
+  for (const row of rows) for (const key of keys) if (Array.isArray(row[key])) row[key] = (row[key] as unknown[]).slice(0, limit);
+}

@@ -74,11 +74,14 @@ const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 // ---------------------------------------------------------------- server (child process)
 
-/** Rowspace on the database the parent prepared (DATABASE_URL in its environment, or SQLite); answers its URL. */
+/**
+ * Rowspace on the database the parent prepared (DATABASE_URL in its environment, or SQLite in
+ * the parent's temporary folder BENCH_DATA_DIR, which the parent removes); answers its URL.
+ */
 async function serveRowspace(): Promise<void> {
   const { createApp } = await import('../src/app');
   const { loadConfig } = await import('../src/core/config/config');
-  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-rows-'));
+  const dir = process.env.BENCH_DATA_DIR!;
   const config = loadConfig({
     DATA_DIR: dir,
     SQLITE_PATH: join(dir, 'bench.sqlite'),
@@ -91,16 +94,11 @@ async function serveRowspace(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   process.send!({ url: `http://127.0.0.1:${port}` });
-  process.on('disconnect', () => {
-    void app.close().finally(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
-  });
+  process.on('disconnect', () => void app.close().finally(() => process.exit(0)));
 }
 
-function startServer(databaseUrl: string | null): Promise<{ child: ChildProcess; url: string }> {
-  const env = { ...process.env };
+function startServer(databaseUrl: string | null, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DATA_DIR: dataDir };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   // The same ts-node (with swc, which emits Nest's decorator metadata) runs the server.
@@ -613,17 +611,22 @@ function machine() {
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || null;
   const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'rowspace-bench-rows-'));
   let server: { child: ChildProcess; url: string } | null = null;
   let api: Api | null = null;
   const cleanup = async () => {
     api?.close();
     if (server) await stopServer(server.child);
     await postgres?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
-  // Ctrl-C still drops the PostgreSQL database.
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  // Ctrl-C still drops the PostgreSQL database and removes the temporary folder.
+  process.once('SIGINT', () => {
+    server?.child.kill('SIGKILL');
+    void cleanup().finally(() => process.exit(130));
+  });
   try {
-    server = await startServer(postgres?.url ?? null);
+    server = await startServer(postgres?.url ?? null, dataDir);
     api = new Api(server.url);
     await api.signUp();
     const indexedFromStart = INDEX_MODE === 'on';

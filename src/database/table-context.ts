@@ -72,6 +72,24 @@ export class TableContextService {
     };
   }
 
+  /** A live table's context read by the system (no user), or null when it is gone. */
+  async ofTable(tableId: number): Promise<TableContext | null> {
+    const access = await this.tables.findAccess(tableId, 0);
+    return access ? this.withFields(access.table, access.workspaceId) : null;
+  }
+
+  /** The contexts of the tables the table's link fields point at (for search and link filters). */
+  async linkedTables(context: TableContext): Promise<Map<number, TableContext>> {
+    const linked = new Map<number, TableContext>();
+    for (const field of context.fields) {
+      const tableId = Number(field.properties.link_row_table_id);
+      if (field.type !== 'link_row' || !tableId || linked.has(tableId)) continue;
+      const other = tableId === context.table.id ? context : await this.ofTable(tableId);
+      if (other) linked.set(tableId, other);
+    }
+    return linked;
+  }
+
   /** Re-reads a table's context inside the current transaction (after its fields changed). */
   async reload(context: TableContext): Promise<TableContext> {
     const access = await this.tables.findAccess(context.table.id, 0);

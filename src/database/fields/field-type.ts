@@ -42,7 +42,12 @@ export const cellError = (error: string, code = 'invalid'): CellError => new Cel
 export interface ColumnRef {
   alias: string;
   sql: Sql;
+  /** Fields of the tables the query may reach through links, by table id (loaded before compiling). */
+  tables?: LinkedTables;
 }
+
+/** The fields of linked tables, by table id (what link cells are searched and filtered by). */
+export type LinkedTables = ReadonlyMap<number, { fields: FieldEntity[] }>;
 
 /**
  * One field type (Baserow's field type registry): its properties, its storage, how cells

@@ -3,7 +3,7 @@ import type { Sql } from '../../core/database/sql';
 import { ApiError } from '../../core/errors/api-error';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { FieldTypeRegistry } from '../fields/field-type';
+import { FieldTypeRegistry, LinkedTables } from '../fields/field-type';
 import type { TableContext } from '../table-context';
 import { FilterTypeRegistry } from './filter-type';
 
@@ -33,12 +33,12 @@ export class FilterCompiler {
     private readonly fieldTypes: FieldTypeRegistry,
   ) {}
 
-  compile(tree: FilterTree, context: TableContext, sql: Sql, options: { alias: string; userFieldNames: boolean; now?: Date }): string | null {
+  compile(tree: FilterTree, context: TableContext, sql: Sql, options: { alias: string; userFieldNames: boolean; now?: Date; tables?: LinkedTables }): string | null {
     const now = options.now ?? new Date();
     const parts: string[] = [];
     for (const leaf of tree.filters) {
       const field = this.resolveField(leaf.field, context, options.userFieldNames);
-      const condition = this.leaf(field, leaf.type, leaf.value, context, sql, options.alias, now);
+      const condition = this.leaf(field, leaf.type, leaf.value, context, sql, options.alias, now, options.tables);
       if (condition) parts.push(condition);
     }
     for (const group of tree.groups) {
@@ -50,12 +50,12 @@ export class FilterCompiler {
   }
 
   /** One condition; null when the value makes it match every row. */
-  leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date): string | null {
+  leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date, tables?: LinkedTables): string | null {
     const filterType = this.filters.get(type);
     if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
     const fieldType = this.fieldTypes.of(field);
     if (!filterType.compatible(field, fieldType)) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
-    return filterType.compile(field, value, { sql, alias, fieldType, tableId: context.table.id, selectOptions: context.selectOptions, now });
+    return filterType.compile(field, value, { sql, alias, fieldType, tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
   }
 
   private resolveField(ref: number | string, context: TableContext, userFieldNames: boolean): FieldEntity {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../core/database/sql';
 import type { FieldEntity, SelectOptionEntity } from '../fields/field.entity';
-import type { FieldType } from '../fields/field-type';
+import type { FieldType, LinkedTables } from '../fields/field-type';
 
 /** What a filter type compiles with: the query's bound values, the row alias, the field's type. */
 export interface FilterContext {
@@ -11,6 +11,8 @@ export interface FilterContext {
   fieldType: FieldType;
   tableId: number;
   selectOptions: Map<number, SelectOptionEntity[]>;
+  /** Fields of linked tables (link_row filters on their primary values). */
+  tables?: LinkedTables;
   /** The time filters relative to now are evaluated at (one per request). */
   now: Date;
 }

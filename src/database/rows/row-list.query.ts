@@ -5,9 +5,9 @@ import { quote, Sql } from '../../core/database/sql';
 import { ApiError, queryValidationError } from '../../core/errors/api-error';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { FieldTypeRegistry, rowsTable } from '../fields/field-type';
+import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
-import type { TableContext } from '../table-context';
+import { TableContext, TableContextService } from '../table-context';
 
 export const ROW_ALIAS = 'r';
 
@@ -66,6 +66,7 @@ export class RowListQuery {
     private readonly compiler: FilterCompiler,
     private readonly fieldTypes: FieldTypeRegistry,
     @Inject(DIALECT) private readonly dialect: Dialect,
+    private readonly contexts: TableContextService,
   ) {}
 
   /** The field a reference names: `field_<id>`, a bare id, or (with user_field_names) a name. */
@@ -254,23 +255,24 @@ export class RowListQuery {
   }
 
   /** The WHERE condition of a selection (without the keyword), or null for every row. */
-  where(selection: RowSelection, context: TableContext, sql: Sql, userFieldNames: boolean): string | null {
+  async where(selection: RowSelection, context: TableContext, sql: Sql, userFieldNames: boolean): Promise<string | null> {
     const parts: string[] = [];
+    const tables = selection.filters || selection.search ? await this.contexts.linkedTables(context) : undefined;
     if (selection.filters) {
-      const condition = this.compiler.compile(selection.filters, context, sql, { alias: ROW_ALIAS, userFieldNames });
+      const condition = this.compiler.compile(selection.filters, context, sql, { alias: ROW_ALIAS, userFieldNames, tables });
       if (condition) parts.push(condition);
     }
     if (selection.rowIds) parts.push(selection.rowIds.length ? `${quote(ROW_ALIAS)}."id" IN ${sql.list(selection.rowIds)}` : '1 = 0');
-    if (selection.search) parts.push(this.searchCondition(selection.search, context, sql));
+    if (selection.search) parts.push(this.searchCondition(selection.search, context, sql, tables));
     return parts.length ? parts.join(' AND ') : null;
   }
 
   /** Compat search: any searchable cell contains the term, or the term is the row id. */
-  private searchCondition(term: string, context: TableContext, sql: Sql): string {
+  private searchCondition(term: string, context: TableContext, sql: Sql, tables?: LinkedTables): string {
     const conditions: string[] = [];
     if (/^\d+$/.test(term.trim()) && Number(term) <= 2147483647) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(Number(term))}`);
     for (const field of context.fields) {
-      const condition = this.fieldTypes.of(field).searchCondition(field, { alias: ROW_ALIAS, sql }, term);
+      const condition = this.fieldTypes.of(field).searchCondition(field, { alias: ROW_ALIAS, sql, tables }, term);
       if (condition) conditions.push(condition);
     }
     return conditions.length ? `(${conditions.join(' OR ')})` : '1 = 0';

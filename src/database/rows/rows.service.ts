@@ -109,7 +109,7 @@ export class RowsService {
   /** Reads one page of a selection and its exact count (cached by the table's versions). */
   async select(context: TableContext, selection: RowSelection, userFieldNames: boolean, limit: number, offset: number): Promise<{ count: number; rows: RawRow[] }> {
     const sql = this.rows.sql();
-    const where = this.listQuery.where(selection, context, sql, userFieldNames);
+    const where = await this.listQuery.where(selection, context, sql, userFieldNames);
     const whereSql = where ? ` WHERE ${where}` : '';
     const from = this.listQuery.from(context);
     const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql, sql.params);
@@ -454,7 +454,7 @@ export class RowsService {
     const [row] = await this.rows.findByIds(tableId, [rowId]);
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
     const sql = this.rows.sql();
-    const where = this.listQuery.where(selection, context, sql, false);
+    const where = await this.listQuery.where(selection, context, sql, false);
     const from = this.listQuery.from(context);
     const ordered = `SELECT ${quote(ROW_ALIAS)}."id", ROW_NUMBER() OVER (ORDER BY ${this.listQuery.orderBy(selection.sorts, sql)}) AS "position" FROM ${from}${where ? ` WHERE ${where}` : ''}`;
     const target = sql.param(rowId);

@@ -81,6 +81,11 @@ export class Junction {
     }
   }
 
+  /** The junction as filters reach it (`relationSource` of the types that use one). */
+  source(): { from: string; rowColumn: string; targetColumn: string } {
+    return { from: quote(this.table), rowColumn: quote(this.owner), targetColumn: quote(this.target) };
+  }
+
   /** `EXISTS` a pair of the row aliased `alias` whose target matches `condition` (on `x`, joined by `joinTable`). */
   exists(alias: string, joinTable: string, condition: string, joinColumn = 'id'): string {
     return `EXISTS (SELECT 1 FROM ${quote(this.table)} j JOIN ${quote(joinTable)} x ON x.${quote(joinColumn)} = j.${quote(this.target)} WHERE j.${quote(this.owner)} = ${quote(alias)}."id" AND ${condition})`;

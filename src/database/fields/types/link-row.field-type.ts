@@ -8,7 +8,8 @@ import { TableContextService } from '../../table-context';
 import type { TableEntity } from '../../table.entity';
 import { TableRepository } from '../../table.repository';
 import { FieldEntity } from '../field.entity';
-import { CellError, cellError, FieldContext, FieldType, FieldTypeRegistry, RawRow, rowsTable } from '../field-type';
+import { quote } from '../../../core/database/sql';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, RelationSource, rowsTable } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
 import { Junction } from './junction';
@@ -365,7 +366,31 @@ export class LinkRowFieldType implements FieldType {
     return null;
   }
 
-  searchCondition(): string | null {
-    return null;
+  /** Compat search: a linked row's primary value contains the term. */
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    const source = this.relationSource(field, ref);
+    const j = quote(`js_${field.id}`);
+    const condition = source.targetContains(`${j}.${source.targetColumn}`, term);
+    if (!condition) return null;
+    return `EXISTS (SELECT 1 FROM ${source.from} ${j} WHERE ${j}.${source.rowColumn} = ${quote(ref.alias)}."id" AND ${condition})`;
+  }
+
+  /**
+   * The relation's junction from this field's side; `targetContains` matches linked rows
+   * whose primary value contains a term (through the primary field type's search).
+   */
+  relationSource(field: FieldEntity, ref: ColumnRef): RelationSource & { targetContains(targetId: string, term: string): string | null } {
+    return {
+      ...this.junction(field).source(),
+      targetContains: (targetId, term) => {
+        const linkedId = this.linkedTableId(field);
+        const primary = ref.tables?.get(linkedId)?.fields.find((f) => f.primary);
+        if (!primary) return null;
+        const alias = `lt_${field.id}`;
+        const condition = this.registry.of(primary).searchCondition(primary, { alias, sql: ref.sql, tables: ref.tables }, term);
+        if (!condition) return null;
+        return `EXISTS (SELECT 1 FROM ${quote(rowsTable(linkedId))} ${quote(alias)} WHERE ${quote(alias)}."id" = ${targetId} AND ${condition})`;
+      },
+    };
   }
 }

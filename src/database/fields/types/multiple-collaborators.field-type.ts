@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { escapeLike } from '../../../core/database/dialect';
 import { Sql } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
-import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow } from '../field-type';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource } from '../field-type';
 import { Junction } from './junction';
 
 type Collaborator = { id: number; name: string };
@@ -122,5 +122,9 @@ export class MultipleCollaboratorsFieldType implements FieldType {
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return this.junction(field).exists(ref.alias, 'user', ref.sql.dialect.ilike('x."first_name"', ref.sql.param(`%${escapeLike(term)}%`)));
+  }
+
+  relationSource(field: FieldEntity): RelationSource {
+    return this.junction(field).source();
   }
 }

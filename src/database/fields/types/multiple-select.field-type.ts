@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../field.entity';
-import { cellError, ColumnRef, FieldContext, FieldType, RawRow } from '../field-type';
+import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { Junction } from './junction';
 import {
@@ -139,5 +139,9 @@ export class MultipleSelectFieldType implements FieldType {
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return this.junction(field).exists(ref.alias, 'database_select_option', optionSearchSql(ref, term));
+  }
+
+  relationSource(field: FieldEntity): RelationSource {
+    return this.junction(field).source();
   }
 }

@@ -75,7 +75,7 @@ export function pyDecimal(text: string): string | null {
 
 /** The junction of a relation type, or an error naming the missing hook (a programming error). */
 export function relationOf(field: FieldEntity, ctx: FilterContext): RelationSource {
-  const source = ctx.fieldType.relationSource?.(field, { alias: ctx.alias, sql: ctx.sql });
+  const source = ctx.fieldType.relationSource?.(field, { alias: ctx.alias, sql: ctx.sql, tables: ctx.tables });
   if (!source) throw new Error(`Field type ${field.type} does not implement relationSource, which its filters need.`);
   return source;
 }

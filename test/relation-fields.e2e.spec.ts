@@ -220,3 +220,27 @@ describe('link_row', () => {
     expect(after.body.Parent).toEqual([]);
   });
 });
+
+describe('deleting a linked table', () => {
+  test('trashes the link fields pointing at it, and the other table keeps working', async () => {
+    const databaseId = (await req('GET', '/api/applications/')).body[0].id;
+    const target = (await req('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Target' })).body.id;
+    const link = await createField(customers, { name: 'To target', type: 'link_row', link_row_table_id: target });
+    expect(link.status).toBe(200);
+    await createRow(customers, { 'To target': [1] });
+    expect((await req('DELETE', `/api/database/tables/${target}/`)).status).toBe(204);
+    expect((await fieldsOf(customers)).map((f) => f.name)).not.toContain('To target');
+    expect((await req('GET', `/api/database/fields/${link.body.id}/`)).status).toBe(404);
+    const rows = await req('GET', `/api/database/rows/table/${customers}/?user_field_names=true`);
+    expect(rows.status).toBe(200);
+    expect(rows.body.results[0]).not.toHaveProperty('To target');
+    const copy = await req('POST', `/api/database/tables/${customers}/duplicate/async/`);
+    expect(copy.status).toBe(202);
+    let job = copy.body;
+    for (let i = 0; i < 100 && ['pending', 'started'].includes(job.state); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      job = (await req('GET', `/api/jobs/${copy.body.id}/`)).body;
+    }
+    expect(job.state).toBe('finished');
+  });
+});

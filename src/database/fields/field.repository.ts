@@ -21,6 +21,13 @@ export class FieldRepository {
     return this.repo.find({ where: { tableId, trashed: false }, order: { primary: 'DESC', order: 'ASC', id: 'ASC' } });
   }
 
+  /** Live link fields of the given tables that point at `tableId`. */
+  async linksTo(tableId: number, tableIds: number[]): Promise<FieldEntity[]> {
+    if (!tableIds.length) return [];
+    const links = await this.repo.find({ where: { type: 'link_row', trashed: false, tableId: In(tableIds) } });
+    return links.filter((field) => Number(field.properties.link_row_table_id) === tableId);
+  }
+
   findLive(id: number): Promise<FieldEntity | null> {
     return this.repo.findOne({ where: { id, trashed: false } });
   }

@@ -8,6 +8,7 @@ import { DatabaseErrors } from '../database.errors';
 import { serializeTable } from '../database-application.type';
 import { FieldsService, MAX_FIELDS_PER_TABLE } from '../fields/fields.service';
 import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
+import { FieldRepository } from '../fields/field.repository';
 import { RowRepository } from '../rows/row.repository';
 import { TableSchemaRepository } from '../rows/table-schema.repository';
 import { TableContext, TableContextService } from '../table-context';
@@ -68,6 +69,7 @@ export class TablesService {
     private readonly schema: TableSchemaRepository,
     private readonly rows: RowRepository,
     private readonly types: FieldTypeRegistry,
+    private readonly fieldRepo: FieldRepository,
   ) {}
 
   useDefaultViews(factory: DefaultViewFactory): void {
@@ -162,10 +164,19 @@ export class TablesService {
     return serializeTable(table);
   }
 
-  /** Moves the table to the trash; its SQL table stays until the trash is emptied. */
+  /**
+   * Moves the table to the trash; its SQL table stays until the trash is emptied. Link
+   * fields of other tables that point at it go to the trash with it, as in Baserow.
+   */
   async delete(user: UserEntity, tableId: number): Promise<void> {
     await this.db.run(async () => {
       const { table, workspaceId } = await this.contexts.require(tableId, user.id);
+      const others = (await this.repo.liveIdsOfDatabase(table.databaseId)).filter((id) => id !== table.id);
+      for (const link of await this.fieldRepo.linksTo(table.id, others)) {
+        await this.fieldRepo.save({ ...link, trashed: true });
+        await this.repo.bump(link.tableId, 'fields_version');
+        this.db.record('field.deleted', { fieldId: link.id, tableId: link.tableId, relatedFieldIds: [] });
+      }
       await this.repo.update(table.id, { trashed: true });
       this.db.record('table.deleted', { tableId, databaseId: table.databaseId, workspaceId });
     });

@@ -7,7 +7,6 @@ import { FieldRepository } from '../database/fields/field.repository';
 import { FieldJson, FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
 import { TableContext, TableContextService } from '../database/table-context';
-import { TableRepository } from '../database/table.repository';
 import { Broadcaster } from './broadcaster';
 import { Delivery, encode, ServerMessage } from './delivery';
 import { RealtimeRepository } from './realtime.repository';
@@ -29,7 +28,6 @@ export class DatabaseRealtimeListener {
   constructor(
     private readonly broadcaster: Broadcaster,
     private readonly repo: RealtimeRepository,
-    private readonly tables: TableRepository,
     private readonly contexts: TableContextService,
     private readonly fields: FieldsService,
     private readonly fieldRepo: FieldRepository,
@@ -131,9 +129,8 @@ export class DatabaseRealtimeListener {
   @OnEvent('rows.created')
   async rowsCreated(event: DomainEvent<'rows.created'>): Promise<void> {
     const { tableId, rowIds, beforeRowId } = event.payload;
-    const context = await this.context(tableId);
-    if (!context) return;
-    const rows = await this.rows.rowsByIds(context, rowIds);
+    const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
+    if (!rows) return;
     await this.broadcaster.send(toTablePage(tableId, { type: 'rows_created', table_id: tableId, rows, metadata: {}, before_row_id: beforeRowId }, origin(event)));
   }
 
@@ -141,9 +138,8 @@ export class DatabaseRealtimeListener {
   @OnEvent('rows.updated')
   async rowsUpdated(event: DomainEvent<'rows.updated'>): Promise<void> {
     const { tableId, rowIds, rowsBefore, updatedFieldIds } = event.payload;
-    const context = await this.context(tableId);
-    if (!context) return;
-    const rows = await this.rows.rowsByIds(context, rowIds);
+    const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
+    if (!rows) return;
     await this.broadcaster.send(
       toTablePage(tableId, { type: 'before_rows_update', table_id: tableId, row_ids: rowIds, rows: rowsBefore }, origin(event)),
       toTablePage(
@@ -164,9 +160,14 @@ export class DatabaseRealtimeListener {
     );
   }
 
-  private async context(tableId: number): Promise<TableContext | null> {
-    const access = await this.tables.findAccess(tableId, 0);
-    return access ? this.contexts.withFields(access.table, access.workspaceId) : null;
+  /** The rows as they are now (for events that do not carry them), or null when the table is gone. */
+  private async currentRows(tableId: number, rowIds: number[]) {
+    const context = await this.context(tableId);
+    return context ? this.rows.rowsByIds(context, rowIds) : null;
+  }
+
+  private context(tableId: number): Promise<TableContext | null> {
+    return this.contexts.ofTable(tableId);
   }
 
   /** PERMITTED(read table) = WORKSPACE: every member may read every table. */

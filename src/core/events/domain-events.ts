@@ -39,9 +39,10 @@ export interface DomainEventMap {
   'field.updated': { fieldId: number; tableId: number; relatedFieldIds: number[] };
   'field.deleted': { fieldId: number; tableId: number; relatedFieldIds: number[] };
   /** `beforeRowId`: the row the new rows were placed before (`?before=`), or null. */
-  'rows.created': { tableId: number; rowIds: number[]; beforeRowId: number | null };
+  /** `rows`: the new rows as read in the transaction that created them. */
+  'rows.created': { tableId: number; rowIds: number[]; beforeRowId: number | null; rows?: RowSnapshot[] };
   /** `rowsBefore`: the rows as they were, keyed `field_<id>`, aligned with `rowIds`. */
-  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[] };
+  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[] };
   /** `rows`: the rows as they were before deletion. */
   'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[] };
   'view.created': { viewId: number; tableId: number };

@@ -86,6 +86,19 @@ export class RowsService {
     return this.serialize(context, ids.map((id) => byId.get(id)).filter((row): row is RawRow => !!row), shape);
   }
 
+  /** Rows keyed `field_<id>` re-keyed by field names (user_field_names), in the same key order. */
+  named(context: TableContext, rows: RowJson[]): RowJson[] {
+    return rows.map((row) => {
+      const out: RowJson = { id: row.id, order: row.order };
+      for (const [key, value] of Object.entries(row)) {
+        if (key === 'id' || key === 'order') continue;
+        const field = context.byId.get(Number(key.slice('field_'.length)));
+        out[field ? field.name : key] = value;
+      }
+      return out;
+    });
+  }
+
   // ------------------------------------------------------------------ reading
 
   async get(user: UserEntity, tableId: number, rowId: number, userFieldNames: boolean): Promise<RowJson> {
@@ -276,8 +289,10 @@ export class RowsService {
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
       await this.writeRelations(context, ids, prepared.map((p) => p.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
-      this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before });
-      const rows = await this.rowsByIds(context, ids, { userFieldNames: options.userFieldNames });
+      // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
+      const rows = await this.rowsByIds(context, ids);
+      this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
+      if (options.userFieldNames) return { rows: this.named(context, rows), updatedFieldIds: [...fieldIds] };
       return { rows, updatedFieldIds: [...fieldIds] };
     });
   }
@@ -338,8 +353,9 @@ export class RowsService {
       for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
-      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: [...fieldIds] });
-      const rows = await this.rowsByIds(context, ids, { userFieldNames });
+      const rows = await this.rowsByIds(context, ids);
+      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: [...fieldIds], rows });
+      if (userFieldNames) return { rows: this.named(context, rows), updatedFieldIds: [...fieldIds] };
       return { rows, updatedFieldIds: [...fieldIds] };
     });
   }
@@ -352,9 +368,9 @@ export class RowsService {
       const [order] = await this.newOrders(tableId, 1, beforeId);
       await this.rows.setOrder(tableId, rowId, order, user.id);
       await this.tables.bump(tableId, 'rows_version');
-      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: [before], updatedFieldIds: [] });
-      const [row] = await this.rowsByIds(context, [rowId], { userFieldNames });
-      return row;
+      const rows = await this.rowsByIds(context, [rowId]);
+      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: [before], updatedFieldIds: [], rows });
+      return userFieldNames ? this.named(context, rows)[0] : rows[0];
     });
   }
 

@@ -151,6 +151,11 @@ describe('listing', () => {
   test('search, order_by, include and exclude', async () => {
     const found = await list('?search=row 1');
     expect(found.body.count).toBe(10);
+    // Numbers are searched as the API shows them; a term without digits never matches one.
+    const byPrice = await list(`?search=10.00&include=field_${price}`);
+    expect(byPrice.body.results.map((r: any) => r[`field_${price}`])).toEqual(['10.00']);
+    expect((await list('?search=.00')).body.count).toBe((await list(`?filter__field_${price}__not_empty=`)).body.count);
+    expect((await list('?search=zzz')).body.count).toBe(0);
     const sorted = await list(`?order_by=-field_${price},field_${name}&size=3&user_field_names=true`);
     expect(sorted.body.results.map((r: any) => [r.Name, r.Price])).toEqual([
       ['Item 0', '10.00'],

@@ -1,3 +1,4 @@
+import { canContain } from './base';
 import { Injectable } from '@nestjs/common';
 import { escapeLike } from '../../../core/database/dialect';
 import { quote } from '../../../core/database/sql';
@@ -51,7 +52,8 @@ export abstract class SystemDateFieldType implements FieldType {
     return `${quote(ref.alias)}.${quote(this.systemColumn)}`;
   }
 
-  searchCondition(_field: FieldEntity, ref: ColumnRef, term: string): string {
+  searchCondition(_field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    if (!canContain('datetime', term)) return null;
     const column = ref.sql.dialect.castText(`${quote(ref.alias)}.${quote(this.systemColumn)}`);
     return ref.sql.dialect.ilike(column, ref.sql.param(`%${escapeLike(term)}%`));
   }

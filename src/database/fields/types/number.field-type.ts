@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ColumnDefinition } from '../../../core/database/dialect';
+import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
 import type { FieldEntity } from '../field.entity';
-import { CellError, fieldColumn, FieldType } from '../field-type';
+import { CellError, ColumnRef, fieldColumn, FieldType } from '../field-type';
 import { formatDecimal, parseDecimal, quantizeDecimal } from '../values/number';
-import { ColumnFieldType } from './base';
+import { canContain, ColumnFieldType, columnOf } from './base';
 
 export const NUMBER_SEPARATORS = ['', 'SPACE_COMMA', 'SPACE_PERIOD', 'COMMA_PERIOD', 'PERIOD_COMMA'] as const;
 
@@ -48,6 +48,13 @@ export class NumberFieldType extends ColumnFieldType {
 
   toApi(field: FieldEntity, raw: unknown): string | null {
     return formatDecimal(raw as string | number | null, places(field));
+  }
+
+  /** The cell as the API shows it (`10.50`) contains the term; on both databases alike. */
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    if (!canContain('decimal', term)) return null;
+    const text = ref.sql.dialect.decimalText(columnOf(field, ref), places(field));
+    return ref.sql.dialect.ilike(text, ref.sql.param(`%${escapeLike(term)}%`));
   }
 
   /** Numbers keep their value in the new precision (rounded). */

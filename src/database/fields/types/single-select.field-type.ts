@@ -103,7 +103,8 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return optionValueSql(columnOf(field, ref));
   }
 
+  /** The field's matching options are found once (an uncorrelated subquery), not per row. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
-    return `EXISTS (SELECT 1 FROM ${quote('database_select_option')} x WHERE x."id" = ${columnOf(field, ref)} AND ${optionSearchSql(ref, term)})`;
+    return `${columnOf(field, ref)} IN (SELECT x."id" FROM ${quote('database_select_option')} x WHERE x."field_id" = ${ref.sql.param(field.id)} AND ${optionSearchSql(ref, term)})`;
   }
 }

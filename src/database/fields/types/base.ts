@@ -2,6 +2,7 @@ import { ColumnDefinition, ColumnKind, escapeLike } from '../../../core/database
 import type { FieldSpec } from '../../../core/validation/field';
 import type { FieldEntity } from '../field.entity';
 import { CellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
+import type { ParseResult } from '../values/common';
 import { parseText } from '../values/text';
 
 /** `"alias"."field_<id>"` */
@@ -72,4 +73,31 @@ const DIGIT_TEXT_KINDS = new Set<ColumnKind>(['decimal', 'integer', 'real', 'dat
  */
 export function canContain(kind: ColumnKind, term: string): boolean {
   return !DIGIT_TEXT_KINDS.has(kind) || /\d/.test(term);
+}
+
+/**
+ * Text cells checked by a parser (url, email, phone_number): empty cells are `""`, never
+ * null. A type gives its name and its parser.
+ */
+export abstract class CheckedTextFieldType extends ColumnFieldType {
+  readonly canBeUnique: boolean = true;
+  protected abstract parse(value: unknown): ParseResult<string>;
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'text' };
+  }
+
+  prepareValue(_field: FieldEntity, value: unknown): string {
+    const result = this.parse(value);
+    if (!result.ok) throw new CellError(result.errors);
+    return result.value;
+  }
+
+  defaultValue(): string {
+    return '';
+  }
+
+  toApi(_field: FieldEntity, raw: unknown): string {
+    return raw == null ? '' : String(raw);
+  }
 }

@@ -1,3 +1,5 @@
+import { civilFromDays, daysFromCivil, daysInMonth, isLeap } from '../fields/values/calendar';
+
 /**
  * Date filter values → UTC time ranges (pure module: no Nest, no TypeORM, no npm deps).
  *
@@ -201,38 +203,8 @@ function invalid(reason: string): never {
 // Calendar dates as epoch day numbers (days since 1970-01-01), proleptic Gregorian.
 
 const DAY_MS = 86_400_000;
-const MIN_DAY = daysFromCivil(1, 1, 1);
-const MAX_DAY = daysFromCivil(9999, 12, 31);
-
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const mp = (m + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(days: number): { y: number; m: number; d: number } {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
-}
-
-function isLeap(y: number): boolean {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-}
-
-function daysInMonth(y: number, m: number): number {
-  return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-}
+const MIN_DAY = daysFromCivil({ year: 1, month: 1, day: 1 });
+const MAX_DAY = daysFromCivil({ year: 9999, month: 12, day: 31 });
 
 /** Python `date` range check (years 1..9999); outside → OverflowError/ValueError. */
 function checkDay(day: number): number {
@@ -245,7 +217,7 @@ function makeDay(y: number, m: number, d: number): number {
   if (y < 1 || y > 9999) invalid('year out of range');
   if (m < 1 || m > 12) invalid('month must be in 1..12');
   if (d < 1 || d > daysInMonth(y, m)) invalid('day is out of range for month');
-  return daysFromCivil(y, m, d);
+  return daysFromCivil({ year: y, month: m, day: d });
 }
 
 /** Monday = 0 … Sunday = 6 (Python `date.weekday()`). */
@@ -255,21 +227,21 @@ function weekday(day: number): number {
 
 function firstOfMonth(day: number): number {
   const c = civilFromDays(day);
-  return daysFromCivil(c.y, c.m, 1);
+  return daysFromCivil({ year: c.year, month: c.month, day: 1 });
 }
 
 function firstOfYear(day: number): number {
-  return daysFromCivil(civilFromDays(day).y, 1, 1);
+  return daysFromCivil({ year: civilFromDays(day).year, month: 1, day: 1 });
 }
 
 /** dateutil `relativedelta(months=n)`: the day is clamped to the target month's length. */
 function addMonths(day: number, n: number): number {
   const c = civilFromDays(day);
-  const total = c.y * 12 + (c.m - 1) + n;
+  const total = c.year * 12 + (c.month - 1) + n;
   const y = Math.floor(total / 12);
   const m = total - y * 12 + 1;
   if (y < 1 || y > 9999) invalid('year out of range');
-  return daysFromCivil(y, m, Math.min(c.d, daysInMonth(y, m)));
+  return daysFromCivil({ year: y, month: m, day: Math.min(c.day, daysInMonth(y, m)) });
 }
 
 function addYears(day: number, n: number): number {
@@ -292,18 +264,18 @@ function mondayOnOrAfter(day: number): number {
 
 function isoWeekInfo(day: number): { isoYear: number; week: number } {
   const thursday = day - weekday(day) + 3;
-  const isoYear = civilFromDays(thursday).y;
-  const week = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1;
+  const isoYear = civilFromDays(thursday).year;
+  const week = Math.floor((thursday - daysFromCivil({ year: isoYear, month: 1, day: 1 })) / 7) + 1;
   return { isoYear, week };
 }
 
 /** Monday of ISO week 1 of `isoYear`. */
 function isoWeekOneMonday(isoYear: number): number {
-  return mondayOnOrBefore(daysFromCivil(isoYear, 1, 4));
+  return mondayOnOrBefore(daysFromCivil({ year: isoYear, month: 1, day: 4 }));
 }
 
 function dayToString(day: number): string {
-  const { y, m, d } = civilFromDays(day);
+  const { year: y, month: m, day: d } = civilFromDays(day);
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
@@ -388,7 +360,7 @@ function wallParts(ms: number, timeZone: string): WallParts {
     }
   }
   if (bc) y = 1 - y;
-  return { day: daysFromCivil(y, m, d), msOfDay: ((hh * 60 + mm) * 60 + ss) * 1000 };
+  return { day: daysFromCivil({ year: y, month: m, day: d }), msOfDay: ((hh * 60 + mm) * 60 + ss) * 1000 };
 }
 
 /** UTC offset (ms, whole seconds) of `timeZone` at instant `ms`. */
@@ -526,11 +498,11 @@ function parseIsoDateUncommon(s: string): ParsedDatePrefix {
     pos += 3;
     if (ordinal < 1 || ordinal > 365 + (isLeap(y) ? 1 : 0)) invalid('Invalid ordinal day');
     if (y < 1) invalid('year out of range');
-    resolved = daysFromCivil(y, 1, 1) + ordinal - 1;
+    resolved = daysFromCivil({ year: y, month: 1, day: 1 }) + ordinal - 1;
   }
   checkDay(resolved);
   const c = civilFromDays(resolved);
-  return { ...c, resolved, pos };
+  return { y: c.year, m: c.month, d: c.day, resolved, pos };
 }
 
 function parseIsoDatePrefix(s: string): ParsedDatePrefix {
@@ -883,8 +855,8 @@ function withinDays(target: number, today: number, timeZone: string): DateInterv
 
 /** Dates of calendar year `year` whose ISO week number is `week` (Django `__week` + `__year`). */
 function isoWeekInYearIntervals(week: number, year: number, timeZone: string): DateInterval[] {
-  const yearStart = daysFromCivil(year, 1, 1);
-  const yearEnd = daysFromCivil(year + 1, 1, 1);
+  const yearStart = daysFromCivil({ year, month: 1, day: 1 });
+  const yearEnd = daysFromCivil({ year: year + 1, month: 1, day: 1 });
   const spans: Array<[number, number]> = [];
   for (const isoYear of [year - 1, year, year + 1]) {
     const monday = isoWeekOneMonday(isoYear) + (week - 1) * 7;
@@ -998,7 +970,7 @@ function resolveLegacy(
       }
       case 'date_equals_week': {
         const { week } = isoWeekInfo(today);
-        return rangeOf(isoWeekInYearIntervals(week, civilFromDays(today).y, timeZone), negate, timeZone);
+        return rangeOf(isoWeekInYearIntervals(week, civilFromDays(today).year, timeZone), negate, timeZone);
       }
       case 'date_equals_month': {
         const first = firstOfMonth(today);
@@ -1078,7 +1050,7 @@ export function matchesDateFilter(
       if (includeTime) {
         const t = (value instanceof Date ? value : new Date(value)).getTime();
         if (Number.isNaN(t)) return false;
-        return civilFromDays(localDay(t, condition.timeZone)).d === condition.day;
+        return civilFromDays(localDay(t, condition.timeZone)).day === condition.day;
       }
       const d = value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
       return Number(d.slice(8, 10)) === condition.day;

@@ -1,3 +1,4 @@
+import { civilFromDays, daysFromCivil, daysInMonth, isLeap, Ymd } from './calendar';
 import { ParseResult, failed, parsed } from './common';
 
 /**
@@ -21,12 +22,6 @@ export const DATETIME_FORMAT_ERROR =
   'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
 export const DATETIME_OVERFLOW_ERROR = 'Datetime value out of range.';
 
-interface Ymd {
-  year: number;
-  month: number;
-  day: number;
-}
-
 interface ParsedDateTime extends Ymd {
   hour: number;
   minute: number;
@@ -38,39 +33,9 @@ interface ParsedDateTime extends Ymd {
 
 const US_PER_DAY = 86_400_000_000;
 
-function isLeap(y: number): boolean {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-}
-
-function daysInMonth(y: number, m: number): number {
-  return m === 2 ? (isLeap(y) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-}
-
 /** Python's `date(y, m, d)` range checks. */
 function validDate(d: Ymd): boolean {
   return d.year >= 1 && d.year <= 9999 && d.month >= 1 && d.month <= 12 && d.day >= 1 && d.day <= daysInMonth(d.year, d.month);
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (no `Date`, which mangles years < 100). */
-function daysFromCivil({ year, month, day }: Ymd): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(days: number): Ymd {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 /** `date.fromisocalendar`: Monday of ISO week 1 is the Monday on or before January 4th. */

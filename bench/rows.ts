@@ -29,7 +29,7 @@
  * ("10,50"), BENCH_INSERT_CONCURRENCY (1), BENCH_DB_INDEX (both|on|off), BENCH_WS_SOCKETS (100),
  * BENCH_WS_RUNS (30). Prints one JSON document on stdout; progress goes to stderr.
  */
-import { ChildProcess, execSync, fork } from 'node:child_process';
+import { ChildProcess, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -37,6 +37,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { forkServer, serveRowspace } from './server';
 
 function envInt(key: string, def: number, min = 1): number {
   const raw = process.env[key];
@@ -74,39 +75,11 @@ const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 // ---------------------------------------------------------------- server (child process)
 
-/**
- * Rowspace on the database the parent prepared (DATABASE_URL in its environment, or SQLite in
- * the parent's temporary folder BENCH_DATA_DIR, which the parent removes); answers its URL.
- */
-async function serveRowspace(): Promise<void> {
-  const { createApp } = await import('../src/app');
-  const { loadConfig } = await import('../src/core/config/config');
-  const dir = process.env.BENCH_DATA_DIR!;
-  const config = loadConfig({
-    DATA_DIR: dir,
-    SQLITE_PATH: join(dir, 'bench.sqlite'),
-    SECRET_KEY: 'bench-secret-key-that-is-long-enough',
-    PUBLIC_URL: 'http://localhost:8000',
-    LOGIN_MAX_FAILURES_PER_IP: '100000',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  });
-  const app = await createApp(config, { logger: ['error'] });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
-  process.send!({ url: `http://127.0.0.1:${port}` });
-  process.on('disconnect', () => void app.close().finally(() => process.exit(0)));
-}
-
 function startServer(databaseUrl: string | null, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DATA_DIR: dataDir };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  // The same ts-node (with swc, which emits Nest's decorator metadata) runs the server.
-  const child = fork(require.resolve('ts-node/dist/bin'), ['--swc', __filename, 'rowspace'], { execArgv: [], env });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ child, url: message.url }));
-    child.once('exit', (code) => reject(new Error(`rowspace server exited with ${code}`)));
-  });
+  return forkServer(__filename, 'rowspace', env);
 }
 
 function stopServer(child: ChildProcess): Promise<void> {
@@ -704,7 +677,7 @@ async function main(): Promise<void> {
 }
 
 const role = process.argv[2];
-if (role === 'rowspace') void serveRowspace();
+if (role === 'rowspace') void serveRowspace(process.env.BENCH_DATA_DIR!);
 else
   main().catch((error) => {
     console.error(error);

@@ -12,13 +12,14 @@
  * (workspace members the sockets are spread over, default 5), DATABASE_URL (PostgreSQL;
  * SQLite in a temporary folder otherwise). Prints one JSON document.
  */
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
+import { forkServer, serveRowspace } from './server';
 
 const SOCKETS = (process.env.BENCH_SOCKETS ?? '1000,5000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -27,31 +28,6 @@ const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 5);
 const CONNECT_CONCURRENCY = 200;
 
 // ---------------------------------------------------------------- servers (child processes)
-
-/** Rowspace on a fresh database; answers its URL to the parent. */
-async function serveRowspace(): Promise<void> {
-  const { createApp } = await import('../src/app');
-  const { loadConfig } = await import('../src/core/config/config');
-  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-ws-'));
-  const config = loadConfig({
-    DATA_DIR: dir,
-    SQLITE_PATH: join(dir, 'bench.sqlite'),
-    SECRET_KEY: 'bench-secret-key-that-is-long-enough',
-    PUBLIC_URL: 'http://localhost:8000',
-    LOGIN_MAX_FAILURES_PER_IP: '100000',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  });
-  const app = await createApp(config, { logger: ['error'] });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
-  process.send!({ url: `http://127.0.0.1:${port}` });
-  process.on('disconnect', () => {
-    void app.close().finally(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
-  });
-}
 
 /** The reference: a plain `ws` server; `POST /broadcast` sends one message to every socket, then answers. */
 function serveBare(): void {
@@ -74,12 +50,7 @@ function serveBare(): void {
 }
 
 function startChild(role: 'rowspace' | 'bare'): Promise<{ child: ChildProcess; url: string }> {
-  // The same ts-node (with swc, which emits Nest's decorator metadata) runs the servers.
-  const child = fork(require.resolve('ts-node/dist/bin'), ['--swc', __filename, role], { execArgv: [] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ child, url: message.url }));
-    child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
-  });
+  return forkServer(__filename, role);
 }
 
 // ---------------------------------------------------------------- clients (this process)
@@ -250,7 +221,10 @@ async function main(): Promise<void> {
 }
 
 const role = process.argv[2];
-if (role === 'rowspace') void serveRowspace();
+if (role === 'rowspace') {
+  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-ws-'));
+  void serveRowspace(dir, () => rmSync(dir, { recursive: true, force: true }));
+}
 else if (role === 'bare') serveBare();
 else
   main().catch((error) => {

@@ -51,6 +51,6 @@ export const DatabaseErrors = {
 };
 
 /** Python's repr of a list, as Baserow's messages show ids: `[5, 6]`, `['5']`. */
-export function pyList(ids: (number | string)[]): string {
+export function pyList(ids: readonly unknown[]): string {
   return `[${ids.map((id) => (typeof id === 'string' ? `'${id}'` : String(id))).join(', ')}]`;
 }

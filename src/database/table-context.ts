@@ -92,9 +92,9 @@ export class TableContextService {
 
   /** Re-reads a table's context inside the current transaction (after its fields changed). */
   async reload(context: TableContext): Promise<TableContext> {
-    const access = await this.tables.findAccess(context.table.id, 0);
-    if (!access) throw DatabaseErrors.tableDoesNotExist();
-    return this.withFields(access.table, access.workspaceId);
+    const fresh = await this.ofTable(context.table.id);
+    if (!fresh) throw DatabaseErrors.tableDoesNotExist();
+    return fresh;
   }
 
   /** What field types work with, for this table and the current transaction. */

@@ -6,7 +6,7 @@ import { serializeTable } from '../database/database-application.type';
 import { FieldRepository } from '../database/fields/field.repository';
 import { FieldJson, FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
-import { TableContext, TableContextService } from '../database/table-context';
+import { TableContextService } from '../database/table-context';
 import { Broadcaster } from './broadcaster';
 import { Delivery, encode, ServerMessage } from './delivery';
 import { RealtimeRepository } from './realtime.repository';
@@ -38,14 +38,14 @@ export class DatabaseRealtimeListener {
 
   @OnEvent('table.created')
   async tableCreated(event: DomainEvent<'table.created'>): Promise<void> {
-    const context = await this.context(event.payload.tableId);
+    const context = await this.contexts.ofTable(event.payload.tableId);
     if (!context) return;
     await this.toWorkspace(event.payload.workspaceId, { type: 'table_created', table: serializeTable(context.table) }, origin(event));
   }
 
   @OnEvent('table.updated')
   async tableUpdated(event: DomainEvent<'table.updated'>): Promise<void> {
-    const context = await this.context(event.payload.tableId);
+    const context = await this.contexts.ofTable(event.payload.tableId);
     if (!context) return;
     const message = { type: 'table_updated', table_id: context.table.id, table: serializeTable(context.table), force_table_refresh: false };
     await this.toWorkspace(event.payload.workspaceId, message, origin(event));
@@ -162,12 +162,8 @@ export class DatabaseRealtimeListener {
 
   /** The rows as they are now (for events that do not carry them), or null when the table is gone. */
   private async currentRows(tableId: number, rowIds: number[]) {
-    const context = await this.context(tableId);
+    const context = await this.contexts.ofTable(tableId);
     return context ? this.rows.rowsByIds(context, rowIds) : null;
-  }
-
-  private context(tableId: number): Promise<TableContext | null> {
-    return this.contexts.ofTable(tableId);
   }
 
   /** PERMITTED(read table) = WORKSPACE: every member may read every table. */

@@ -38,14 +38,8 @@ export interface Dialect {
   orderFromDb(raw: unknown): bigint;
   /** An expression casting a column to text, as a cell reads in search and conversions. */
   castText(expression: string): string;
-  /** Aggregates rows' text into one string, separated by `separator` (a literal). */
-  stringAgg(expression: string, separator: string, orderBy: string): string;
-  /** A stored datetime as canonical ISO text (`YYYY-MM-DDTHH:MM:SS.sssZ`). */
-  datetimeFromDb(raw: unknown): string | null;
-  /** A statement making the table's next row id follow its largest id (after rows were inserted with ids). */
-  syncRowIdSequence(table: string): string;
-  /** True when `error` is a unique-constraint violation. */
-  isUniqueViolation(error: unknown): boolean;
+  /** A statement making the table's next row id follow its largest id (after rows were inserted with ids), if one is needed. */
+  syncRowIdSequence(table: string): string | null;
   /**
    * A decimal column as text with exactly `places` decimals, as the API shows it (`1.50`):
    * PostgreSQL's numeric keeps its scale; SQLite stores REAL and formats it.
@@ -168,22 +162,9 @@ export class SqliteDialect implements Dialect {
     return `CAST(${expression} AS TEXT)`;
   }
 
-  stringAgg(expression: string, separator: string, orderBy: string): string {
-    // SQLite ≥ 3.44 accepts ORDER BY inside aggregates.
-    return `group_concat(${expression}, ${separator} ORDER BY ${orderBy})`;
-  }
-
-  datetimeFromDb(raw: unknown): string | null {
-    return raw == null ? null : String(raw);
-  }
-
-  syncRowIdSequence(): string {
+  syncRowIdSequence(): null {
     // AUTOINCREMENT keeps sqlite_sequence at the largest id inserted, explicit ids included.
-    return 'SELECT 1';
-  }
-
-  isUniqueViolation(error: unknown): boolean {
-    return String((error as { code?: string })?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE');
+    return null;
   }
 
   decimalText(expression: string, places: number): string {
@@ -262,25 +243,8 @@ export class PostgresDialect implements Dialect {
     return `CAST(${expression} AS TEXT)`;
   }
 
-  stringAgg(expression: string, separator: string, orderBy: string): string {
-    return `string_agg(${expression}, ${separator} ORDER BY ${orderBy})`;
-  }
-
-  datetimeFromDb(raw: unknown): string | null {
-    if (raw == null) return null;
-    // timestamptz text in UTC: `2020-02-01 01:23:00.123456+00`.
-    const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?/.exec(String(raw));
-    if (!match) return new Date(String(raw)).toISOString();
-    const millis = ((match[3] ?? '.') + '000').slice(1, 4);
-    return `${match[1]}T${match[2]}.${millis}Z`;
-  }
-
   syncRowIdSequence(table: string): string {
     return `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), COALESCE((SELECT MAX("id") FROM "${table}"), 0) + 1, false)`;
-  }
-
-  isUniqueViolation(error: unknown): boolean {
-    return (error as { code?: string })?.code === '23505' || (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
   }
 
   decimalText(expression: string): string {

@@ -35,7 +35,8 @@ export type FieldResult = { value: unknown } | { error: FieldError[] | ErrorTree
 
 const INT32_MAX = 2147483647;
 const err = (error: string, code: string): { error: FieldError[] } => ({ error: [{ error, code }] });
-const typeName = (value: unknown): string =>
+/** Python's type name of a JSON value, as DRF's messages show it (`str`, `int`, `dict`, `NoneType`…). */
+export const pythonTypeName = (value: unknown): string =>
   value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : typeof value === 'boolean' ? 'bool' : typeof value;
 
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true', 'True', 'TRUE', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'y', 'Y', 't', 'T']);
@@ -94,7 +95,7 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       if ((typeof value === 'string' || typeof value === 'number') && spec.choices.includes(String(value))) return { value: String(value) };
       return err(`"${typeof value === 'object' ? JSON.stringify(value) : String(value)}" is not a valid choice.`, 'invalid_choice');
     case 'list': {
-      if (!Array.isArray(value)) return err(`Expected a list of items but got type "${typeName(value)}".`, 'not_a_list');
+      if (!Array.isArray(value)) return err(`Expected a list of items but got type "${pythonTypeName(value)}".`, 'not_a_list');
       if (value.length === 0 && spec.allowEmpty === false) return err('This list may not be empty.', 'empty');
       if (spec.minItems !== undefined && value.length < spec.minItems) {
         return err(`Ensure this field has at least ${spec.minItems} elements.`, 'min_length');
@@ -111,7 +112,7 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       return Object.keys(tree).length ? { error: tree } : { value: items };
     }
     case 'object':
-      if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${typeName(value)}".`, 'not_a_dict');
+      if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${pythonTypeName(value)}".`, 'not_a_dict');
       return { value };
     case 'any':
       return { value };

@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ErrorTree, queryValidationError, validationError } from '../errors/api-error';
-import { fieldSpecs } from './field';
+import { fieldSpecs, pythonTypeName } from './field';
 
 /**
  * Validates `@Body()` and `@Query()` DTOs declared with `@Field`, producing Baserow's
@@ -17,7 +17,7 @@ export class ApiValidationPipe implements PipeTransform {
     if (!specs) return value;
     const fail = metadata.type === 'query' ? queryValidationError : validationError;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      const got = Array.isArray(value) ? 'list' : value === null || value === undefined ? 'NoneType' : typeof value === 'string' ? 'str' : typeof value;
+      const got = pythonTypeName(value ?? null);
       if (metadata.type === 'body' && value === undefined) value = {};
       else throw fail({ non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${got}.`, code: 'invalid' }] });
     }

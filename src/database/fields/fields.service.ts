@@ -78,9 +78,8 @@ export class FieldsService {
   async serializeMany(fields: FieldEntity[]): Promise<FieldJson[]> {
     const result: FieldJson[] = [];
     for (const field of fields) {
-      const access = await this.tables.findAccess(field.tableId, 0);
-      if (!access) continue;
-      const context = await this.contexts.withFields(access.table, access.workspaceId);
+      const context = await this.contexts.ofTable(field.tableId);
+      if (!context) continue;
       result.push(await this.serialize(context.byId.get(field.id) ?? field, context));
     }
     return result;
@@ -242,7 +241,7 @@ export class FieldsService {
       if (from.type === field.type) return await type.prepareValue(field, value, ctx);
       return await type.prepareValue(field, fromType.toText(from, value), ctx);
     } catch (error) {
-      if (error instanceof CellError) return type.readOnly ? null : null;
+      if (error instanceof CellError) return null;
       throw error;
     }
   }

@@ -3,6 +3,8 @@ import { Dialect } from '../../core/database/dialect';
 import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
 import { ApiError, queryValidationError } from '../../core/errors/api-error';
+import { pythonTypeName } from '../../core/validation/field';
+import { pythonStr } from '../fields/values/common';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type';
@@ -124,10 +126,8 @@ export class RowListQuery {
   private validateTree(value: unknown, userFieldNames: boolean): { ok: true; tree: FilterTree } | { ok: false; errors: Record<string, unknown> } {
     type Detail = { error: string; code: string };
     const detail = (error: string, code: string): Detail[] => [{ error, code }];
-    const pyType = (v: unknown): string =>
-      v === null ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : 'dict';
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { ok: false, errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, 'invalid') } };
+      return { ok: false, errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`, 'invalid') } };
     }
     const source = value as Record<string, unknown>;
     const errors: Record<string, unknown> = {};
@@ -137,18 +137,18 @@ export class RowListQuery {
     if (!('filter_type' in source)) errors.filter_type = detail('This field is required.', 'required');
     else if (source.filter_type === null) errors.filter_type = detail('This field may not be null.', 'null');
     else if (source.filter_type === 'AND' || source.filter_type === 'OR') filterType = source.filter_type;
-    else errors.filter_type = detail(`"${pyStr(source.filter_type)}" is not a valid choice.`, 'invalid_choice');
+    else errors.filter_type = detail(`"${pythonStr(source.filter_type)}" is not a valid choice.`, 'invalid_choice');
 
     // filters: ListField(child=PublicViewFilterSerializer), optional.
     const leaves: FilterLeaf[] = [];
     if ('filters' in source) {
       const filters = source.filters;
       if (filters === null) errors.filters = detail('This field may not be null.', 'null');
-      else if (!Array.isArray(filters)) errors.filters = detail(`Expected a list of items but got type "${pyType(filters)}".`, 'not_a_list');
+      else if (!Array.isArray(filters)) errors.filters = detail(`Expected a list of items but got type "${pythonTypeName(filters)}".`, 'not_a_list');
       else {
         const itemErrors: Record<string, unknown> = {};
         filters.forEach((item, index) => {
-          const leaf = this.validateLeaf(item, userFieldNames, pyType);
+          const leaf = this.validateLeaf(item, userFieldNames);
           if ('errors' in leaf) itemErrors[index] = leaf.errors;
           else leaves.push(leaf.leaf);
         });
@@ -161,7 +161,7 @@ export class RowListQuery {
     if ('groups' in source) {
       const items = source.groups;
       if (items === null) errors.groups = detail('This field may not be null.', 'null');
-      else if (!Array.isArray(items)) errors.groups = { non_field_errors: detail(`Expected a list of items but got type "${pyType(items)}".`, 'not_a_list') };
+      else if (!Array.isArray(items)) errors.groups = { non_field_errors: detail(`Expected a list of items but got type "${pythonTypeName(items)}".`, 'not_a_list') };
       else {
         const groupErrors: unknown[] = [];
         let failed = false;
@@ -189,11 +189,11 @@ export class RowListQuery {
   }
 
   /** One item of `filters`: `field` (IntegerField, or CharField with user_field_names), `type` (CharField), `value` (CharField, blank allowed). */
-  private validateLeaf(item: unknown, userFieldNames: boolean, pyType: (v: unknown) => string): { leaf: FilterLeaf } | { errors: unknown } {
+  private validateLeaf(item: unknown, userFieldNames: boolean): { leaf: FilterLeaf } | { errors: unknown } {
     const detail = (error: string, code: string) => [{ error, code }];
     if (item === null) return { errors: detail('This field may not be null.', 'null') };
     if (typeof item !== 'object' || Array.isArray(item)) {
-      return { errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pyType(item)}.`, 'invalid') } };
+      return { errors: { non_field_errors: detail(`Invalid data. Expected a dictionary, but got ${pythonTypeName(item)}.`, 'invalid') } };
     }
     const source = item as Record<string, unknown>;
     const errors: Record<string, unknown> = {};
@@ -202,7 +202,7 @@ export class RowListQuery {
       else if (source[key] === null) errors[key] = detail('This field may not be null.', 'null');
       else if (typeof source[key] === 'boolean' || !['string', 'number'].includes(typeof source[key])) errors[key] = detail('Not a valid string.', 'invalid');
       else {
-        const text = pyStr(source[key]).trim();
+        const text = pythonStr(source[key]).trim();
         if (text === '' && !allowBlank) errors[key] = detail('This field may not be blank.', 'blank');
         else return text;
       }
@@ -214,7 +214,7 @@ export class RowListQuery {
     else if (source.field === null) errors.field = detail('This field may not be null.', 'null');
     else {
       // DRF IntegerField: `int(str(value))` after dropping a trailing `.0…`.
-      const text = typeof source.field === 'string' || typeof source.field === 'number' ? pyStr(source.field).replace(/\.0*\s*$/, '') : null;
+      const text = typeof source.field === 'string' || typeof source.field === 'number' ? pythonStr(source.field).replace(/\.0*\s*$/, '') : null;
       if (text !== null && /^\s*[+-]?\d+\s*$/.test(text) && Number.isSafeInteger(Number(text))) field = Number(text);
       else errors.field = detail('A valid integer is required.', 'invalid');
     }
@@ -290,16 +290,6 @@ export class RowListQuery {
   from(context: TableContext): string {
     return `${quote(rowsTable(context.table.id))} ${quote(ROW_ALIAS)}`;
   }
-}
-
-/** Python's `str()` of a JSON scalar as DRF shows it in messages (`True`, `1.5`, `None`). */
-function pyStr(value: unknown): string {
-  if (value === null) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? value.toString() : String(value);
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 export function searchModeError(value: string): ApiError {

@@ -65,28 +65,18 @@ export class RowRepository {
     await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${sets.join(', ')} WHERE "id" = ${sql.param(id)}`, sql.params);
   }
 
-  /** Stamps rows as modified (for changes stored outside their columns, e.g. links). */
-  async touch(tableId: number, ids: number[], userId: number | null): Promise<void> {
-    if (!ids.length) return;
-    const sql = this.sql();
-    await this.query(
-      `UPDATE ${quote(rowsTable(tableId))} SET "updated_on" = ${sql.param(isoMicros(new Date()))}, "last_modified_by_id" = ${sql.param(userId)} WHERE "id" IN ${sql.list(ids)}`,
-      sql.params,
-    );
-  }
-
   async delete(tableId: number, ids: number[]): Promise<void> {
     if (!ids.length) return;
     const sql = this.sql();
     await this.query(`DELETE FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);
   }
 
-  /** The order a new last row gets: the largest order rounded up, plus one. */
-  async nextOrder(tableId: number): Promise<bigint> {
+  /** The orders of `count` new last rows: the largest order rounded up, plus one, two, … */
+  async nextOrders(tableId: number, count: number): Promise<bigint[]> {
     const [row] = await this.query<{ max: unknown }>(`SELECT MAX("order") AS "max" FROM ${quote(rowsTable(tableId))}`);
-    if (row?.max == null) return ORDER_ONE;
-    const max = this.dialect.orderFromDb(row.max);
-    return ((max + ORDER_ONE - 1n) / ORDER_ONE) * ORDER_ONE + ORDER_ONE;
+    const max = row?.max == null ? 0n : this.dialect.orderFromDb(row.max);
+    const first = ((max + ORDER_ONE - 1n) / ORDER_ONE) * ORDER_ONE + ORDER_ONE;
+    return Array.from({ length: count }, (_, i) => first + BigInt(i) * ORDER_ONE);
   }
 
   /** The order of a row, and of the row right before it (null when it is the first). */
@@ -146,7 +136,8 @@ export class RowRepository {
     const target = [...system, ...columns.map((c) => c.to)].map(quote).join(', ');
     const source = [...system, ...columns.map((c) => c.from)].map(quote).join(', ');
     await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))}`);
-    await this.query(this.dialect.syncRowIdSequence(rowsTable(toTableId)));
+    const sync = this.dialect.syncRowIdSequence(rowsTable(toTableId));
+    if (sync) await this.query(sync);
   }
 
   /** Sets one column of every row to the same value (a new field's default). */
@@ -155,10 +146,6 @@ export class RowRepository {
     await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${quote(column)} = ${sql.param(value)}`, sql.params);
   }
 
-  async count(tableId: number): Promise<number> {
-    const [row] = await this.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${quote(rowsTable(tableId))}`);
-    return Number(row.count);
-  }
 }
 
 /** Driver values to JS: ids as numbers (PostgreSQL's bigint arrives as text). */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
-import { formatOrder, ORDER_ONE } from '../../core/database/dialect';
+import { formatOrder } from '../../core/database/dialect';
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ApiError, ErrorTree, queryValidationError, validationError } from '../../core/errors/api-error';
+import { pythonTypeName } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
@@ -238,10 +239,7 @@ export class RowsService {
 
   /** Orders for `count` new rows: before a row (between it and the one before), or at the end. */
   private async newOrders(tableId: number, count: number, beforeId: number | null): Promise<bigint[]> {
-    if (beforeId === null) {
-      const first = await this.rows.nextOrder(tableId);
-      return Array.from({ length: count }, (_, i) => first + BigInt(i) * ORDER_ONE);
-    }
+    if (beforeId === null) return this.rows.nextOrders(tableId, count);
     const around = await this.rows.ordersAround(tableId, beforeId);
     if (!around) throw DatabaseErrors.rowDoesNotExist([beforeId]);
     const low = around.previous ?? 0n;
@@ -250,13 +248,33 @@ export class RowsService {
   }
 
   async create(user: UserEntity, tableId: number, body: unknown, options: { before: number | null; userFieldNames: boolean }): Promise<RowJson> {
-    const result = await this.createMany(user, tableId, [body], options, true, (tree) => tree['0'] as ErrorTree);
+    const result = await this.createMany(user, tableId, [body], options, true);
     return result.rows[0];
   }
 
   async batchCreate(user: UserEntity, tableId: number, body: unknown, options: { before: number | null; userFieldNames: boolean }) {
-    const items = this.batchItems(body);
-    return this.createMany(user, tableId, items, options, false, (tree) => ({ items: tree }));
+    return this.createMany(user, tableId, this.batchItems(body), options, false);
+  }
+
+  /**
+   * Checks and converts the cells of every item (ids too, for updates). Errors are collected
+   * for all items: a batch answers them under `items.<index>`, a single row at the top.
+   */
+  private async prepareItems(context: TableContext, items: unknown[], options: { userFieldNames: boolean; create: boolean; single: boolean; userId: number }) {
+    const errors: ErrorTree = {};
+    const prepared: { id: number; cells: Awaited<ReturnType<RowsService['prepareCells']>> }[] = [];
+    const fieldIds = new Set<number>();
+    for (let i = 0; i < items.length; i++) {
+      const itemErrors: ErrorTree = {};
+      const body = requireObject(items[i], options.single ? null : i);
+      const id = options.create ? 0 : options.single ? (body.id as number) : checkRowId(body.id, itemErrors);
+      const cells = await this.prepareCells(context, body, options.userFieldNames, options.create, options.userId, itemErrors);
+      cells.fieldIds.forEach((fieldId) => fieldIds.add(fieldId));
+      if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
+      prepared.push({ id, cells });
+    }
+    if (Object.keys(errors).length) throw validationError(options.single ? (errors['0'] as ErrorTree) : { items: errors });
+    return { prepared, fieldIds: [...fieldIds] };
   }
 
   private async createMany(
@@ -265,35 +283,22 @@ export class RowsService {
     items: unknown[],
     options: { before: number | null; userFieldNames: boolean },
     single: boolean,
-    wrap: (tree: ErrorTree) => ErrorTree,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
-      const errors: ErrorTree = {};
-      const prepared = [];
-      const fieldIds = new Set<number>();
-      for (let i = 0; i < items.length; i++) {
-        const itemErrors: ErrorTree = {};
-        const body = requireObject(items[i], single ? null : i);
-        const cells = await this.prepareCells(context, body, options.userFieldNames, true, user.id, itemErrors);
-        cells.fieldIds.forEach((id) => fieldIds.add(id));
-        if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
-        prepared.push(cells);
-      }
-      if (Object.keys(errors).length) throw validationError(wrap(errors));
+      const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId: user.id });
       const orders = await this.newOrders(tableId, prepared.length, options.before);
       const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
-      const newRows: NewRow[] = prepared.map((cells, i) => ({ values: cells.values, order: orders[i] }));
+      const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
       const ids = await this.rows.insert(tableId, newRows, columns, user.id);
       const fieldCtx = this.contexts.fieldContext(context, user.id);
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
-      await this.writeRelations(context, ids, prepared.map((p) => p.relations), user.id);
+      await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
       // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
       const rows = await this.rowsByIds(context, ids);
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
-      if (options.userFieldNames) return { rows: this.named(context, rows), updatedFieldIds: [...fieldIds] };
-      return { rows, updatedFieldIds: [...fieldIds] };
+      return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
     });
   }
 
@@ -309,68 +314,39 @@ export class RowsService {
 
   async update(user: UserEntity, tableId: number, rowId: number, body: unknown, userFieldNames: boolean): Promise<RowJson> {
     const source = requireObject(body, null);
-    const result = await this.updateMany(user, tableId, [{ ...source, id: rowId }], userFieldNames, true, (tree) => tree['0'] as ErrorTree);
+    const result = await this.updateMany(user, tableId, [{ ...source, id: rowId }], userFieldNames, true);
     return result.rows[0];
   }
 
   async batchUpdate(user: UserEntity, tableId: number, body: unknown, userFieldNames: boolean) {
-    const items = this.batchItems(body);
-    return this.updateMany(user, tableId, items, userFieldNames, false, (tree) => ({ items: tree }));
+    return this.updateMany(user, tableId, this.batchItems(body), userFieldNames, false);
   }
 
-  private async updateMany(
-    user: UserEntity,
-    tableId: number,
-    items: unknown[],
-    userFieldNames: boolean,
-    single: boolean,
-    wrap: (tree: ErrorTree) => ErrorTree,
-  ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+  private async updateMany(user: UserEntity, tableId: number, items: unknown[], userFieldNames: boolean, single: boolean): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
-      const errors: ErrorTree = {};
-      const prepared: { id: number; cells: Awaited<ReturnType<RowsService['prepareCells']>> }[] = [];
-      const fieldIds = new Set<number>();
-      for (let i = 0; i < items.length; i++) {
-        const itemErrors: ErrorTree = {};
-        const body = requireObject(items[i], single ? null : i);
-        const id = single ? (body.id as number) : checkRowId(body.id, itemErrors);
-        const cells = await this.prepareCells(context, body, userFieldNames, false, user.id, itemErrors);
-        cells.fieldIds.forEach((fid) => fieldIds.add(fid));
-        if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
-        prepared.push({ id, cells });
-      }
-      if (Object.keys(errors).length) throw validationError(wrap(errors));
+      const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames, create: false, single, userId: user.id });
       const ids = prepared.map((p) => p.id);
-      const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-      if (duplicates.length) throw DatabaseErrors.rowIdsNotUnique(duplicates);
-      const before = await this.rowsByIds(context, ids);
-      if (before.length !== ids.length) {
-        const found = new Set(before.map((r) => r.id));
-        const missing = ids.filter((id) => !found.has(id));
-        throw DatabaseErrors.rowDoesNotExist(single ? missing.map(String) : missing);
-      }
+      const before = await this.existingRows(context, ids, single);
       for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, ids);
-      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: [...fieldIds], rows });
-      if (userFieldNames) return { rows: this.named(context, rows), updatedFieldIds: [...fieldIds] };
-      return { rows, updatedFieldIds: [...fieldIds] };
+      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows });
+      return { rows: this.shaped(context, rows, userFieldNames), updatedFieldIds: fieldIds };
     });
   }
 
   async move(user: UserEntity, tableId: number, rowId: number, beforeId: number | null, userFieldNames: boolean): Promise<RowJson> {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
-      const [before] = await this.rowsByIds(context, [rowId]);
-      if (!before) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+      const before = await this.existingRows(context, [rowId], true);
       const [order] = await this.newOrders(tableId, 1, beforeId);
       await this.rows.setOrder(tableId, rowId, order, user.id);
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, [rowId]);
-      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: [before], updatedFieldIds: [], rows });
-      return userFieldNames ? this.named(context, rows)[0] : rows[0];
+      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows });
+      return this.shaped(context, rows, userFieldNames)[0];
     });
   }
 
@@ -379,12 +355,11 @@ export class RowsService {
   }
 
   async batchDelete(user: UserEntity, tableId: number, body: unknown): Promise<void> {
-    const items = this.batchItems(body);
     const errors: ErrorTree = {};
-    const ids = items.map((item, i) => {
-      const id = typeof item === 'number' ? item : typeof item === 'string' && /^\s*\d+\s*$/.test(item) ? Number(item) : NaN;
-      if (!Number.isSafeInteger(id) || id < 1) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
-      return id;
+    const ids = this.batchItems(body).map((item, i) => {
+      const id = parseRowId(item);
+      if (id === null) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
+      return id ?? 0;
     });
     if (Object.keys(errors).length) throw validationError({ items: errors });
     await this.deleteMany(user, tableId, ids, false);
@@ -393,14 +368,7 @@ export class RowsService {
   private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
-      const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-      if (duplicates.length) throw DatabaseErrors.rowIdsNotUnique(duplicates);
-      const rows = await this.rowsByIds(context, ids);
-      if (rows.length !== ids.length) {
-        const found = new Set(rows.map((r) => r.id));
-        const missing = ids.filter((id) => !found.has(id));
-        throw DatabaseErrors.rowDoesNotExist(single ? missing.map(String) : missing);
-      }
+      const rows = await this.existingRows(context, ids, single);
       const ctx = this.contexts.fieldContext(context, user.id);
       for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, ids, ctx);
       await this.rows.delete(tableId, ids);
@@ -409,13 +377,34 @@ export class RowsService {
     });
   }
 
+  /**
+   * The rows a write names, as they are: ids must be unique (ERROR_ROW_IDS_NOT_UNIQUE) and
+   * all exist (ERROR_ROW_DOES_NOT_EXIST; a single-row URL shows its id as text, as Baserow).
+   */
+  private async existingRows(context: TableContext, ids: number[], single: boolean): Promise<RowJson[]> {
+    const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+    if (duplicates.length) throw DatabaseErrors.rowIdsNotUnique(duplicates);
+    const rows = await this.rowsByIds(context, ids);
+    if (rows.length !== ids.length) {
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      throw DatabaseErrors.rowDoesNotExist(single ? missing.map(String) : missing);
+    }
+    return rows;
+  }
+
+  /** Rows as the request asked for them: keyed `field_<id>`, or by name with user_field_names. */
+  private shaped(context: TableContext, rows: RowJson[], userFieldNames: boolean): RowJson[] {
+    return userFieldNames ? this.named(context, rows) : rows;
+  }
+
   /** `{"items": [...]}` with 1 to BATCH_ROWS_SIZE_LIMIT items. */
   private batchItems(body: unknown): unknown[] {
     const source = requireObject(body, null);
     const items = source.items;
     const limit = this.config.batchRowsSizeLimit;
     if (items === undefined) throw validationError({ items: [{ error: 'This field is required.', code: 'required' }] });
-    if (!Array.isArray(items)) throw validationError({ items: [{ error: `Expected a list of items but got type "${typeName(items)}".`, code: 'not_a_list' }] });
+    if (!Array.isArray(items)) throw validationError({ items: [{ error: `Expected a list of items but got type "${pythonTypeName(items)}".`, code: 'not_a_list' }] });
     if (items.length < 1) throw validationError({ items: [{ error: 'Ensure this field has at least 1 elements.', code: 'min_length' }] });
     if (items.length > limit) throw validationError({ items: [{ error: `Ensure this field has no more than ${limit} elements.`, code: 'max_length' }] });
     return items;
@@ -484,15 +473,17 @@ export class RowsService {
   }
 }
 
-function typeName(value: unknown): string {
-  return value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'number' ? 'int' : typeof value;
-}
-
 /** A row body must be a JSON object; a batch item's error is keyed by its index. */
 function requireObject(value: unknown, index: number | null): Record<string, unknown> {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  const leaf = [{ error: `Invalid data. Expected a dictionary, but got ${typeName(value)}.`, code: 'invalid' }];
+  const leaf = [{ error: `Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`, code: 'invalid' }];
   throw validationError(index === null ? { non_field_errors: leaf } : { items: { [String(index)]: { non_field_errors: leaf } } });
+}
+
+/** A row id given as a number or a digit string; null when it is neither. */
+function parseRowId(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id >= 1 ? id : null;
 }
 
 function checkRowId(value: unknown, errors: ErrorTree): number {
@@ -500,12 +491,9 @@ function checkRowId(value: unknown, errors: ErrorTree): number {
     errors.id = [{ error: 'This field is required.', code: 'required' }];
     return 0;
   }
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) {
-    errors.id = [{ error: 'A valid integer is required.', code: 'invalid' }];
-    return 0;
-  }
-  return id;
+  const id = parseRowId(value);
+  if (id === null) errors.id = [{ error: 'A valid integer is required.', code: 'invalid' }];
+  return id ?? 0;
 }
 
 /** Absolute `next`/`previous` links from the request URL with `page` replaced (page 1 drops it). */

@@ -77,8 +77,4 @@ export class TableSchemaRepository {
     await this.run(`DROP INDEX IF EXISTS ${quote(`${table}_${column}_desc`)}`);
   }
 
-  /** Runs a statement on a user table through the transaction (junction tables of field types). */
-  execute(sql: string, params: unknown[] = []): Promise<any> {
-    return this.db.manager.query(sql, params);
-  }
 }

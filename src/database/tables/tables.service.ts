@@ -138,18 +138,17 @@ export class TablesService {
           }
           values.push(cells);
         }
-        const first = await this.rows.nextOrder(table.id);
+        const orders = await this.rows.nextOrders(table.id, values.length);
         await this.rows.insert(
           table.id,
-          values.map((cells, i) => ({ values: cells, order: first + BigInt(i) * 10n ** 20n })),
+          values.map((cells, i) => ({ values: cells, order: orders[i] })),
           ordered.map((f) => fieldColumn(f)),
           userId,
         );
       }
       await this.viewFactory?.createDefaultView(context, widths);
-      const fresh = (await this.repo.findAccess(table.id, 0))!.table;
       this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
-      return fresh;
+      return table;
     });
   }
 
@@ -246,9 +245,8 @@ export class TablesService {
         await this.types.of(field).duplicateCells?.(field, copy.byId.get(fieldIds.get(field.id)!)!, ctx);
       }
       await this.viewFactory?.duplicateViews?.(tableId, copy, fieldIds);
-      const fresh = (await this.repo.findAccess(table.id, 0))!.table;
       this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
-      return fresh;
+      return table;
     });
   }
 

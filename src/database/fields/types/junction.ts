@@ -91,8 +91,3 @@ export class Junction {
     return `EXISTS (SELECT 1 FROM ${quote(this.table)} j JOIN ${quote(joinTable)} x ON x.${quote(joinColumn)} = j.${quote(this.target)} WHERE j.${quote(this.owner)} = ${quote(alias)}."id" AND ${condition})`;
   }
 }
-
-/** Python's repr of a value list, as Baserow's messages show them. */
-export function pyRepr(values: unknown[]): string {
-  return `[${values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(', ')}]`;
-}

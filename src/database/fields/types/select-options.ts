@@ -3,9 +3,9 @@ import { quote, Sql } from '../../../core/database/sql';
 import { ErrorTree, validationError } from '../../../core/errors/api-error';
 import { checkObject, FieldSpec } from '../../../core/validation/field';
 import type { FieldEntity, SelectOptionEntity } from '../field.entity';
+import { pyList } from '../../database.errors';
 import { CellError, ColumnRef, FieldContext } from '../field-type';
 import type { FieldRepository } from '../field.repository';
-import { pyRepr } from './junction';
 
 /** `select_options` of a create or update: the full list (request-only, answered by serializeExtra). */
 export const SELECT_OPTIONS_SPEC: Record<string, FieldSpec> = {
@@ -78,14 +78,14 @@ export function resolveOptions(field: FieldEntity, values: unknown[], ctx: Field
     if (typeof value === 'number' && Number.isInteger(value)) option = options.find((o) => o.id === value);
     else if (typeof value === 'string') {
       option = options.find((o) => o.value === value) ?? (/^\d+$/.test(value.trim()) ? options.find((o) => o.id === Number(value)) : undefined);
-    } else throw new CellError(`The provided value '${pyRepr([value])}' is not a valid integer or string.`);
+    } else throw new CellError(`The provided value '${pyList([value])}' is not a valid integer or string.`);
     if (!option) invalid.push(value);
     else if (!ids.includes(option.id)) ids.push(option.id);
   }
   if (invalid.length) {
     throw new CellError(
       invalid.length > 1
-        ? `The provided select option values ${pyRepr(invalid)} are not valid select options.`
+        ? `The provided select option values ${pyList(invalid)} are not valid select options.`
         : `The provided select option value '${String(invalid[0])}' is not a valid select option.`,
     );
   }

@@ -1,4 +1,4 @@
-import { Field } from '../core/validation/field';
+import { Field, unsafeCharacterErrors } from '../core/validation/field';
 import { LANGUAGES } from '../users/user.serializer';
 
 export const languageCheck = (value: string) =>
@@ -45,5 +45,5 @@ export function drfStringError(value: unknown, required: boolean): string | null
   if (typeof value === 'number') return null;
   if (typeof value !== 'string') return 'Not a valid string.';
   if (value.trim() === '') return 'This field may not be blank.';
-  return null;
+  return unsafeCharacterErrors(value)[0]?.error ?? null;
 }

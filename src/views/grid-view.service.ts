@@ -1,3 +1,4 @@
+import { INT32_MAX } from '../core/validation/ids';
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { queryFlag, RowSelection } from '../database/rows/row-list.query';
@@ -10,7 +11,6 @@ import { ViewErrors } from './views.errors';
 export type GridRowsJson = Record<string, unknown>;
 
 const DEFAULT_PAGE_SIZE = 100;
-const INT32_MAX = 2147483647;
 
 /** A positive integer query value, or the fallback (DRF paginators ignore bad values). */
 function positive(value: unknown, fallback: number, allowZero = false): number {

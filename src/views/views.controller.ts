@@ -3,16 +3,16 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/decorators';
 import { queryValidationError, validationError } from '../core/errors/api-error';
 import { IdParam } from '../core/http/params';
+import { bodyObjectError, checkValue } from '../core/validation/field';
 import type { UserEntity } from '../users/user.entity';
 import { OrderViewsDto } from './views.dto';
 import { FieldOptionsJson, parseIncludes, ViewJson, ViewsService } from './views.service';
 
 /** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
 function objectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined) return {};
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
-  const got = Array.isArray(body) ? 'list' : body === null ? 'NoneType' : typeof body === 'string' ? 'str' : typeof body;
-  throw validationError({ non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${got}.`, code: 'invalid' }] });
+  const notAnObject = bodyObjectError(body);
+  if (notAnObject) throw validationError(notAnObject);
+  return (body ?? {}) as Record<string, unknown>;
 }
 
 @ApiTags('Database table views')
@@ -26,8 +26,9 @@ export class ViewsController {
   list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: Record<string, unknown>): Promise<ViewJson[]> {
     let limit: number | undefined;
     if (query.limit !== undefined) {
-      if (!/^\d+$/.test(String(query.limit))) throw queryValidationError({ limit: [{ error: 'A valid integer is required.', code: 'invalid' }] });
-      limit = Number(query.limit);
+      const checked = /^\d+$/.test(String(query.limit)) ? checkValue({ kind: 'int', min: 0 }, query.limit) : null;
+      if (!checked || 'error' in checked) throw queryValidationError({ limit: checked?.error ?? [{ error: 'A valid integer is required.', code: 'invalid' }] });
+      limit = checked.value as number;
     }
     const type = query.type === undefined ? undefined : String(query.type);
     return this.views.list(user, tableId, { type, limit, includes: parseIncludes(query.include) });

@@ -22,6 +22,8 @@ export interface AppConfig {
   loginMaxFailuresPerIp: number;
   loginFailureWindowSeconds: number;
   smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean } | null;
+  /** Largest request body read, in bytes (larger ones are a 413). */
+  requestBodyLimitBytes: number;
   rowPageSizeLimit: number;
   batchRowsSizeLimit: number;
   disableAnonymousPublicViewWs: boolean;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
           secure: bool(env, 'SMTP_SECURE', false),
         }
       : null,
+    requestBodyLimitBytes: int(env, 'REQUEST_BODY_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
     rowPageSizeLimit: int(env, 'ROW_PAGE_SIZE_LIMIT', 200, 1),
     batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
     disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),

@@ -1,6 +1,8 @@
+import { parse as parseQueryString, ParsedUrlQuery } from 'node:querystring';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { RequestContext } from '../context/request-context';
+import { ApiError, PlainHttpError } from '../errors/api-error';
 import { RouteTable } from './route-table';
 
 /** Baserow's extra request headers, allowed by CORS beside the usual ones. */
@@ -30,7 +32,8 @@ export function urlConventions(routes: RouteTable): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
     const { routes: matched, slashMissing } = routes.match(path);
-    if (matched.length === 0) {
+    // A NUL (`%00`) in a path parameter can name nothing (and PostgreSQL refuses it in text).
+    if (matched.length === 0 || safeDecode(path).includes('\0')) {
       res.status(404).json({ error: 'URL_NOT_FOUND', detail: `URL ${path} not found.` });
       return;
     }
@@ -52,11 +55,55 @@ export function urlConventions(routes: RouteTable): RequestHandler {
   };
 }
 
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
- * Reads request bodies as raw bytes; they are checked and parsed after authentication
- * (JsonBodyGuard), so that a 401 comes before a 415 or a JSON error, as in Baserow.
+ * The query string parser of the app (Express's `simple` one) with NUL characters removed from
+ * names and values: search terms and filter values then mean the same on both databases
+ * (PostgreSQL refuses NUL in text, SQLite would compare with it), as Baserow's filter values do.
  */
-export const rawBody: RequestHandler = express.raw({ type: () => true, limit: '20mb' });
+export function parseQuery(text: string | null): ParsedUrlQuery {
+  if (!text) return {};
+  const query = parseQueryString(text);
+  if (!text.includes('%00') && !text.includes('\0')) return query;
+  const clean = (value: string): string => value.split('\0').join('');
+  const result: ParsedUrlQuery = {};
+  for (const [key, value] of Object.entries(query)) {
+    result[clean(key)] = Array.isArray(value) ? value.map(clean) : value === undefined ? value : clean(value);
+  }
+  return result;
+}
+
+/**
+ * Reads request bodies as raw bytes, up to `limitBytes`; they are checked and parsed after
+ * authentication (JsonBodyGuard), so that a 401 comes before a 415 or a JSON error, as in
+ * Baserow. A larger body is a 413 in the error envelope.
+ */
+export function rawBody(limitBytes: number): RequestHandler {
+  const read = express.raw({ type: () => true, limit: limitBytes });
+  return (req, res, next) => read(req, res, (error?: unknown) => next(error === undefined ? undefined : bodyReadError(error, limitBytes)));
+}
+
+function bodyReadError(error: unknown, limitBytes: number): unknown {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large') {
+    const mb = Math.round((limitBytes / 1024 / 1024) * 100) / 100;
+    return new ApiError('ERROR_REQUEST_BODY_TOO_LARGE', 413, `The request body is too large. Max ${mb}MB is allowed.`);
+  }
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new PlainHttpError(415, { detail: (error as Error).message });
+  }
+  if (type === 'request.aborted' || type === 'request.size.invalid' || type === 'stream.encoding.set') {
+    return new PlainHttpError(400, { detail: 'The request body could not be read.' });
+  }
+  return error;
+}
 
 /** Starts the request context (who is acting) once the body has been read. */
 export const requestContext: RequestHandler = (_req, _res, next) => {

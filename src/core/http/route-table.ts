@@ -1,3 +1,4 @@
+import { INT32_MAX } from '../validation/ids';
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
@@ -11,7 +12,6 @@ export interface Route {
   trailingSlash: boolean;
 }
 
-const INT32_MAX = 2147483647;
 
 /** Path parameters named `id` or `…Id` are database ids: digits only, like Baserow's URL patterns. */
 export function isIdParam(name: string): boolean {

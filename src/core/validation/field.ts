@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, ValidationArguments } from 'class-validator';
 import { ErrorTree, FieldError } from '../errors/api-error';
+import { INT32_MAX } from './ids';
 
 /**
  * One declaration per request field: how it is validated (Baserow/DRF rules, messages and
@@ -33,7 +34,8 @@ interface CommonSpec {
 
 export type FieldResult = { value: unknown } | { error: FieldError[] | ErrorTree };
 
-const INT32_MAX = 2147483647;
+/** Lists of a request are bounded (each item may become a bound SQL value; SQLite takes 32,766 per statement). */
+export const LIST_MAX_ITEMS = 10_000;
 const err = (error: string, code: string): { error: FieldError[] } => ({ error: [{ error, code }] });
 /** Python's type name of a JSON value, as DRF's messages show it (`str`, `int`, `dict`, `NoneType`…). */
 export const pythonTypeName = (value: unknown): string =>
@@ -42,6 +44,32 @@ export const pythonTypeName = (value: unknown): string =>
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true', 'True', 'TRUE', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'y', 'Y', 't', 'T']);
 const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false', 'False', 'FALSE', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'n', 'N', 'f', 'F']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The validators every DRF `CharField` runs after its own: `ProhibitNullCharactersValidator`
+ * (PostgreSQL cannot store NUL in text) and `ProhibitSurrogateCharactersValidator` (a lone
+ * surrogate has no UTF-8 form). Both errors, in DRF's order, or none.
+ */
+export function unsafeCharacterErrors(text: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (text.includes('\0')) errors.push({ error: 'Null characters are not allowed.', code: 'null_characters_not_allowed' });
+  const surrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  if (surrogate) {
+    const hex = surrogate[0].charCodeAt(0).toString(16).toUpperCase();
+    errors.push({ error: `Surrogate characters are not allowed: U+${hex}.`, code: 'surrogate_characters_not_allowed' });
+  }
+  return errors;
+}
+
+/**
+ * Why a request body is not a JSON object, as a DRF serializer words it (`null` is
+ * "No data provided"), or null when it is one. A missing body counts as `{}`.
+ */
+export function bodyObjectError(value: unknown): ErrorTree | null {
+  if (value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value))) return null;
+  if (value === null) return { non_field_errors: [{ error: 'No data provided', code: 'null' }] };
+  return { non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`, code: 'invalid' }] };
+}
 
 /** Validates and coerces one present value the way DRF's field of the same kind does. */
 export function checkValue(spec: FieldSpec, value: unknown): FieldResult {
@@ -65,13 +93,16 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       if (spec.kind === 'password') {
         if (text.length < 8) return err('This password is too short. It must contain at least 8 characters.', 'password_validation_failed');
         if (text.length > 256) return err('This password is too long. It must not exceed 256 characters.', 'password_validation_failed');
-        return { value: text };
+        const unsafe = unsafeCharacterErrors(text);
+        return unsafe.length ? { error: unsafe } : { value: text };
       }
       const max = spec.max ?? (spec.kind === 'email' ? 254 : undefined);
       if (max !== undefined && text.length > max) return err(`Ensure this field has no more than ${max} characters.`, 'max_length');
       if (spec.kind === 'string' && spec.min !== undefined && text.length < spec.min) {
         return err(`Ensure this field has at least ${spec.min} characters.`, 'min_length');
       }
+      const unsafe = unsafeCharacterErrors(text);
+      if (unsafe.length) return { error: unsafe };
       if (spec.kind === 'email' && !EMAIL.test(text)) return err('Enter a valid email address.', 'invalid');
       return { value: text };
     }
@@ -100,9 +131,8 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       if (spec.minItems !== undefined && value.length < spec.minItems) {
         return err(`Ensure this field has at least ${spec.minItems} elements.`, 'min_length');
       }
-      if (spec.maxItems !== undefined && value.length > spec.maxItems) {
-        return err(`Ensure this field has no more than ${spec.maxItems} elements.`, 'max_length');
-      }
+      const maxItems = spec.maxItems ?? LIST_MAX_ITEMS;
+      if (value.length > maxItems) return err(`Ensure this field has no more than ${maxItems} elements.`, 'max_length');
       const tree: ErrorTree = {};
       const items = value.map((item, index) => {
         const result = checkValue(spec.of, item);
@@ -148,7 +178,7 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
     case 'choice':
       return { ...base, enum: [...spec.choices] } as ApiPropertyOptions;
     case 'list':
-      return { ...base, type: 'array', items: swaggerItem(spec.of) } as ApiPropertyOptions;
+      return { ...base, type: 'array', items: swaggerItem(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS } as ApiPropertyOptions;
     case 'object':
       return { ...base, type: 'object', additionalProperties: true } as ApiPropertyOptions;
     case 'any':

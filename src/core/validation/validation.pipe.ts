@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ErrorTree, queryValidationError, validationError } from '../errors/api-error';
-import { fieldSpecs, pythonTypeName } from './field';
+import { bodyObjectError, fieldSpecs } from './field';
 
 /**
  * Validates `@Body()` and `@Query()` DTOs declared with `@Field`, producing Baserow's
@@ -16,12 +16,9 @@ export class ApiValidationPipe implements PipeTransform {
     const specs = fieldSpecs(metatype);
     if (!specs) return value;
     const fail = metadata.type === 'query' ? queryValidationError : validationError;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      const got = pythonTypeName(value ?? null);
-      if (metadata.type === 'body' && value === undefined) value = {};
-      else throw fail({ non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${got}.`, code: 'invalid' }] });
-    }
-    const source = value as Record<string, unknown>;
+    const notAnObject = bodyObjectError(value);
+    if (notAnObject) throw fail(notAnObject);
+    const source = (value ?? {}) as Record<string, unknown>;
     const plain: Record<string, unknown> = {};
     for (const key of specs.keys()) if (Object.prototype.hasOwnProperty.call(source, key)) plain[key] = source[key];
     const instance = plainToInstance(metatype, plain, { enableImplicitConversion: false }) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
-import { checkObject, checkValue, FieldSpec } from '../../core/validation/field';
+import { bodyObjectError, checkObject, checkValue, FieldSpec } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import { RowRepository } from '../rows/row.repository';
@@ -107,7 +107,7 @@ export class FieldsService {
 
   // ------------------------------------------------------------------ create
 
-  async create(user: UserEntity, tableId: number, body: Record<string, unknown>): Promise<FieldJson> {
+  async create(user: UserEntity, tableId: number, body: unknown): Promise<FieldJson> {
     const change = await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const { common, type, properties, input } = this.validate(body, null);
@@ -169,7 +169,7 @@ export class FieldsService {
 
   // ------------------------------------------------------------------ update
 
-  async update(user: UserEntity, fieldId: number, body: Record<string, unknown>): Promise<FieldJson> {
+  async update(user: UserEntity, fieldId: number, body: unknown): Promise<FieldJson> {
     const change = await this.db.run(async () => {
       const { field: current, context } = await this.require(user, fieldId);
       const previous = structuredClone(current);
@@ -310,7 +310,10 @@ export class FieldsService {
    * Validates a create (current null) or update body: the common keys, then the type's
    * properties (all of them with defaults on create or type change, the given ones otherwise).
    */
-  private validate(body: Record<string, unknown>, current: FieldEntity | null) {
+  private validate(input: unknown, current: FieldEntity | null) {
+    const notAnObject = bodyObjectError(input);
+    if (notAnObject) throw validationError(notAnObject);
+    const body = (input ?? {}) as Record<string, unknown>;
     const errors: ErrorTree = {};
     const commonSpecs = current ? Object.fromEntries(Object.entries(COMMON_SPECS).map(([k, s]) => [k, { ...s, required: false }])) : COMMON_SPECS;
     const common = checkObject(commonSpecs, body, { partial: current !== null });

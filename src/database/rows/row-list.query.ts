@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { INT32_MAX } from '../../core/validation/ids';
 import { Dialect } from '../../core/database/dialect';
 import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
@@ -270,7 +271,7 @@ export class RowListQuery {
   /** Compat search: any searchable cell contains the term, or the term is the row id. */
   private searchCondition(term: string, context: TableContext, sql: Sql, tables?: LinkedTables): string {
     const conditions: string[] = [];
-    if (/^\d+$/.test(term.trim()) && Number(term) <= 2147483647) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(Number(term))}`);
+    if (/^\d+$/.test(term.trim()) && Number(term) <= INT32_MAX) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(Number(term))}`);
     for (const field of context.fields) {
       const condition = this.fieldTypes.of(field).searchCondition(field, { alias: ROW_ALIAS, sql, tables }, term);
       if (condition) conditions.push(condition);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { databaseId } from '../../core/validation/ids';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { formatOrder } from '../../core/database/dialect';
 import { quote } from '../../core/database/sql';
@@ -147,7 +148,8 @@ export class RowsService {
     let viewSelection: Pick<RowSelection, 'filters' | 'sorts'> | null = null;
     if (query.view_id !== undefined && query.view_id !== '') {
       if (!/^\d+$/.test(String(query.view_id))) throw queryValidationError({ view_id: [{ error: 'A valid integer is required.', code: 'invalid' }] });
-      viewSelection = this.viewSource ? await this.viewSource.selection(Number(query.view_id), context) : null;
+      const viewId = databaseId(String(query.view_id));
+      viewSelection = this.viewSource && viewId !== null ? await this.viewSource.selection(viewId, context) : null;
       if (!viewSelection) throw DatabaseErrors.viewDoesNotExist();
     }
     let adhoc;

@@ -1,3 +1,4 @@
+import { databaseId } from '../../core/validation/ids';
 import { Injectable } from '@nestjs/common';
 
 /** Who is subscribing: a user, or an anonymous (public view) socket with `userId` null. */
@@ -34,6 +35,10 @@ export class PageTypeRegistry {
   get(type: unknown): PageType | undefined {
     return typeof type === 'string' ? this.types.get(type) : undefined;
   }
+
+  all(): PageType[] {
+    return [...this.types.values()];
+  }
 }
 
 /**
@@ -41,8 +46,7 @@ export class PageTypeRegistry {
  * accepted (the client sends numbers), anything else is not an id.
  */
 export function idParameter(value: unknown): number | null {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 && id <= 2147483647 ? id : null;
+  return databaseId(value);
 }
 
 /** `permissions-table-<id>`: shared by the table page and the row pages of that table. */

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../../core/errors/api-error';
+import { unsafeCharacterErrors } from '../../../core/validation/field';
 import { NULL_NOT_ALLOWED, ParseResult, parsed, pythonLen, pythonStr, pythonStrip } from './common';
 
 /**
@@ -43,15 +44,7 @@ function charFieldErrors(s: string, opts: CharFieldOptions): FieldError[] {
   if (opts.maxLength !== undefined && pythonLen(s) > opts.maxLength) {
     errors.push({ error: `Ensure this field has no more than ${opts.maxLength} characters.`, code: 'max_length' });
   }
-  if (s.includes('\0')) errors.push({ error: 'Null characters are not allowed.', code: 'null_characters_not_allowed' });
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp >= 0xd800 && cp <= 0xdfff) {
-      const hex = cp.toString(16).toUpperCase();
-      errors.push({ error: `Surrogate characters are not allowed: U+${hex}.`, code: 'surrogate_characters_not_allowed' });
-      break;
-    }
-  }
+  errors.push(...unsafeCharacterErrors(s));
   return errors;
 }
 

@@ -1,0 +1,13 @@
+/**
+ * Database ids and integers are 32-bit signed (`serial`/`integer` on PostgreSQL). A value
+ * beyond the range can never name a row, so it is answered as not found (ids) or as a
+ * validation error (other integers) before it reaches a query: PostgreSQL refuses it as a
+ * bound integer parameter, SQLite would silently compare it.
+ */
+export const INT32_MAX = 2147483647;
+
+/** A positive id from a digit string or a number, or null when it cannot name a row. */
+export function databaseId(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 && id <= INT32_MAX ? id : null;
+}

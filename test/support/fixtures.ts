@@ -1,0 +1,134 @@
+import { Mailer } from '../../src/core/mail/mailer';
+import { signUp, SignedUp, TestApp } from './app';
+
+/**
+ * Everything one tenant owns that a route can name by id: a user with their example
+ * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
+ * job, a pending invitation with its token, and a second member of the workspace. The fuzz
+ * suite and the tenant matrix resolve a route's path parameters from it by name.
+ */
+export interface Tenant {
+  user: SignedUp;
+  member: SignedUp;
+  ids: Record<string, string>;
+}
+
+/**
+ * Path parameter name → the tenant's value for it. A route with a parameter that is not here
+ * fails the suites that use it: add the new object to `createTenant`.
+ */
+export const PATH_PARAMETERS = [
+  'workspaceId',
+  'applicationId',
+  'databaseId',
+  'tableId',
+  'fieldId',
+  'rowId',
+  'viewId',
+  'jobId',
+  'invitationId',
+  'token',
+  'workspaceUserId',
+] as const;
+
+async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
+  const res = await t.request(method, path, { token, body });
+  if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${res.text}`);
+  return res.body as T;
+}
+
+/** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
+export async function settleJob(t: TestApp, token: string, jobId: number | string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const job = await t.request('GET', `/api/jobs/${jobId}/`, { token });
+    if (job.status !== 200 || !['pending', 'started'].includes(job.body.state)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
+  const user = await signUp(t, name);
+  const member = await signUp(t, `${name} member`);
+  const token = user.token;
+  const [workspace] = await ok<any[]>(t, 'GET', '/api/workspaces/', token);
+  const [database] = await ok<any[]>(t, 'GET', `/api/applications/workspace/${workspace.id}/`, token);
+  const table = database.tables[0];
+  const fields = await ok<any[]>(t, 'GET', `/api/database/fields/table/${table.id}/`, token);
+  const field = fields.find((f) => !f.primary) ?? fields[0];
+  const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
+  const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
+  const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
+  await settleJob(t, token, job.id);
+
+  // The second member joins through an invitation; a second invitation stays pending.
+  const mailer = t.app.get(Mailer);
+  const sent: string[] = [];
+  const original = mailer.send.bind(mailer);
+  mailer.send = async (mail) => {
+    sent.push(mail.text ?? '');
+    return original(mail);
+  };
+  try {
+    const base = { permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/workspace-invitation' };
+    const joining = await ok<any>(t, 'POST', `/api/workspaces/invitations/workspace/${workspace.id}/`, token, { ...base, email: member.email });
+    await ok(t, 'POST', `/api/workspaces/invitations/${joining.id}/accept/`, member.token);
+    const pending = await ok<any>(t, 'POST', `/api/workspaces/invitations/workspace/${workspace.id}/`, token, {
+      ...base,
+      email: `pending-${user.email}`,
+    });
+    const invitationToken = /workspace-invitation\/(\S+)/.exec(sent[sent.length - 1])?.[1];
+    if (!invitationToken) throw new Error('fixture: no invitation token was mailed');
+    const users = await ok<any[]>(t, 'GET', `/api/workspaces/users/workspace/${workspace.id}/`, token);
+    const membership = users.find((u) => u.user_id === member.id);
+    return {
+      user,
+      member,
+      ids: {
+        workspaceId: String(workspace.id),
+        applicationId: String(database.id),
+        databaseId: String(database.id),
+        tableId: String(table.id),
+        fieldId: String(field.id),
+        rowId: String(rows.results[0].id),
+        viewId: String(views[0].id),
+        jobId: String(job.id),
+        invitationId: String(pending.id),
+        token: invitationToken,
+        workspaceUserId: String(membership.id),
+      },
+    };
+  } finally {
+    mailer.send = original;
+  }
+}
+
+/** Whether the tenant's objects are all still there and its user can still act (a fuzzed request may have deleted one). */
+export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean> {
+  const { ids, user } = tenant;
+  const checks: [string, string | undefined][] = [
+    [`/api/workspaces/${ids.workspaceId}/permissions/`, user.token],
+    [`/api/applications/${ids.applicationId}/`, user.token],
+    [`/api/database/tables/${ids.tableId}/`, user.token],
+    [`/api/database/fields/${ids.fieldId}/`, user.token],
+    [`/api/database/rows/table/${ids.tableId}/${ids.rowId}/`, user.token],
+    [`/api/database/views/${ids.viewId}/`, user.token],
+    [`/api/jobs/${ids.jobId}/`, user.token],
+    [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
+    [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
+  ];
+  for (const [path, token] of checks) {
+    if ((await t.request('GET', path, { token })).status !== 200) return false;
+  }
+  const users = await t.request('GET', `/api/workspaces/users/workspace/${ids.workspaceId}/`, { token: user.token });
+  return users.status === 200 && users.body.some((u: { id: number }) => String(u.id) === ids.workspaceUserId);
+}
+
+/** Fills `{name}` path parameters from the tenant's ids. */
+export function fillPath(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
+  return path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
+    const value = overrides[name] ?? ids[name];
+    if (value === undefined) throw new Error(`No fixture for the path parameter {${name}} of ${path}: add it to test/support/fixtures.ts`);
+    return value;
+  });
+}

@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { PageTypeRegistry } from '../src/realtime/pages/page-type';
+import { startApp, TEST_DB, TestApp } from './support/app';
+import { fingerprint } from './support/fingerprint';
+import { createTenant, fillPath, Tenant } from './support/fixtures';
+import { Operation, operationsOf, sample } from './support/fuzz';
+import { connect, expectNone, SETTLE_MS } from './support/ws';
+
+/**
+ * The tenant matrix: for every route with an id, a second user calls it with the first user's
+ * ids and gets the spec's error, sees nothing of theirs and changes nothing; with their own ids
+ * but the first user's objects named in the body or query, nothing of the first user's changes
+ * or shows. A second user's socket can subscribe to none of the first user's pages and
+ * receives none of their messages. New routes are in the matrix as soon as they are in the
+ * OpenAPI document (a write route needs a valid body in VALID_BODIES).
+ */
+
+/** What a non-member is answered, when it is not `ERROR_USER_NOT_IN_GROUP` (400). */
+const EXPECTED: Record<string, [number, string]> = {
+  get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
+  reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
+};
+const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
+
+/**
+ * Valid bodies of the write routes, naming the objects of `ids`: the permission check, not
+ * validation, must be what refuses a stranger (Baserow validates some bodies first).
+ */
+const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
+  create_workspace_invitation: () => ({ email: `invitee-${randomBytes(3).toString('hex')}@example.com`, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' }),
+  update_workspace_invitation: () => ({ permissions: 'ADMIN' }),
+  update_workspace: () => ({ name: 'Renamed' }),
+  update_workspace_user: () => ({ permissions: 'ADMIN' }),
+  create_application: () => ({ name: 'New database', type: 'database' }),
+  order_applications: (ids) => ({ application_ids: [Number(ids.applicationId)] }),
+  update_application: () => ({ name: 'Renamed' }),
+  create_database_table: () => ({ name: 'New table' }),
+  create_database_table_async: () => ({ name: 'New table' }),
+  duplicate_database_table_async: () => ({}),
+  order_database_tables: (ids) => ({ table_ids: [Number(ids.tableId)] }),
+  update_database_table: () => ({ name: 'Renamed' }),
+  create_database_table_field: () => ({ name: 'New field', type: 'text' }),
+  change_primary_field: (ids) => ({ new_primary_field_id: Number(ids.fieldId) }),
+  update_database_table_field: () => ({ name: 'Renamed' }),
+  create_database_table_row: () => ({}),
+  batch_create_database_table_rows: () => ({ items: [{}] }),
+  batch_update_database_table_rows: (ids) => ({ items: [{ id: Number(ids.rowId) }] }),
+  batch_delete_database_table_rows: (ids) => ({ items: [Number(ids.rowId)] }),
+  update_database_table_row: () => ({}),
+  create_database_table_view: () => ({ name: 'New view', type: 'grid' }),
+  order_database_table_views: (ids) => ({ view_ids: [Number(ids.viewId)] }),
+  update_database_table_view: () => ({ name: 'Renamed' }),
+  update_database_table_view_field_options: (ids) => ({ field_options: { [ids.fieldId]: { width: 120 } } }),
+  filter_database_table_grid_view_rows: (ids) => ({ row_ids: [Number(ids.rowId)] }),
+};
+
+/** Query parameters that name objects, tried with the first user's ids on the second user's routes. */
+const REFERENCE_QUERY = (ids: Record<string, string>) =>
+  `view_id=${ids.viewId}&before=${ids.rowId}&before_id=${ids.rowId}&table__${ids.tableId}=${ids.rowId}&filter__field_${ids.fieldId}__equal=x&include=field_${ids.fieldId}`;
+
+const hasBody = (op: Operation) => ['POST', 'PATCH', 'PUT'].includes(op.method);
+const bodyFor = (op: Operation, ids: Record<string, string>) => (hasBody(op) ? (VALID_BODIES[op.operationId]?.(ids) ?? sample(op.body ?? { type: 'object' }, ids)) : undefined);
+/** Routes that name objects only by a public secret (an invitation token) are not tenant-scoped. */
+const scoped = (op: Operation) => op.pathParams.some((p) => p !== 'token');
+
+describe(`tenant matrix (${TEST_DB})`, () => {
+  let t: TestApp;
+  let dataSource: DataSource;
+  let alice: Tenant;
+  let bob: Tenant;
+  let operations: Operation[];
+  const secret = `ALICE-SECRET-${randomBytes(4).toString('hex')}`;
+
+  /** Everything Alice can see, as she sees it: any change of it is a change made to her. */
+  async function aliceView(): Promise<string> {
+    const { ids, user } = alice;
+    const paths = [
+      '/api/workspaces/',
+      '/api/applications/',
+      `/api/workspaces/users/workspace/${ids.workspaceId}/`,
+      `/api/workspaces/invitations/workspace/${ids.workspaceId}/`,
+      `/api/database/fields/table/${ids.tableId}/`,
+      `/api/database/rows/table/${ids.tableId}/?size=200`,
+      `/api/database/views/table/${ids.tableId}/`,
+      `/api/database/views/${ids.viewId}/field-options/`,
+      `/api/jobs/${ids.jobId}/`,
+    ];
+    const answers = await Promise.all(paths.map((path) => t.request('GET', path, { token: user.token })));
+    return JSON.stringify(answers.map((res) => [res.status, res.body]));
+  }
+
+  beforeAll(async () => {
+    t = await startApp();
+    dataSource = t.app.get(DataSource);
+    alice = await createTenant(t, 'Alice');
+    bob = await createTenant(t, 'Bob');
+    // Alice's names and cells carry a marker that must never reach Bob.
+    const { ids, user } = alice;
+    const renames: [string, string, unknown][] = [
+      ['PATCH', `/api/workspaces/${ids.workspaceId}/`, { name: `${secret} workspace` }],
+      ['PATCH', `/api/applications/${ids.applicationId}/`, { name: `${secret} database` }],
+      ['PATCH', `/api/database/tables/${ids.tableId}/`, { name: `${secret} table` }],
+      ['PATCH', `/api/database/fields/${ids.fieldId}/`, { name: `${secret} field` }],
+      ['PATCH', `/api/database/views/${ids.viewId}/`, { name: `${secret} view` }],
+      ['POST', `/api/database/rows/table/${ids.tableId}/`, { [`field_${ids.fieldId}`]: `${secret} cell` }],
+    ];
+    for (const [method, path, body] of renames) expect((await t.request(method, path, { token: user.token, body })).status).toBe(200);
+    operations = operationsOf((await t.request('GET', '/api/schema.json')).body).filter(scoped);
+  });
+  afterAll(() => t.close());
+
+  it('covers every route with an id', () => {
+    expect(operations.length).toBeGreaterThan(50);
+  });
+
+  it("answers a stranger using Alice's ids with the spec's error, shows nothing and changes nothing", async () => {
+    const problems: string[] = [];
+    for (const op of operations) {
+      const before = await fingerprint(dataSource);
+      const res = await t.request(op.method, fillPath(op.path, alice.ids), { token: bob.user.token, body: bodyFor(op, alice.ids) });
+      const [status, code] = EXPECTED[op.operationId] ?? DEFAULT_EXPECTED;
+      const where = `${op.operationId} ${op.method} ${op.path}`;
+      if (res.status !== status || res.body?.error !== code) problems.push(`${where}: expected ${status} ${code}, got ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${where}: leaked Alice's data: ${res.text.slice(0, 200)}`);
+      if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("lets a stranger's socket subscribe to none of Alice's pages and receive none of her messages", async () => {
+    const { ids, user } = alice;
+    const pageParameters: Record<string, string> = { table_id: ids.tableId, row_id: ids.rowId, view_id: ids.viewId };
+    const bobSocket = await connect(t, bob.user.token);
+    const aliceSocket = await connect(t, user.token);
+    try {
+      // Bob's own page works, so silence below means refusal, not a dead socket.
+      bobSocket.send({ page: 'table', table_id: Number(bob.ids.tableId) });
+      expect((await bobSocket.waitFor('page_add')).parameters).toEqual({ table_id: Number(bob.ids.tableId) });
+      for (const type of t.app.get(PageTypeRegistry).all()) {
+        const frame: Record<string, unknown> = { page: type.type };
+        for (const name of type.parameters) {
+          if (pageParameters[name] === undefined) throw new Error(`No fixture for the ${type.type} page parameter ${name}: add it here`);
+          frame[name] = Number(pageParameters[name]);
+        }
+        bobSocket.send(frame);
+        aliceSocket.send(frame);
+        await aliceSocket.waitFor('page_add');
+      }
+      await expectNone(bobSocket);
+
+      // Alice works in her workspace; her socket hears it, Bob's hears nothing.
+      const rows = `/api/database/rows/table/${ids.tableId}`;
+      const writes: [string, string, unknown][] = [
+        ['PATCH', `/api/workspaces/${ids.workspaceId}/`, { name: `${secret} again` }],
+        ['PATCH', `/api/applications/${ids.applicationId}/`, { name: `${secret} db again` }],
+        ['PATCH', `/api/database/tables/${ids.tableId}/`, { name: `${secret} table again` }],
+        ['POST', `/api/database/fields/table/${ids.tableId}/`, { name: `${secret} new field`, type: 'text' }],
+        ['POST', `${rows}/`, { [`field_${ids.fieldId}`]: `${secret} new cell` }],
+        ['PATCH', `${rows}/${ids.rowId}/`, { [`field_${ids.fieldId}`]: `${secret} changed cell` }],
+        ['POST', `/api/database/views/table/${ids.tableId}/`, { name: `${secret} new view`, type: 'grid' }],
+        ['POST', `/api/workspaces/`, { name: `${secret} second workspace` }],
+      ];
+      for (const [method, path, body] of writes) expect((await t.request(method, path, { token: user.token, body })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      expect(aliceSocket.received.filter((m) => !['authentication', 'page_add'].includes(m.type)).length).toBeGreaterThanOrEqual(writes.length - 1);
+      await expectNone(bobSocket);
+      expect(JSON.stringify(bobSocket.received)).not.toContain(secret);
+    } finally {
+      bobSocket.close();
+      aliceSocket.close();
+    }
+  });
+  it("names Alice's objects in bodies and queries on Bob's own routes without touching or showing them", async () => {
+    const problems: string[] = [];
+    let aliceBefore = await aliceView();
+    // Bob's deletions last, so the other routes still find his objects.
+    const ordered = [...operations.filter((op) => op.method !== 'DELETE'), ...operations.filter((op) => op.method === 'DELETE')];
+    for (const op of ordered) {
+      const path = `${fillPath(op.path, bob.ids)}?${REFERENCE_QUERY(alice.ids)}`;
+      const res = await t.request(op.method, path, { token: bob.user.token, body: bodyFor(op, alice.ids) });
+      const where = `${op.operationId} ${op.method} ${op.path}`;
+      if (res.status >= 500) problems.push(`${where}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${where}: leaked Alice's data: ${res.text.slice(0, 200)}`);
+      const aliceAfter = await aliceView();
+      if (aliceAfter !== aliceBefore) problems.push(`${where}: changed what Alice sees`);
+      aliceBefore = aliceAfter;
+    }
+    expect(problems).toEqual([]);
+  });
+
+});

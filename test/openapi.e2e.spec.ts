@@ -1,4 +1,7 @@
+import { Reflector } from '@nestjs/core';
+import { authenticationOf } from '../src/auth/decorators';
 import { RouteTable } from '../src/core/http/route-table';
+import { openApiPath } from '../src/openapi/openapi.service';
 import { startApp, TestApp } from './support/app';
 
 describe('OpenAPI document and Redoc', () => {
@@ -31,7 +34,32 @@ describe('OpenAPI document and Redoc', () => {
     }
     expect(missing).toEqual([]);
     expect(schema.paths['/api/user/token-auth/'].post.operationId).toBe('token_auth');
+    for (const scheme of Object.values<any>(schema.components.securitySchemes)) {
+      expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    }
     expect(schema.paths['/api/workspaces/'].get.operationId).toBe('list_workspaces');
+  });
+
+  it('gives every route an operation id and the security its Authentication declares', async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const reflector = t.app.get(Reflector);
+    const wrong: string[] = [];
+    const ids = new Set<string>();
+    for (const route of t.app.get(RouteTable).all()) {
+      const operation = schema.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      const label = `${route.method} ${route.path}`;
+      if (!operation.operationId || ids.has(operation.operationId)) wrong.push(`${label}: operationId ${operation.operationId}`);
+      ids.add(operation.operationId);
+      const declared = authenticationOf(reflector, route.handler, route.controller).map((scheme) => ({ [scheme]: [] }));
+      if (JSON.stringify(operation.security) !== JSON.stringify(declared)) wrong.push(`${label}: security ${JSON.stringify(operation.security)}`);
+    }
+    expect(wrong).toEqual([]);
+    const security = (path: string, method: string) => schema.paths[path][method].security;
+    for (const [path, method] of [['/api/user/send-reset-password-email/', 'post'], ['/api/user/', 'post'], ['/api/user/token-auth/', 'post'], ['/api/_health/', 'get'], ['/api/settings/', 'get']]) {
+      expect([path, security(path, method)]).toEqual([path, []]);
+    }
+    expect(security('/api/workspaces/', 'get')).toEqual([{ JWT: [] }]);
+    expect(security('/api/database/rows/table/{tableId}/', 'get')).toEqual([{ JWT: [] }]);
   });
 
   it('renders Redoc from this instance, without a CDN', async () => {

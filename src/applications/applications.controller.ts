@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../auth/decorators';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
 import { WorkspaceItemJson } from '../workspaces/workspace.serializer';
@@ -11,7 +11,7 @@ import { ApplicationsService } from './applications.service';
 import { ExampleWorkspaceService } from './example-workspace.service';
 
 @ApiTags('Applications')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/applications')
 export class ApplicationsController {
   constructor(private readonly applications: ApplicationsService) {}
@@ -69,7 +69,7 @@ export class ApplicationsController {
 }
 
 @ApiTags('Workspaces')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/workspaces/create-initial-workspace')
 export class InitialWorkspaceController {
   constructor(

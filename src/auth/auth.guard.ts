@@ -5,7 +5,7 @@ import { RequestContext } from '../core/context/request-context';
 import { Errors, PlainHttpError } from '../core/errors/api-error';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-import { PUBLIC_ROUTE } from './decorators';
+import { authenticationOf } from './decorators';
 import { TokenService } from './token.service';
 
 /** Whether a token issued at `iat` (seconds) predates the user's last password change. */
@@ -14,7 +14,8 @@ export function issuedBeforePasswordChange(user: UserEntity, iat: number): boole
 }
 
 /**
- * Authenticates `Authorization: JWT <access token>` on every route not marked @Public,
+ * Authenticates `Authorization: JWT <access token>` on every route declaring the JWT scheme
+ * (see `Authentication`; routes declaring none are public),
  * with Baserow's 401 bodies, and records the acting user and `WebSocketId` for events.
  */
 @Injectable()
@@ -27,14 +28,14 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
+    const schemes = authenticationOf(this.reflector, context.getHandler(), context.getClass());
     const req = context.switchToHttp().getRequest<Request & { user?: UserEntity }>();
     const webSocketId = (req.headers['websocketid'] as string | undefined) ?? null;
     RequestContext.setActor(null, webSocketId);
-    if (isPublic) return true;
+    if (!schemes.length) return true;
     const header = req.headers.authorization;
     const parts = header?.trim().split(/\s+/) ?? [];
-    if (!header || parts[0] !== 'JWT') throw Errors.notAuthenticated();
+    if (!header || parts[0] !== 'JWT' || !schemes.includes('JWT')) throw Errors.notAuthenticated();
     if (parts.length !== 2) {
       throw new PlainHttpError(401, { detail: 'Authorization header must contain two space-delimited values' }, { 'WWW-Authenticate': 'JWT realm="api"' });
     }

@@ -1,13 +1,13 @@
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
 import { ListJobsQueryDto } from './jobs.dto';
 import { JobsService } from './jobs.service';
 
 @ApiTags('Jobs')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}

@@ -1,5 +1,8 @@
 import { INestApplication, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AUTH_SCHEMES, AuthScheme, authenticationOf } from '../auth/decorators';
+import { RouteTable } from '../core/http/route-table';
 
 // The package root is two folders up both from src/openapi and from dist/openapi.
 const { version } = require('../../package.json') as { version: string };
@@ -30,9 +33,14 @@ export class OpenApiService {
           'Every path ends with a slash. Real-time changes arrive over the WebSocket `/ws/core/?jwt_token=<access_token>`.',
       )
       .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-      .addSecurity('JWT', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT your_token' })
-      .addSecurity('Token', { type: 'http', scheme: 'bearer', bearerFormat: 'Token your_token' })
       .build();
+    // As Baserow's: an API key in the `Authorization` header, its keyword telling the scheme.
+    config.components = {
+      ...config.components,
+      securitySchemes: Object.fromEntries(
+        Object.entries(AUTH_SCHEMES).map(([name, description]) => [name, { type: 'apiKey', in: 'header', name: 'Authorization', description }]),
+      ),
+    };
     const document = SwaggerModule.createDocument(app, config);
     const used = new Set<string>();
     const paths: OpenAPIObject['paths'] = {};
@@ -43,6 +51,18 @@ export class OpenApiService {
       for (const operation of Object.values(item)) for (const tag of (operation as { tags?: string[] }).tags ?? []) used.add(tag);
     }
     document.paths = paths;
+    // Each operation's security follows the route's `Authentication` declaration (none: public).
+    const reflector = app.get(Reflector);
+    const operationIds = new Set<string>();
+    for (const route of app.get(RouteTable).all()) {
+      const operation = paths[openApiPath(route.path)]?.[route.method.toLowerCase() as 'get'];
+      if (!operation) continue;
+      // A handler served on two paths (`/_health/` and `/api/_health/`): ids must stay unique for client generators.
+      const base = operation.operationId ?? '';
+      for (let n = 2; operationIds.has(operation.operationId ?? ''); n++) operation.operationId = `${base}_${n}`;
+      operationIds.add(operation.operationId ?? '');
+      operation.security = authenticationOf(reflector, route.handler, route.controller).map((scheme: AuthScheme) => ({ [scheme]: [] }));
+    }
     document.tags = TAGS.filter((tag) => used.has(tag)).map((name) => ({ name }));
     this.document = document;
   }
@@ -51,4 +71,9 @@ export class OpenApiService {
     if (!this.document) throw new Error('The OpenAPI document is built when the app starts.');
     return this.document;
   }
+}
+
+/** The OpenAPI path of an Express route path (`/api/x/:id/` → `/api/x/{id}/`). */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z]+)/g, '{$1}');
 }

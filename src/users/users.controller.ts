@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Public } from '../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import type { UserEntity } from './user.entity';
 import { ChangePasswordDto, ResetPasswordDto, SendResetPasswordDto, UpdateAccountDto } from './users.dto';
 import { UsersService } from './users.service';
 
 @ApiTags('User')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/user')
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentUser } from '../auth/decorators';
+import { Authentication, CurrentUser } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { RowJson } from '../database/rows/rows.service';
 import { requestUrl } from '../database/rows/rows.controller';
@@ -10,7 +10,7 @@ import { GridRowsJson, GridViewService } from './grid-view.service';
 import { RefreshGridRowsDto } from './views.dto';
 
 @ApiTags('Database table grid view')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/views/grid')
 export class GridViewController {
   constructor(private readonly grid: GridViewService) {}

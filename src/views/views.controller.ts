@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../auth/decorators';
 import { queryValidationError, validationError } from '../core/errors/api-error';
 import { IdParam } from '../core/http/params';
 import { bodyObjectError, checkValue } from '../core/validation/field';
@@ -16,7 +16,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 }
 
 @ApiTags('Database table views')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/views')
 export class ViewsController {
   constructor(private readonly views: ViewsService) {}

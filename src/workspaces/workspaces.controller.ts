@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Public } from '../auth/decorators';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
 import { InvitationsService } from './invitations.service';
@@ -22,7 +22,7 @@ import {
 import { WorkspacesService } from './workspaces.service';
 
 @ApiTags('Workspaces')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/workspaces')
 export class WorkspacesController {
   constructor(
@@ -106,7 +106,7 @@ export class WorkspacesController {
 }
 
 @ApiTags('Workspace invitations')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/workspaces/invitations')
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
@@ -172,7 +172,7 @@ export class InvitationsController {
 }
 
 @ApiTags('User')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/user/dashboard')
 export class DashboardController {
   constructor(private readonly invitations: InvitationsService) {}

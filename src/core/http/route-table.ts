@@ -10,6 +10,9 @@ export interface Route {
   regex: RegExp;
   /** Whether the URL must end with `/` (every API path, except file-like ones such as `schema.json`). */
   trailingSlash: boolean;
+  /** The controller class and its handler method, for metadata (authentication, OpenAPI). */
+  controller: Function;
+  handler: Function;
 }
 
 
@@ -61,7 +64,7 @@ export class RouteTable implements OnApplicationBootstrap {
           for (const sub of paths) {
             const joined = '/' + [prefix, sub].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
             const { regex, trailingSlash } = compile(joined);
-            routes.push({ method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, regex, trailingSlash });
+            routes.push({ method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, regex, trailingSlash, controller: metatype, handler });
           }
         }
       }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
@@ -21,7 +21,7 @@ export class UniqueRowValuesQuery {
 }
 
 @ApiTags('Database table fields')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/fields')
 export class FieldsController {
   constructor(

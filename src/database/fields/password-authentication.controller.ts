@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../../auth/decorators';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
 import { PasswordFieldType } from './types/password.field-type';
@@ -17,7 +17,7 @@ export class PasswordAuthenticationDto {
 }
 
 @ApiTags('Database table fields')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/fields/password-authentication')
 export class PasswordAuthenticationController {
   constructor(private readonly passwords: PasswordFieldType) {}

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CurrentUser } from '../../auth/decorators';
+import { Authentication, CurrentUser } from '../../auth/decorators';
 import { queryValidationError } from '../../core/errors/api-error';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
@@ -22,7 +22,7 @@ export function requestUrl(req: Request): URL {
 }
 
 @ApiTags('Database table rows')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/rows')
 export class RowsController {
   constructor(private readonly rows: RowsService) {}

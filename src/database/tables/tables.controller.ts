@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../../auth/decorators';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
 import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
@@ -8,7 +8,7 @@ import { TableJobsService } from './table-jobs.service';
 import { TableJson, TablesService } from './tables.service';
 
 @ApiTags('Database tables')
-@ApiSecurity('JWT')
+@Authentication('JWT')
 @Controller('api/database/tables')
 export class TablesController {
   constructor(

@@ -7,7 +7,7 @@ import type { RowJson } from '../database/rows/rows.service';
 import { requestUrl } from '../database/rows/rows.controller';
 import type { UserEntity } from '../users/user.entity';
 import { GridRowsJson, GridViewService } from './grid-view.service';
-import { RefreshGridRowsDto } from './views.dto';
+import { GridRowsQuery, RefreshGridRowsDto } from './views.dto';
 
 @ApiTags('Database table grid view')
 @Authentication('JWT')
@@ -20,7 +20,7 @@ export class GridViewController {
     operationId: 'list_database_table_grid_view_rows',
     summary: 'Rows through a grid view: page/size or limit/offset, count, exclude_count, search, adhoc filters and order_by, include=field_options,row_metadata.',
   })
-  list(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<GridRowsJson> {
+  list(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query() query: GridRowsQuery, @Req() req: Request): Promise<GridRowsJson> {
     return this.grid.list(user, viewId, query, requestUrl(req));
   }
 

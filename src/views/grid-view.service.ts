@@ -1,24 +1,17 @@
-import { INT32_MAX } from '../core/validation/ids';
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../database/fields/field.entity';
-import { queryFlag, RowSelection } from '../database/rows/row-list.query';
+import { RowSelection } from '../database/rows/row-list.query';
+import type { FilteredRowsQuery } from '../database/rows/rows.query';
 import { pageLinks, RowJson, RowsService } from '../database/rows/rows.service';
 import type { UserEntity } from '../users/user.entity';
 import { ViewAccess, ViewsService } from './views.service';
+import type { GridRowsQuery } from './views.dto';
 import { ViewErrors } from './views.errors';
 
 /** What the grid rows endpoint answers (keys present depending on the request). */
 export type GridRowsJson = Record<string, unknown>;
 
 const DEFAULT_PAGE_SIZE = 100;
-
-/** A positive integer query value, or the fallback (DRF paginators ignore bad values). */
-function positive(value: unknown, fallback: number, allowZero = false): number {
-  const text = String(value ?? '');
-  if (!/^\d+$/.test(text)) return fallback;
-  const number = Math.min(Number(text), INT32_MAX);
-  return number > 0 || (allowZero && number === 0) ? number : fallback;
-}
 
 /**
  * Rows through a grid view: the view's saved filters and sorts (replaced by adhoc ones),
@@ -38,9 +31,9 @@ export class GridViewService {
   }
 
   /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts. */
-  private async selection(access: ViewAccess, query: Record<string, unknown>): Promise<RowSelection> {
+  private async selection(access: ViewAccess, query: GridRowsQuery): Promise<RowSelection> {
     const { view, context } = access;
-    const adhocQuery: Record<string, unknown> = {};
+    const adhocQuery: FilteredRowsQuery = {};
     for (const [key, value] of Object.entries(query)) {
       if (['search', 'search_mode', 'filters', 'filter_type', 'order_by'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
     }
@@ -52,14 +45,11 @@ export class GridViewService {
     return selection;
   }
 
-  private fields(access: ViewAccess, query: Record<string, unknown>): FieldEntity[] | undefined {
-    const picks: Record<string, unknown> = {};
-    if (query.include_fields !== undefined) picks.include = query.include_fields;
-    if (query.exclude_fields !== undefined) picks.exclude = query.exclude_fields;
-    return this.rows.visibleFields(access.context, picks, false);
+  private fields(access: ViewAccess, query: GridRowsQuery): FieldEntity[] | undefined {
+    return this.rows.visibleFields(access.context, { include: query.include_fields, exclude: query.exclude_fields }, false);
   }
 
-  async list(user: UserEntity, viewId: number, query: Record<string, unknown>, url: URL): Promise<GridRowsJson> {
+  async list(user: UserEntity, viewId: number, query: GridRowsQuery, url: URL): Promise<GridRowsJson> {
     const access = await this.requireGrid(user, viewId);
     const { context } = access;
     const selection = await this.selection(access, query);
@@ -67,18 +57,18 @@ export class GridViewService {
       const { count } = await this.rows.select(context, selection, false, 0, 0);
       return { count };
     }
-    const includes = new Set(String(query.include ?? '').split(',').map((s) => s.trim()));
+    const includes = new Set((query.include ?? '').split(',').map((s) => s.trim()));
     const limitOffset = query.limit !== undefined;
-    const limit = limitOffset ? positive(query.limit, DEFAULT_PAGE_SIZE) : positive(query.size, DEFAULT_PAGE_SIZE);
-    const offset = limitOffset ? positive(query.offset, 0, true) : 0;
-    const page = limitOffset ? 1 : positive(query.page, 1);
+    const limit = (limitOffset ? query.limit : query.size) ?? DEFAULT_PAGE_SIZE;
+    const offset = limitOffset ? (query.offset ?? 0) : 0;
+    const page = limitOffset ? 1 : (query.page ?? 1);
     const start = limitOffset ? offset : (page - 1) * limit;
     const { count, rows } = await this.rows.select(context, selection, false, limit, start);
     const fields = this.fields(access, query);
     const results: RowJson[] = await this.rows.serialize(context, rows, { userFieldNames: false, fields });
     limitLinkedItems(results, fields ?? context.fields, query.limit_linked_items);
     const links = limitOffset ? limitOffsetLinks(url, limit, offset, count) : pageLinks(url, page, limit, count);
-    const json: GridRowsJson = queryFlag(query.exclude_count) ? { results } : { count, ...links, results };
+    const json: GridRowsJson = query.exclude_count ? { results } : { count, ...links, results };
     if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
     if (includes.has('row_metadata')) json.row_metadata = Object.fromEntries(results.map((row) => [String(row.id), {}]));
     return json;
@@ -114,9 +104,8 @@ function limitOffsetLinks(url: URL, limit: number, offset: number, count: number
 
 
 /** `limit_linked_items`: link cells keep at most that many items (the grid shows a few). */
-function limitLinkedItems(rows: RowJson[], fields: { id: number; type: string }[], raw: unknown): void {
-  const limit = raw === undefined || !/^\d+$/.test(String(raw)) ? null : Number(raw);
-  if (limit === null) return;
+function limitLinkedItems(rows: RowJson[], fields: { id: number; type: string }[], limit: number | null | undefined): void {
+  if (limit === null || limit === undefined) return;
   const keys = fields.filter((f) => f.type === 'link_row').map((f) => `field_${f.id}`);
   for (const row of rows) for (const key of keys) if (Array.isArray(row[key])) row[key] = (row[key] as unknown[]).slice(0, limit);
 }

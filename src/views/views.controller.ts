@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authentication, CurrentUser } from '../auth/decorators';
-import { queryValidationError, validationError } from '../core/errors/api-error';
+import { validationError } from '../core/errors/api-error';
 import { IdParam } from '../core/http/params';
-import { bodyObjectError, checkValue } from '../core/validation/field';
+import { bodyObjectError } from '../core/validation/field';
 import type { UserEntity } from '../users/user.entity';
-import { OrderViewsDto } from './views.dto';
+import { ListViewsQuery, OrderViewsDto, ViewIncludeQuery } from './views.dto';
 import { FieldOptionsJson, parseIncludes, ViewJson, ViewsService } from './views.service';
 
 /** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
@@ -23,21 +23,14 @@ export class ViewsController {
 
   @Get('table/:tableId')
   @ApiOperation({ operationId: 'list_database_table_views', summary: 'Views of a table by order (`type`, `limit`, `include=filters,sortings,decorations,group_bys`).' })
-  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: Record<string, unknown>): Promise<ViewJson[]> {
-    let limit: number | undefined;
-    if (query.limit !== undefined) {
-      const checked = /^\d+$/.test(String(query.limit)) ? checkValue({ kind: 'int', min: 0 }, query.limit) : null;
-      if (!checked || 'error' in checked) throw queryValidationError({ limit: checked?.error ?? [{ error: 'A valid integer is required.', code: 'invalid' }] });
-      limit = checked.value as number;
-    }
-    const type = query.type === undefined ? undefined : String(query.type);
-    return this.views.list(user, tableId, { type, limit, includes: parseIncludes(query.include) });
+  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: ListViewsQuery): Promise<ViewJson[]> {
+    return this.views.list(user, tableId, { type: query.type, limit: query.limit, includes: parseIncludes(query.include) });
   }
 
   @Post('table/:tableId')
   @HttpCode(200)
   @ApiOperation({ operationId: 'create_database_table_view', summary: 'Creates a view (`name`, `type` and the type’s settings), last in the table.' })
-  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query('include') include: unknown): Promise<ViewJson> {
+  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() { include }: ViewIncludeQuery): Promise<ViewJson> {
     return this.views.create(user, tableId, objectBody(body), parseIncludes(include));
   }
 
@@ -50,13 +43,13 @@ export class ViewsController {
 
   @Get(':viewId')
   @ApiOperation({ operationId: 'get_database_table_view', summary: 'One view.' })
-  get(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query('include') include: unknown): Promise<ViewJson> {
+  get(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Query() { include }: ViewIncludeQuery): Promise<ViewJson> {
     return this.views.get(user, viewId, parseIncludes(include));
   }
 
   @Patch(':viewId')
   @ApiOperation({ operationId: 'update_database_table_view', summary: 'Updates a view’s name, filter settings, password, sharing and type settings.' })
-  update(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown, @Query('include') include: unknown): Promise<ViewJson> {
+  update(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown, @Query() { include }: ViewIncludeQuery): Promise<ViewJson> {
     return this.views.update(user, viewId, objectBody(body), parseIncludes(include));
   }
 

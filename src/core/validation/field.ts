@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, ValidationArguments } from 'class-validator';
 import { ErrorTree, FieldError } from '../errors/api-error';
-import { INT32_MAX } from './ids';
+import { INT32_MAX, NO_ID } from './ids';
 
 /**
  * One declaration per request field: how it is validated (Baserow/DRF rules, messages and
@@ -12,8 +12,16 @@ export type FieldSpec = CommonSpec &
     | { kind: 'string'; min?: number; max?: number; allowBlank?: boolean }
     | { kind: 'email'; max?: number }
     | { kind: 'password' }
-    | { kind: 'int'; min?: number; max?: number }
+    /**
+     * With `fallback`, a present value that is not an integer or is below `min` becomes the
+     * fallback (null: as if absent) and one above `max` becomes `max`, as DRF's paginators ignore bad page values.
+     */
+    | { kind: 'int'; min?: number; max?: number; fallback?: number | null }
+    /** A row/table/view id as DRF's `IntegerField` reads it; one beyond 32 bits names nothing (`NO_ID`). */
+    | { kind: 'id' }
     | { kind: 'bool' }
+    /** Baserow's boolean query flags (`user_field_names`): present and empty, or y/yes/t/true/on/1, means true. */
+    | { kind: 'flag' }
     | { kind: 'choice'; choices: readonly string[] }
     | { kind: 'list'; of: FieldSpec; allowEmpty?: boolean; minItems?: number; maxItems?: number }
     | { kind: 'object' }
@@ -71,6 +79,21 @@ export function bodyObjectError(value: unknown): ErrorTree | null {
   return { non_field_errors: [{ error: `Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`, code: 'invalid' }] };
 }
 
+/** An integer as DRF's `IntegerField` reads it (`int`, `"12"`, `" 12 "`, `"12.0"`), or null. */
+function integer(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+  if (typeof value !== 'string' || !/^\s*[-+]?\d+(\.0*)?\s*$/.test(value)) return null;
+  // Digits beyond a double's range are still an integer (DRF's are unbounded): ±Infinity compares as beyond every bound.
+  return Number(value.trim());
+}
+
+/** `true` for user_field_names-style flags: present and empty, or y/yes/t/true/on/1 (any case). */
+export function queryFlag(value: unknown): boolean {
+  if (value === undefined || value === false) return false;
+  if (value === true) return true;
+  return ['', 'y', 'yes', 't', 'true', 'on', '1'].includes(String(value).toLowerCase());
+}
+
 /** Validates and coerces one present value the way DRF's field of the same kind does. */
 export function checkValue(spec: FieldSpec, value: unknown): FieldResult {
   if (value === null) {
@@ -107,17 +130,22 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       return { value: text };
     }
     case 'int': {
-      let number: number;
-      if (typeof value === 'number') number = value;
-      else if (typeof value === 'string' && /^\s*-?\d+(\.0*)?\s*$/.test(value)) number = Number(value.trim());
-      else return err('A valid integer is required.', 'invalid');
-      if (!Number.isInteger(number)) return err('A valid integer is required.', 'invalid');
+      const number = integer(value);
       const max = spec.max ?? INT32_MAX;
       const min = spec.min ?? -INT32_MAX - 1;
+      if (spec.fallback !== undefined) return { value: number === null || Number.isNaN(number) || number < min ? spec.fallback : Math.min(number, max) };
+      if (number === null) return err('A valid integer is required.', 'invalid');
       if (number > max) return err(`Ensure this value is less than or equal to ${max}.`, 'max_value');
       if (number < min) return err(`Ensure this value is greater than or equal to ${min}.`, 'min_value');
       return { value: number };
     }
+    case 'id': {
+      const number = integer(value);
+      if (number === null) return err('A valid integer is required.', 'invalid');
+      return { value: number > INT32_MAX || number < -INT32_MAX - 1 ? NO_ID : number };
+    }
+    case 'flag':
+      return { value: queryFlag(value) };
     case 'bool':
       if (TRUE_VALUES.has(value)) return { value: true };
       if (FALSE_VALUES.has(value)) return { value: false };
@@ -172,7 +200,11 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
     case 'password':
       return { ...base, type: String, format: 'password', minLength: 8, maxLength: 256 } as ApiPropertyOptions;
     case 'int':
-      return { ...base, type: 'integer', minimum: spec.min, maximum: spec.max } as ApiPropertyOptions;
+      return { ...base, type: 'integer', minimum: spec.fallback === undefined ? spec.min : undefined, maximum: spec.fallback === undefined ? spec.max : undefined } as ApiPropertyOptions;
+    case 'id':
+      return { ...base, type: 'integer' } as ApiPropertyOptions;
+    case 'flag':
+      return { ...base, type: Boolean, description: spec.description ?? 'A flag: present (even empty) or `true` means true.' } as ApiPropertyOptions;
     case 'bool':
       return { ...base, type: Boolean } as ApiPropertyOptions;
     case 'choice':
@@ -189,8 +221,10 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
 function swaggerItem(spec: FieldSpec): Record<string, unknown> {
   switch (spec.kind) {
     case 'int':
+    case 'id':
       return { type: 'integer' };
     case 'bool':
+    case 'flag':
       return { type: 'boolean' };
     case 'choice':
       return { type: 'string', enum: [...spec.choices] };

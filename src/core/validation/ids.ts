@@ -11,3 +11,6 @@ export function databaseId(value: unknown): number | null {
   const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(id) && id > 0 && id <= INT32_MAX ? id : null;
 }
+
+/** What an id beyond the 32-bit range becomes: no row has it, so the lookup answers not found. */
+export const NO_ID = 0;

@@ -2,25 +2,50 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ErrorTree, queryValidationError, validationError } from '../errors/api-error';
+import { dynamicQueries } from './dynamic-query';
 import { bodyObjectError, fieldSpecs } from './field';
 
 /**
  * Validates `@Body()` and `@Query()` DTOs declared with `@Field`, producing Baserow's
- * detail tree. Unknown keys are dropped, as DRF serializers do.
+ * detail tree. Unknown keys are dropped, as DRF serializers do, except the query keys a
+ * `@DynamicQuery` declares. An empty query value of an optional parameter counts as absent
+ * (DRF reads query strings as form input), flags excepted: their presence is their value.
  */
 @Injectable()
 export class ApiValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const metatype = metadata.metatype;
     if (!metatype || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
-    const specs = fieldSpecs(metatype);
+    const specs = fieldSpecs(metatype) ?? (dynamicQueries(metatype).length ? new Map() : undefined);
     if (!specs) return value;
     const fail = metadata.type === 'query' ? queryValidationError : validationError;
     const notAnObject = bodyObjectError(value);
     if (notAnObject) throw fail(notAnObject);
     const source = (value ?? {}) as Record<string, unknown>;
     const plain: Record<string, unknown> = {};
-    for (const key of specs.keys()) if (Object.prototype.hasOwnProperty.call(source, key)) plain[key] = source[key];
+    for (const [key, spec] of specs) {
+      if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
+      let item = source[key];
+      if (metadata.type === 'query') {
+        // A repeated parameter: DRF's QueryDict answers its last value.
+        if (Array.isArray(item) && spec.kind !== 'list') item = item[item.length - 1];
+        if (item === '' && spec.required === false && spec.kind !== 'flag' && !(spec.kind === 'int' && spec.fallback !== undefined)) continue;
+      }
+      plain[key] = item;
+    }
+    const dynamic: Record<string, unknown> = {};
+    if (metadata.type === 'query') {
+      const patterns = dynamicQueries(metatype);
+      for (const [key, value] of Object.entries(source)) {
+        if (specs.has(key)) continue;
+        const declared = patterns.find((p) => p.pattern.test(key));
+        if (declared) dynamic[key] = value;
+        else {
+          const refusal = patterns.find((p) => p.refuseOthers)?.refuseOthers;
+          if (refusal) throw fail({ [key]: [refusal] });
+        }
+      }
+    }
     const instance = plainToInstance(metatype, plain, { enableImplicitConversion: false }) as Record<string, unknown>;
     // class-transformer may fill property initializers; only what the client sent counts.
     for (const key of specs.keys()) if (!(key in plain)) delete instance[key];
@@ -33,6 +58,6 @@ export class ApiValidationPipe implements PipeTransform {
       }
       throw fail(tree);
     }
-    return instance;
+    return Object.assign(instance, dynamic);
   }
 }

@@ -3,7 +3,6 @@ import { INT32_MAX } from '../../core/validation/ids';
 import { Dialect } from '../../core/database/dialect';
 import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
-import { ApiError, queryValidationError } from '../../core/errors/api-error';
 import { pythonTypeName } from '../../core/validation/field';
 import { pythonStr } from '../fields/values/common';
 import { DatabaseErrors } from '../database.errors';
@@ -29,11 +28,6 @@ export interface RowSelection {
   rowIds?: number[] | null;
 }
 
-/** `true` for user_field_names-style flags: present and empty, or y/yes/t/true/on/1. */
-export function queryFlag(value: unknown): boolean {
-  if (value === undefined) return false;
-  return ['', 'y', 'yes', 't', 'true', 'on', '1'].includes(String(value).toLowerCase());
-}
 
 /** Splits a comma-separated list where names may be quoted (`"a,b"`, with `\"` escapes). */
 export function splitNames(text: string): string[] {
@@ -291,8 +285,4 @@ export class RowListQuery {
   from(context: TableContext): string {
     return `${quote(rowsTable(context.table.id))} ${quote(ROW_ALIAS)}`;
   }
-}
-
-export function searchModeError(value: string): ApiError {
-  return queryValidationError({ search_mode: [{ error: `"${value}" is not a valid choice.`, code: 'invalid_choice' }] });
 }

@@ -2,19 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req, Res }
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authentication, CurrentUser } from '../../auth/decorators';
-import { queryValidationError } from '../../core/errors/api-error';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
-import { queryFlag } from './row-list.query';
+import { AdjacentRowQuery, BatchCreateRowsQuery, BatchUpdateRowsQuery, CreateRowQuery, GetRowQuery, ListRowsQuery, MoveRowQuery, RowNamesQuery, UserFieldNamesQuery } from './rows.query';
 import { RowJson, RowPage, RowsService } from './rows.service';
-
-/** An optional positive integer query parameter (`before`, `before_id`). */
-function optionalId(query: Record<string, unknown>, name: string): number | null {
-  const value = query[name];
-  if (value === undefined || value === '') return null;
-  if (!/^\d+$/.test(String(value))) throw queryValidationError({ [name]: [{ error: 'A valid integer is required.', code: 'invalid' }] });
-  return Number(value);
-}
 
 /** The request's own absolute URL, so `next`/`previous` carry its host and port. */
 export function requestUrl(req: Request): URL {
@@ -29,36 +20,36 @@ export class RowsController {
 
   @Get('names')
   @ApiOperation({ operationId: 'list_database_table_row_names', summary: 'Primary values of rows, by table (`table__<id>=1,2`).' })
-  names(@CurrentUser() user: UserEntity, @Query() query: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
-    return this.rows.names(user, query);
+  names(@CurrentUser() user: UserEntity, @Query() query: RowNamesQuery): Promise<Record<string, Record<string, string>>> {
+    return this.rows.names(user, query as Record<string, unknown>);
   }
 
   @Get('table/:tableId')
   @ApiOperation({ operationId: 'list_database_table_rows', summary: 'Lists rows with filters, search, sorts and pages.' })
-  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<RowPage> {
+  list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: ListRowsQuery, @Req() req: Request): Promise<RowPage> {
     return this.rows.list(user, tableId, query, requestUrl(req));
   }
 
   @Post('table/:tableId')
   @HttpCode(200)
   @ApiOperation({ operationId: 'create_database_table_row', summary: 'Creates a row (before `before` or last).' })
-  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>): Promise<RowJson> {
-    return this.rows.create(user, tableId, body, { before: optionalId(query, 'before'), userFieldNames: queryFlag(query.user_field_names) });
+  create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: CreateRowQuery): Promise<RowJson> {
+    return this.rows.create(user, tableId, body, { before: query.before ?? null, userFieldNames: !!query.user_field_names });
   }
 
   @Post('table/:tableId/batch')
   @HttpCode(200)
   @ApiOperation({ operationId: 'batch_create_database_table_rows', summary: 'Creates 1 to 200 rows, all or nothing.' })
-  async batchCreate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>) {
-    const result = await this.rows.batchCreate(user, tableId, body, { before: optionalId(query, 'before'), userFieldNames: queryFlag(query.user_field_names) });
-    return withMetadata(result, queryFlag(query.include_metadata));
+  async batchCreate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: BatchCreateRowsQuery) {
+    const result = await this.rows.batchCreate(user, tableId, body, { before: query.before ?? null, userFieldNames: !!query.user_field_names });
+    return withMetadata(result, !!query.include_metadata);
   }
 
   @Patch('table/:tableId/batch')
   @ApiOperation({ operationId: 'batch_update_database_table_rows', summary: 'Updates 1 to 200 rows, all or nothing.' })
-  async batchUpdate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: Record<string, unknown>) {
-    const result = await this.rows.batchUpdate(user, tableId, body, queryFlag(query.user_field_names));
-    return withMetadata(result, queryFlag(query.include_metadata));
+  async batchUpdate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: BatchUpdateRowsQuery) {
+    const result = await this.rows.batchUpdate(user, tableId, body, !!query.user_field_names);
+    return withMetadata(result, !!query.include_metadata);
   }
 
   @Post('table/:tableId/batch-delete')
@@ -70,16 +61,16 @@ export class RowsController {
 
   @Get('table/:tableId/:rowId')
   @ApiOperation({ operationId: 'get_database_table_row', summary: 'One row.' })
-  async get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: Record<string, unknown>) {
-    const row = await this.rows.get(user, tableId, rowId, queryFlag(query.user_field_names));
-    if (String(query.include ?? '').split(',').includes('metadata')) return { ...row, metadata: {} };
+  async get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: GetRowQuery) {
+    const row = await this.rows.get(user, tableId, rowId, !!query.user_field_names);
+    if ((query.include ?? '').split(',').includes('metadata')) return { ...row, metadata: {} };
     return row;
   }
 
   @Patch('table/:tableId/:rowId')
   @ApiOperation({ operationId: 'update_database_table_row', summary: 'Updates cells of a row.' })
-  update(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Body() body: unknown, @Query() query: Record<string, unknown>): Promise<RowJson> {
-    return this.rows.update(user, tableId, rowId, body, queryFlag(query.user_field_names));
+  update(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Body() body: unknown, @Query() query: UserFieldNamesQuery): Promise<RowJson> {
+    return this.rows.update(user, tableId, rowId, body, !!query.user_field_names);
   }
 
   @Delete('table/:tableId/:rowId')
@@ -91,8 +82,8 @@ export class RowsController {
 
   @Patch('table/:tableId/:rowId/move')
   @ApiOperation({ operationId: 'move_database_table_row', summary: 'Moves a row before another (or last).' })
-  move(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: Record<string, unknown>): Promise<RowJson> {
-    return this.rows.move(user, tableId, rowId, optionalId(query, 'before_id'), queryFlag(query.user_field_names));
+  move(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: MoveRowQuery): Promise<RowJson> {
+    return this.rows.move(user, tableId, rowId, query.before_id ?? null, !!query.user_field_names);
   }
 
   @Get('table/:tableId/:rowId/adjacent')
@@ -101,7 +92,7 @@ export class RowsController {
     @CurrentUser() user: UserEntity,
     @IdParam('tableId') tableId: number,
     @IdParam('rowId') rowId: number,
-    @Query() query: Record<string, unknown>,
+    @Query() query: AdjacentRowQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<RowJson | undefined> {
     const row = await this.rows.adjacent(user, tableId, rowId, query);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { databaseId } from '../../core/validation/ids';
+import { databaseId, NO_ID } from '../../core/validation/ids';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { formatOrder } from '../../core/database/dialect';
 import { quote } from '../../core/database/sql';
@@ -13,7 +13,8 @@ import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '..
 import { TableContext, TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
 import { CountCache } from './count-cache';
-import { queryFlag, ROW_ALIAS, RowListQuery, RowSelection, searchModeError, splitNames } from './row-list.query';
+import { ROW_ALIAS, RowListQuery, RowSelection, splitNames } from './row-list.query';
+import { AdjacentRowQuery, FilteredRowsQuery, ListRowsQuery, RowNamesQuery } from './rows.query';
 import { NewRow, RowRepository } from './row.repository';
 
 export type RowJson = Record<string, unknown> & { id: number; order: string };
@@ -110,10 +111,12 @@ export class RowsService {
     return row;
   }
 
-  async list(user: UserEntity, tableId: number, query: Record<string, unknown>, url: URL): Promise<RowPage> {
+  async list(user: UserEntity, tableId: number, query: ListRowsQuery, url: URL): Promise<RowPage> {
     const context = await this.contexts.require(tableId, user.id);
-    const userFieldNames = queryFlag(query.user_field_names);
-    const { page, size } = this.pagination(query);
+    const userFieldNames = !!query.user_field_names;
+    const page = query.page ?? 1;
+    const size = query.size ?? 100;
+    if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
     const selection = await this.selection(context, query, userFieldNames);
     const shape: RowShape = { userFieldNames, fields: this.visibleFields(context, query, userFieldNames) };
     const { count, rows } = await this.select(context, selection, userFieldNames, size, (page - 1) * size);
@@ -141,15 +144,11 @@ export class RowsService {
   }
 
   /** The filters, search and sorts of a list request (`view_id` adds the view's saved ones). */
-  async selection(context: TableContext, query: Record<string, unknown>, userFieldNames: boolean): Promise<RowSelection> {
-    const searchMode = query.search_mode === undefined ? 'compat' : String(query.search_mode);
-    if (!['compat', 'full-text-with-count'].includes(searchMode)) throw searchModeError(searchMode);
-    const selection: RowSelection = { filters: null, search: query.search ? String(query.search) : null, sorts: [] };
+  async selection(context: TableContext, query: FilteredRowsQuery & { view_id?: number }, userFieldNames: boolean): Promise<RowSelection> {
+    const selection: RowSelection = { filters: null, search: query.search || null, sorts: [] };
     let viewSelection: Pick<RowSelection, 'filters' | 'sorts'> | null = null;
-    if (query.view_id !== undefined && query.view_id !== '') {
-      if (!/^\d+$/.test(String(query.view_id))) throw queryValidationError({ view_id: [{ error: 'A valid integer is required.', code: 'invalid' }] });
-      const viewId = databaseId(String(query.view_id));
-      viewSelection = this.viewSource && viewId !== null ? await this.viewSource.selection(viewId, context) : null;
+    if (query.view_id !== undefined) {
+      viewSelection = this.viewSource ? await this.viewSource.selection(query.view_id, context) : null;
       if (!viewSelection) throw DatabaseErrors.viewDoesNotExist();
     }
     let adhoc;
@@ -162,17 +161,8 @@ export class RowsService {
     return selection;
   }
 
-  private pagination(query: Record<string, unknown>): { page: number; size: number } {
-    const pageText = String(query.page ?? '1');
-    const page = /^\d+$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-    const sizeText = String(query.size ?? '100');
-    const size = /^\d+$/.test(sizeText) && Number(sizeText) > 0 ? Number(sizeText) : 100;
-    if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
-    return { page, size };
-  }
-
   /** `include` / `exclude`: comma-separated `field_<id>` (or names with user_field_names). */
-  visibleFields(context: TableContext, query: Record<string, unknown>, userFieldNames: boolean): FieldEntity[] | undefined {
+  visibleFields(context: TableContext, query: { include?: string; exclude?: string }, userFieldNames: boolean): FieldEntity[] | undefined {
     const pick = (text: unknown): Set<number> =>
       new Set(
         splitNames(String(text))
@@ -415,23 +405,23 @@ export class RowsService {
   // ------------------------------------------------------------------ names, adjacent
 
   /** `{"<table_id>": {"<row_id>": "<primary value>"}}` for `table__<id>=1,2` parameters. */
-  async names(user: UserEntity, query: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+  async names(user: UserEntity, query: RowNamesQuery): Promise<Record<string, Record<string, string>>> {
     const requested = new Map<number, number[]>();
     for (const [key, value] of Object.entries(query)) {
-      const match = /^table__(\d+)$/.exec(key);
-      if (!match) throw queryValidationError({ [key]: [{ error: 'Only table Id prefixed by \'table__\' are allowed as parameter.', code: 'invalid_parameter' }] });
+      const match = /^table__(\d+)$/.exec(key)!;
       const ids = String(value).split(',').map((v) => v.trim());
       if (ids.some((id) => !/^\d+$/.test(id))) throw queryValidationError({ [key]: [{ error: 'A comma separated list of row ids is expected.', code: 'invalid_value' }] });
-      requested.set(Number(match[1]), ids.map(Number));
+      // Ids beyond 32 bits name nothing.
+      requested.set(databaseId(match[1]) ?? NO_ID, ids.map((id) => databaseId(id) ?? NO_ID));
     }
     const result: Record<string, Record<string, string>> = {};
-    let databaseId: number | null = null;
+    let database: number | null = null;
     for (const [tableId, ids] of requested) {
       const context = await this.contexts.require(tableId, user.id);
-      if (databaseId !== null && context.table.databaseId !== databaseId) {
+      if (database !== null && context.table.databaseId !== database) {
         throw queryValidationError({ non_field_errors: [{ error: 'All tables must belong to the same database.', code: 'invalid' }] });
       }
-      databaseId = context.table.databaseId;
+      database = context.table.databaseId;
       result[String(tableId)] = await this.primaryValues(context, ids);
     }
     return result;
@@ -453,10 +443,10 @@ export class RowsService {
   }
 
   /** The row after (or before, with `previous`) a row in a selection's order; null when none. */
-  async adjacent(user: UserEntity, tableId: number, rowId: number, query: Record<string, unknown>): Promise<RowJson | null> {
+  async adjacent(user: UserEntity, tableId: number, rowId: number, query: AdjacentRowQuery): Promise<RowJson | null> {
     const context = await this.contexts.require(tableId, user.id);
-    const userFieldNames = queryFlag(query.user_field_names);
-    const previous = queryFlag(query.previous);
+    const userFieldNames = !!query.user_field_names;
+    const previous = !!query.previous;
     const selection = await this.selection(context, { search: query.search, search_mode: query.search_mode, view_id: query.view_id }, false);
     const [row] = await this.rows.findByIds(tableId, [rowId]);
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);

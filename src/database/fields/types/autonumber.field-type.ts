@@ -53,7 +53,7 @@ export class AutonumberFieldType extends ColumnFieldType {
     let context: TableContext | null = null;
     if (viewId !== undefined) {
       context = await this.contexts.reload({ table: ctx.table } as TableContext);
-      sorts = (await this.rowsService.selection(context, { view_id: String(viewId) }, false)).sorts;
+      sorts = (await this.rowsService.selection(context, { view_id: viewId }, false)).sorts;
     }
     const sql = this.rows.sql();
     const from = `${quote(rowsTable(field.tableId))} ${quote(ROW_ALIAS)}`;

@@ -1,7 +1,9 @@
 import { Reflector } from '@nestjs/core';
 import { authenticationOf } from '../src/auth/decorators';
 import { RouteTable } from '../src/core/http/route-table';
-import { openApiPath } from '../src/openapi/openapi.service';
+import { dynamicQueries } from '../src/core/validation/dynamic-query';
+import { fieldSpecs } from '../src/core/validation/field';
+import { openApiPath, routeArguments } from '../src/openapi/openapi.service';
 import { startApp, TestApp } from './support/app';
 
 describe('OpenAPI document and Redoc', () => {
@@ -60,6 +62,61 @@ describe('OpenAPI document and Redoc', () => {
     }
     expect(security('/api/workspaces/', 'get')).toEqual([{ JWT: [] }]);
     expect(security('/api/database/rows/table/{tableId}/', 'get')).toEqual([{ JWT: [] }]);
+  });
+
+  it('documents every query parameter, request body and answer of every route', async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const wrong: string[] = [];
+    for (const route of t.app.get(RouteTable).all()) {
+      const operation = schema.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      const label = `${route.method} ${route.path}`;
+      const args = routeArguments(route);
+      const documented = new Map<string, any>((operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]));
+      if (args.query) {
+        const declared = [...(fieldSpecs(args.query)?.keys() ?? [])];
+        if (!declared.length && !dynamicQueries(args.query).length) wrong.push(`${label}: reads the query without a DTO`);
+        for (const name of declared) if (!documented.has(name)) wrong.push(`${label}: query ${name} undocumented`);
+        for (const dynamic of dynamicQueries(args.query)) {
+          const parameter = documented.get(dynamic.name);
+          if (!parameter || parameter['x-name-pattern'] !== dynamic.pattern.source || !new RegExp(parameter['x-name-pattern']).test(parameter['x-name-example'])) {
+            wrong.push(`${label}: dynamic query ${dynamic.name} undocumented`);
+          }
+        }
+      } else if (documented.size) wrong.push(`${label}: documents query parameters it does not read`);
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (args.body && !body) wrong.push(`${label}: request body undocumented`);
+      if (!args.body && operation.requestBody) wrong.push(`${label}: documents a body it does not read`);
+      const statuses = Object.keys(operation.responses ?? {});
+      const success = statuses.filter((status) => /^2/.test(status));
+      if (success.length !== 1) wrong.push(`${label}: success answers ${success}`);
+      else if (success[0] !== '204') {
+        const content = operation.responses[success[0]].content ?? {};
+        const answer = Object.values<any>(content)[0]?.schema;
+        if (!answer || !Object.keys(answer).length) wrong.push(`${label}: answer ${success[0]} has no schema`);
+      } else if (operation.responses['204'].content) wrong.push(`${label}: 204 with content`);
+      const expectError = (status: string, when: boolean) => {
+        if (when && operation.responses[status]?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error') wrong.push(`${label}: no ${status} envelope`);
+      };
+      expectError('400', !!args.body || !!args.query);
+      expectError('401', operation.security.length > 0);
+      expectError('404', route.path.includes(':'));
+      expectError('413', !!args.body);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('documents the field body as one schema per registered field type', async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const create = schema.paths['/api/database/fields/table/{tableId}/'].post.requestBody.content['application/json'].schema;
+    const text = create.oneOf.find((variant: any) => variant.title === 'text');
+    expect(text.properties.type).toEqual({ type: 'string', enum: ['text'] });
+    expect(text.required).toEqual(expect.arrayContaining(['name', 'type']));
+    expect(text.properties).toHaveProperty('text_default');
+    const rating = create.oneOf.find((variant: any) => variant.title === 'rating');
+    expect(rating.properties).toHaveProperty('max_value');
+    const update = schema.paths['/api/database/fields/{fieldId}/'].patch.requestBody.content['application/json'].schema;
+    expect(update.anyOf.length).toBe(create.oneOf.length);
+    expect(update.anyOf.every((variant: any) => !variant.required)).toBe(true);
   });
 
   it('renders Redoc from this instance, without a CDN', async () => {

@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../openapi/decorators';
+import { Schemas } from '../openapi/schemas';
 import type { Request } from 'express';
 import { UserJson } from '../users/user.serializer';
 import { BlacklistTokenDto, SignUpDto } from './auth.dto';
@@ -14,6 +16,7 @@ export class AuthController {
 
   @Post()
   @HttpCode(200)
+  @Answer(Schemas.ref('TokenAuth'))
   @ApiOperation({ operationId: 'create_user', summary: 'Signs up; the first account becomes staff and new accounts get an example workspace.' })
   signUp(@Body() body: SignUpDto): Promise<{ user: UserJson } | TokenAnswer> {
     return this.auth.signUp(body);
@@ -21,6 +24,7 @@ export class AuthController {
 
   @Post('token-auth')
   @HttpCode(200)
+  @Answer(Schemas.ref('TokenAuth'))
   @ApiOperation({ operationId: 'token_auth', summary: 'Exchanges e-mail (or legacy `username`) and password for an access and a refresh JWT.' })
   @ApiBody({
     schema: {
@@ -35,6 +39,7 @@ export class AuthController {
 
   @Post('token-refresh')
   @HttpCode(200)
+  @Answer({ type: 'object', properties: { access_token: { type: 'string' }, token: { type: 'string', deprecated: true } } })
   @ApiOperation({ operationId: 'token_refresh', summary: 'A new access token for a refresh token (the refresh token is not rotated).' })
   @ApiBody({
     schema: {
@@ -48,6 +53,7 @@ export class AuthController {
 
   @Post('token-verify')
   @HttpCode(200)
+  @Answer({ type: 'object', properties: { user: Schemas.ref('User'), permissions: {}, user_notifications: Schemas.object } })
   @ApiOperation({ operationId: 'token_verify', summary: 'Checks a refresh token and answers the user data.' })
   @ApiBody({
     schema: {

@@ -1,8 +1,16 @@
 import { INestApplication, Injectable } from '@nestjs/common';
+import { HTTP_CODE_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OperationObject, ParameterObject, ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AUTH_SCHEMES, AuthScheme, authenticationOf } from '../auth/decorators';
-import { RouteTable } from '../core/http/route-table';
+import { Route, RouteTable } from '../core/http/route-table';
+import { dynamicQueries } from '../core/validation/dynamic-query';
+import { fieldSpecs } from '../core/validation/field';
+import { INT32_MAX } from '../core/validation/ids';
+import { AnswerSpec, OPENAPI_ANSWER, OPENAPI_BODY, SchemaSource } from './decorators';
+import { COMPONENT_SCHEMAS, Schemas } from './schemas';
 
 // The package root is two folders up both from src/openapi and from dist/openapi.
 const { version } = require('../../package.json') as { version: string };
@@ -62,7 +70,9 @@ export class OpenApiService {
       for (let n = 2; operationIds.has(operation.operationId ?? ''); n++) operation.operationId = `${base}_${n}`;
       operationIds.add(operation.operationId ?? '');
       operation.security = authenticationOf(reflector, route.handler, route.controller).map((scheme: AuthScheme) => ({ [scheme]: [] }));
+      describeRoute(app, reflector, route, operation);
     }
+    document.components = { ...document.components, schemas: { ...document.components?.schemas, ...COMPONENT_SCHEMAS } };
     document.tags = TAGS.filter((tag) => used.has(tag)).map((name) => ({ name }));
     this.document = document;
   }
@@ -76,4 +86,65 @@ export class OpenApiService {
 /** The OpenAPI path of an Express route path (`/api/x/:id/` → `/api/x/{id}/`). */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z]+)/g, '{$1}');
+}
+
+/** What a handler reads: its `@Body()` and `@Query()` parameter types (absent when it reads none). */
+export function routeArguments(route: Route): { body?: Function; query?: Function } {
+  const name = route.handler.name;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, route.controller, name) ?? {}) as Record<string, { index: number; data?: unknown }>;
+  const types = (Reflect.getMetadata('design:paramtypes', route.controller.prototype, name) ?? []) as Function[];
+  const found: { body?: Function; query?: Function } = {};
+  for (const [key, arg] of Object.entries(args)) {
+    const kind = Number(key.split(':')[0]);
+    if (kind === RouteParamtypes.BODY) found.body = types[arg.index] ?? Object;
+    if (kind === RouteParamtypes.QUERY) found.query = types[arg.index] ?? Object;
+  }
+  return found;
+}
+
+const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: Schemas.ref('Error') } } });
+const resolve = (app: INestApplication, source: SchemaSource) => (typeof source === 'function' ? source(app) : source);
+
+/**
+ * Completes an operation from its route's declarations: integer path ids, the dynamic query
+ * parameters, the request body of handlers without a DTO, the success answer and the error
+ * envelope answers the route can give.
+ */
+function describeRoute(app: INestApplication, reflector: Reflector, route: Route, operation: OperationObject): void {
+  const args = routeArguments(route);
+  const parameters = (operation.parameters ?? []) as ParameterObject[];
+  for (const parameter of parameters) {
+    if (parameter.in === 'path' && (parameter.name === 'id' || /Id$/.test(parameter.name))) parameter.schema = { type: 'integer', minimum: 1, maximum: INT32_MAX };
+  }
+  for (const dynamic of args.query ? dynamicQueries(args.query) : []) {
+    parameters.push({
+      name: dynamic.name,
+      in: 'query',
+      required: false,
+      description: dynamic.description,
+      schema: { type: 'string' },
+      'x-name-example': dynamic.example,
+      'x-name-pattern': dynamic.pattern.source,
+    } as ParameterObject);
+  }
+  operation.parameters = parameters;
+
+  const body = reflector.get<SchemaSource | undefined>(OPENAPI_BODY, route.handler);
+  if (body) operation.requestBody = { required: true, content: { 'application/json': { schema: resolve(app, body) } } };
+
+  const status = reflector.get<number | undefined>(HTTP_CODE_METADATA, route.handler) ?? (route.method === 'POST' ? 201 : 200);
+  const answer = reflector.get<AnswerSpec | undefined>(OPENAPI_ANSWER, route.handler);
+  const responses: ResponsesObject = {};
+  if (status === 204) responses['204'] = { description: answer?.description ?? 'Done; no body.' };
+  else {
+    const existing = (operation.responses?.[String(status)] as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+    const schema = answer ? resolve(app, answer.schema) : (existing ?? Schemas.any);
+    responses[String(status)] = { description: answer?.description ?? 'Success.', content: { [answer?.contentType ?? 'application/json']: { schema } } };
+  }
+  const takesInput = !!args.body || (args.query && (fieldSpecs(args.query) || dynamicQueries(args.query).length));
+  if (takesInput) responses['400'] = errorAnswer('Invalid request: `ERROR_REQUEST_BODY_VALIDATION`, `ERROR_QUERY_PARAMETER_VALIDATION` or another error of the operation.');
+  if (operation.security?.length) responses['401'] = errorAnswer('Missing or invalid credentials.');
+  if (/:/.test(route.path)) responses['404'] = errorAnswer('The object does not exist or is not yours (`ERROR_..._DOES_NOT_EXIST`).');
+  if (args.body) responses['413'] = errorAnswer('`ERROR_REQUEST_BODY_TOO_LARGE`: the body exceeds the configured limit.');
+  operation.responses = responses;
 }

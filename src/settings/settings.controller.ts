@@ -1,5 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../openapi/decorators';
+import { Schemas } from '../openapi/schemas';
 import { Public } from '../auth/decorators';
 import { SettingsService } from './settings.service';
 
@@ -17,6 +19,7 @@ export class SettingsController {
   }
 
   @Get('api/auth-provider/login-options')
+  @Answer(Schemas.object)
   @ApiOperation({ operationId: 'get_auth_provider_login_options', summary: 'Sign-in methods: the password form.' })
   loginOptions(): Record<string, unknown> {
     return { password: { type: 'password' } };
@@ -24,6 +27,7 @@ export class SettingsController {
 
   @Get(['api/_health', '_health'])
   @Header('Content-Type', 'text/plain; charset=utf-8')
+  @Answer({ type: 'string', example: 'OK' }, { contentType: 'text/plain' })
   @ApiOperation({ operationId: 'health_check', summary: 'Answers plain `OK` while the instance is up.' })
   async health(): Promise<string> {
     await this.settings.ping();

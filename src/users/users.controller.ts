@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../openapi/decorators';
+import { Schemas } from '../openapi/schemas';
 import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import type { UserEntity } from './user.entity';
 import { ChangePasswordDto, ResetPasswordDto, SendResetPasswordDto, UpdateAccountDto } from './users.dto';
@@ -12,6 +14,7 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Patch('account')
+  @Answer({ type: 'object', description: 'The updated keys.', additionalProperties: true })
   @ApiOperation({ operationId: 'update_account', summary: 'Updates profile keys; answers the keys that were given.' })
   updateAccount(@CurrentUser() user: UserEntity, @Body() body: UpdateAccountDto): Promise<Record<string, unknown>> {
     return this.users.updateAccount(user, { ...body });

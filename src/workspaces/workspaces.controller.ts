@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../openapi/decorators';
 import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
@@ -75,6 +76,7 @@ export class WorkspacesController {
   }
 
   @Get(':workspaceId/permissions')
+  @Answer({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, permissions: {} } } })
   @ApiOperation({ operationId: 'workspace_permissions', summary: "The user's permissions in the workspace, per permission manager." })
   async workspacePermissions(@CurrentUser() user: UserEntity, @IdParam('workspaceId') id: number): Promise<PermissionEntry[]> {
     const { membership } = await this.workspaces.requireMember(id, user.id);
@@ -178,6 +180,7 @@ export class DashboardController {
   constructor(private readonly invitations: InvitationsService) {}
 
   @Get()
+  @ApiOkResponse({ schema: { type: 'object', properties: { workspace_invitations: { type: 'array', items: { $ref: '#/components/schemas/UserWorkspaceInvitationJson' } } } } })
   @ApiOperation({ operationId: 'dashboard', summary: 'What the dashboard shows: pending invitations to the user.' })
   async dashboard(@CurrentUser() user: UserEntity): Promise<{ workspace_invitations: UserWorkspaceInvitationJson[] }> {
     return { workspace_invitations: await this.invitations.forUser(user) };

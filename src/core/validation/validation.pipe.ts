@@ -8,8 +8,8 @@ import { bodyObjectError, fieldSpecs } from './field';
 /**
  * Validates `@Body()` and `@Query()` DTOs declared with `@Field`, producing Baserow's
  * detail tree. Unknown keys are dropped, as DRF serializers do, except the query keys a
- * `@DynamicQuery` declares. An empty query value of an optional parameter counts as absent
- * (DRF reads query strings as form input), flags excepted: their presence is their value.
+ * `@DynamicQuery` declares. Query values are read as Baserow reads `request.GET.dict()`: a
+ * repeated parameter gives its last value, an empty one is validated as it is.
  */
 @Injectable()
 export class ApiValidationPipe implements PipeTransform {
@@ -29,7 +29,6 @@ export class ApiValidationPipe implements PipeTransform {
       if (metadata.type === 'query') {
         // A repeated parameter: DRF's QueryDict answers its last value.
         if (Array.isArray(item) && spec.kind !== 'list') item = item[item.length - 1];
-        if (item === '' && spec.required === false && spec.kind !== 'flag' && !(spec.kind === 'int' && spec.fallback !== undefined)) continue;
       }
       plain[key] = item;
     }

@@ -1,5 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer, RequestBody } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
+import { fieldBodySchema } from './field-body.schema';
+import { FieldTypeRegistry } from './field-type';
 import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import { Field } from '../../core/validation/field';
@@ -30,6 +34,7 @@ export class FieldsController {
   ) {}
 
   @Get('table/:tableId')
+  @Answer(Schemas.list('Field'))
   @ApiOperation({ operationId: 'list_database_table_fields', summary: 'Fields of a table, the primary first.' })
   list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<FieldJson[]> {
     return this.fields.list(user, tableId);
@@ -37,6 +42,8 @@ export class FieldsController {
 
   @Post('table/:tableId')
   @HttpCode(200)
+  @RequestBody((app) => fieldBodySchema(app.get(FieldTypeRegistry), { partial: false }))
+  @Answer(Schemas.ref('Field'))
   @ApiOperation({ operationId: 'create_database_table_field', summary: 'Creates a field; answers it with `related_fields`.' })
   create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: Record<string, unknown>): Promise<FieldJson> {
     return this.fields.create(user, tableId, body);
@@ -44,30 +51,36 @@ export class FieldsController {
 
   @Post('table/:tableId/change-primary-field')
   @HttpCode(200)
+  @Answer(Schemas.ref('Field'))
   @ApiOperation({ operationId: 'change_primary_field', summary: 'Makes another field the primary field.' })
   changePrimary(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: ChangePrimaryFieldDto): Promise<FieldJson> {
     return this.fields.changePrimary(user, tableId, body.new_primary_field_id);
   }
 
   @Get(':fieldId/unique_row_values')
+  @Answer({ type: 'object', properties: { values: { type: 'array', items: { type: 'string' } } } })
   @ApiOperation({ operationId: 'get_database_field_unique_row_values', summary: 'Distinct cell values, most frequent first.' })
   unique(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Query() query: UniqueRowValuesQuery): Promise<{ values: string[] }> {
     return this.uniqueValues.values(user, fieldId, query.limit, query.split_comma_separated);
   }
 
   @Get(':fieldId')
+  @Answer(Schemas.ref('Field'))
   @ApiOperation({ operationId: 'get_database_table_field', summary: 'One field.' })
   get(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number): Promise<FieldJson> {
     return this.fields.get(user, fieldId);
   }
 
   @Patch(':fieldId')
+  @RequestBody((app) => fieldBodySchema(app.get(FieldTypeRegistry), { partial: true }))
+  @Answer(Schemas.ref('Field'))
   @ApiOperation({ operationId: 'update_database_table_field', summary: 'Updates a field, converting its cells when the type changes.' })
   update(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Body() body: Record<string, unknown>): Promise<FieldJson> {
     return this.fields.update(user, fieldId, body);
   }
 
   @Delete(':fieldId')
+  @Answer({ type: 'object', properties: { related_fields: Schemas.list('Field') } })
   @ApiOperation({ operationId: 'delete_database_table_field', summary: 'Moves a field to the trash; answers `related_fields`.' })
   async delete(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number): Promise<{ related_fields: FieldJson[] }> {
     return { related_fields: await this.fields.delete(user, fieldId) };

@@ -15,7 +15,8 @@ import { FieldRepository } from './field.repository';
 export const MAX_FIELDS_PER_TABLE = 600;
 const RESERVED_NAMES = new Set(['id', 'order']);
 
-const COMMON_SPECS: Record<string, FieldSpec> = {
+/** The keys every field type takes. */
+export const COMMON_SPECS: Record<string, FieldSpec> = {
   name: { kind: 'string', max: 255 },
   description: { kind: 'string', allowBlank: true, nullable: true, required: false },
   db_index: { kind: 'bool', required: false },

@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser } from '../../auth/decorators';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
@@ -24,6 +26,7 @@ export class PasswordAuthenticationController {
 
   @Post()
   @HttpCode(200)
+  @Answer({ type: 'object', properties: { access_token: { type: 'string' } } })
   @ApiOperation({
     operationId: 'password_field_authentication',
     summary: 'Checks a password against the cell of a password field that allows endpoint authentication.',

@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer, RequestBody } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
 import type { Request, Response } from 'express';
 import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
@@ -19,12 +21,14 @@ export class RowsController {
   constructor(private readonly rows: RowsService) {}
 
   @Get('names')
+  @Answer({ type: 'object', description: '`{"<table_id>": {"<row_id>": "<primary value>"}}`', additionalProperties: { type: 'object', additionalProperties: { type: 'string' } } })
   @ApiOperation({ operationId: 'list_database_table_row_names', summary: 'Primary values of rows, by table (`table__<id>=1,2`).' })
   names(@CurrentUser() user: UserEntity, @Query() query: RowNamesQuery): Promise<Record<string, Record<string, string>>> {
     return this.rows.names(user, query as Record<string, unknown>);
   }
 
   @Get('table/:tableId')
+  @Answer(Schemas.ref('RowPage'))
   @ApiOperation({ operationId: 'list_database_table_rows', summary: 'Lists rows with filters, search, sorts and pages.' })
   list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Query() query: ListRowsQuery, @Req() req: Request): Promise<RowPage> {
     return this.rows.list(user, tableId, query, requestUrl(req));
@@ -32,6 +36,8 @@ export class RowsController {
 
   @Post('table/:tableId')
   @HttpCode(200)
+  @RequestBody(Schemas.ref('RowValues'))
+  @Answer(Schemas.ref('Row'))
   @ApiOperation({ operationId: 'create_database_table_row', summary: 'Creates a row (before `before` or last).' })
   create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: CreateRowQuery): Promise<RowJson> {
     return this.rows.create(user, tableId, body, { before: query.before ?? null, userFieldNames: !!query.user_field_names });
@@ -39,6 +45,8 @@ export class RowsController {
 
   @Post('table/:tableId/batch')
   @HttpCode(200)
+  @RequestBody({ type: 'object', required: ['items'], properties: { items: { type: 'array', minItems: 1, maxItems: 200, items: Schemas.ref('RowValues') } } })
+  @Answer(Schemas.ref('Rows'))
   @ApiOperation({ operationId: 'batch_create_database_table_rows', summary: 'Creates 1 to 200 rows, all or nothing.' })
   async batchCreate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: BatchCreateRowsQuery) {
     const result = await this.rows.batchCreate(user, tableId, body, { before: query.before ?? null, userFieldNames: !!query.user_field_names });
@@ -46,6 +54,8 @@ export class RowsController {
   }
 
   @Patch('table/:tableId/batch')
+  @RequestBody({ type: 'object', required: ['items'], properties: { items: { type: 'array', minItems: 1, maxItems: 200, items: { allOf: [Schemas.ref('RowValues'), { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }] } } } })
+  @Answer(Schemas.ref('Rows'))
   @ApiOperation({ operationId: 'batch_update_database_table_rows', summary: 'Updates 1 to 200 rows, all or nothing.' })
   async batchUpdate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown, @Query() query: BatchUpdateRowsQuery) {
     const result = await this.rows.batchUpdate(user, tableId, body, !!query.user_field_names);
@@ -54,12 +64,14 @@ export class RowsController {
 
   @Post('table/:tableId/batch-delete')
   @HttpCode(204)
+  @RequestBody({ type: 'object', required: ['items'], properties: { items: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'integer' } } } })
   @ApiOperation({ operationId: 'batch_delete_database_table_rows', summary: 'Deletes 1 to 200 rows, all or nothing.' })
   async batchDelete(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: unknown): Promise<void> {
     await this.rows.batchDelete(user, tableId, body);
   }
 
   @Get('table/:tableId/:rowId')
+  @Answer(Schemas.ref('Row'))
   @ApiOperation({ operationId: 'get_database_table_row', summary: 'One row.' })
   async get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: GetRowQuery) {
     const row = await this.rows.get(user, tableId, rowId, !!query.user_field_names);
@@ -68,6 +80,8 @@ export class RowsController {
   }
 
   @Patch('table/:tableId/:rowId')
+  @RequestBody(Schemas.ref('RowValues'))
+  @Answer(Schemas.ref('Row'))
   @ApiOperation({ operationId: 'update_database_table_row', summary: 'Updates cells of a row.' })
   update(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Body() body: unknown, @Query() query: UserFieldNamesQuery): Promise<RowJson> {
     return this.rows.update(user, tableId, rowId, body, !!query.user_field_names);
@@ -81,12 +95,14 @@ export class RowsController {
   }
 
   @Patch('table/:tableId/:rowId/move')
+  @Answer(Schemas.ref('Row'))
   @ApiOperation({ operationId: 'move_database_table_row', summary: 'Moves a row before another (or last).' })
   move(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: MoveRowQuery): Promise<RowJson> {
     return this.rows.move(user, tableId, rowId, query.before_id ?? null, !!query.user_field_names);
   }
 
   @Get('table/:tableId/:rowId/adjacent')
+  @Answer(Schemas.ref('Row'), { description: 'The adjacent row (204 without a body when there is none).' })
   @ApiOperation({ operationId: 'get_database_table_row_adjacent', summary: 'The next (or previous) row in a view or search order; 204 when none.' })
   async adjacent(
     @CurrentUser() user: UserEntity,

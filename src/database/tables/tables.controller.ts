@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
@@ -17,6 +19,7 @@ export class TablesController {
   ) {}
 
   @Get('database/:databaseId')
+  @Answer(Schemas.list('Table'))
   @ApiOperation({ operationId: 'list_database_tables', summary: 'Tables of a database.' })
   list(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number): Promise<TableJson[]> {
     return this.tables.list(user, databaseId);
@@ -24,6 +27,7 @@ export class TablesController {
 
   @Post('database/:databaseId')
   @HttpCode(200)
+  @Answer(Schemas.ref('Table'))
   @ApiOperation({ operationId: 'create_database_table', summary: 'Creates a table, empty (example fields) or from `data`.' })
   create(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<TableJson> {
     return this.tables.create(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
@@ -31,6 +35,7 @@ export class TablesController {
 
   @Post('database/:databaseId/async')
   @HttpCode(200)
+  @Answer(Schemas.ref('Job'))
   @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job.' })
   createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<Record<string, unknown>> {
     return this.jobs.createAsync(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
@@ -38,6 +43,7 @@ export class TablesController {
 
   @Post(':tableId/duplicate/async')
   @HttpCode(202)
+  @Answer(Schemas.ref('Job'))
   @ApiOperation({ operationId: 'duplicate_database_table_async', summary: 'Duplicates a table in a `duplicate_table` job.' })
   duplicate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<Record<string, unknown>> {
     return this.jobs.duplicateAsync(user, tableId);
@@ -51,12 +57,14 @@ export class TablesController {
   }
 
   @Get(':tableId')
+  @Answer(Schemas.ref('Table'))
   @ApiOperation({ operationId: 'get_database_table', summary: 'One table.' })
   get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<TableJson> {
     return this.tables.get(user, tableId);
   }
 
   @Patch(':tableId')
+  @Answer(Schemas.ref('Table'))
   @ApiOperation({ operationId: 'update_database_table', summary: 'Renames a table.' })
   rename(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: RenameTableDto): Promise<TableJson> {
     return this.tables.rename(user, tableId, body.name);

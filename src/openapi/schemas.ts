@@ -1,0 +1,136 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { FieldSpec } from '../core/validation/field';
+import { LIST_MAX_ITEMS } from '../core/validation/field';
+import { INT32_MAX } from '../core/validation/ids';
+
+export type { SchemaObject };
+
+/** The JSON schema of a value a `FieldSpec` accepts (request bodies built at run time, e.g. field types). */
+export function specSchema(spec: FieldSpec): SchemaObject {
+  const schema = ((): SchemaObject => {
+    switch (spec.kind) {
+      case 'string':
+        return { type: 'string', minLength: spec.min, maxLength: spec.max };
+      case 'email':
+        return { type: 'string', format: 'email', maxLength: spec.max ?? 254 };
+      case 'password':
+        return { type: 'string', format: 'password', minLength: 8, maxLength: 256 };
+      case 'int':
+        return { type: 'integer', minimum: spec.min, maximum: spec.max };
+      case 'id':
+        return { type: 'integer' };
+      case 'bool':
+      case 'flag':
+        return { type: 'boolean' };
+      case 'choice':
+        return { type: 'string', enum: [...spec.choices] };
+      case 'list':
+        return { type: 'array', items: specSchema(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS };
+      case 'object':
+        return { type: 'object', additionalProperties: true };
+      case 'any':
+        return {};
+    }
+  })();
+  if (spec.nullable) schema.nullable = true;
+  if (spec.description) schema.description = spec.description;
+  if (spec.default !== undefined) schema.default = spec.default;
+  for (const key of Object.keys(schema) as (keyof SchemaObject)[]) if (schema[key] === undefined) delete schema[key];
+  return schema;
+}
+
+/** An object schema from specs; `partial` (updates) makes every key optional. */
+export function specsSchema(specs: Readonly<Record<string, FieldSpec>>, options: { partial?: boolean } = {}): SchemaObject {
+  const required = options.partial ? [] : Object.entries(specs).filter(([, s]) => s.required !== false).map(([k]) => k);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(specs).map(([key, spec]) => [key, specSchema(spec)])),
+    ...(required.length ? { required } : {}),
+  };
+}
+
+const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
+const id: SchemaObject = { type: 'integer', minimum: 1, maximum: INT32_MAX };
+const anyObject: SchemaObject = { type: 'object', additionalProperties: true };
+
+/**
+ * The shapes Rowspace answers, as components of the document. Objects stay open
+ * (`additionalProperties`) where Baserow's keys depend on the type (fields, views, applications).
+ */
+export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
+  Error: {
+    type: 'object',
+    description: "Baserow's error envelope: a code such as `ERROR_REQUEST_BODY_VALIDATION` and a message or a detail tree.",
+    properties: { error: { type: 'string' }, detail: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }, { type: 'array', items: {} }] } },
+  },
+  Row: {
+    type: 'object',
+    description: 'A row: `id`, `order` and a value per field, keyed `field_<id>` (or by name with `user_field_names`).',
+    properties: { id, order: { type: 'string', example: '1.00000000000000000000' } },
+    required: ['id', 'order'],
+    additionalProperties: true,
+  },
+  RowValues: { type: 'object', description: 'Cell values keyed `field_<id>` (or by name with `user_field_names`); read-only fields are refused.', additionalProperties: true },
+  RowPage: {
+    type: 'object',
+    properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: ref('Row') } },
+    required: ['results'],
+  },
+  Rows: { type: 'object', properties: { items: { type: 'array', items: ref('Row') }, metadata: anyObject }, required: ['items'] },
+  Field: {
+    type: 'object',
+    description: "A field: common keys and the type's properties.",
+    properties: { id, table_id: id, name: { type: 'string' }, order: { type: 'integer' }, type: { type: 'string' }, primary: { type: 'boolean' }, read_only: { type: 'boolean' } },
+    required: ['id', 'table_id', 'name', 'type'],
+    additionalProperties: true,
+  },
+  View: {
+    type: 'object',
+    properties: { id, table_id: id, name: { type: 'string' }, order: { type: 'integer' }, type: { type: 'string' } },
+    required: ['id', 'name', 'type'],
+    additionalProperties: true,
+  },
+  Table: {
+    type: 'object',
+    properties: { id, name: { type: 'string' }, order: { type: 'integer' }, database_id: id },
+    required: ['id', 'name', 'order', 'database_id'],
+    additionalProperties: true,
+  },
+  Application: {
+    type: 'object',
+    properties: { id, name: { type: 'string' }, order: { type: 'integer' }, type: { type: 'string' }, workspace: anyObject },
+    required: ['id', 'name', 'type'],
+    additionalProperties: true,
+  },
+  Workspace: {
+    type: 'object',
+    properties: { id, name: { type: 'string' } },
+    required: ['id', 'name'],
+    additionalProperties: true,
+  },
+  Job: {
+    type: 'object',
+    properties: { id, type: { type: 'string' }, state: { type: 'string' }, progress_percentage: { type: 'number' } },
+    required: ['id', 'type', 'state'],
+    additionalProperties: true,
+  },
+  User: {
+    type: 'object',
+    properties: { id, username: { type: 'string' }, first_name: { type: 'string' }, email: { type: 'string' } },
+    additionalProperties: true,
+  },
+  TokenAuth: {
+    type: 'object',
+    description: 'The user and a JWT pair: send `Authorization: JWT <access_token>`.',
+    properties: { user: ref('User'), access_token: { type: 'string' }, refresh_token: { type: 'string' }, token: { type: 'string', deprecated: true } },
+    additionalProperties: true,
+  },
+};
+
+/** Schemas for answers: a component by name, a list of it, or any JSON object. */
+export const Schemas = {
+  ref,
+  list: (name: string): SchemaObject => ({ type: 'array', items: ref(name) }),
+  object: anyObject,
+  any: {} as SchemaObject,
+};

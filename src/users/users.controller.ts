@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../openapi/decorators';
-import { Schemas } from '../openapi/schemas';
 import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import type { UserEntity } from './user.entity';
 import { ChangePasswordDto, ResetPasswordDto, SendResetPasswordDto, UpdateAccountDto } from './users.dto';

@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../../openapi/decorators';
-import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser } from '../../auth/decorators';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';

@@ -69,13 +69,12 @@ describe('a client generated from the OpenAPI document', () => {
       const output = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
       writeFileSync(file.replace(/\.ts$/, '.js'), output.outputText);
     }
-     
     sdk = require(join(dir, 'client', 'index.js')) as Sdk;
     expect(typeof sdk.createDatabaseTableRow).toBe('function');
   }, 120_000);
 
   it("drives a row's life cycle: sign-up, login, workspace, database, table, field, rows", async () => {
-    const { client } = require(join(dir, 'client', 'client.gen.js')) as Sdk;  
+    const { client } = require(join(dir, 'client', 'client.gen.js')) as Sdk;
     let token = '';
     client.setConfig({ baseUrl: t.url, auth: () => `JWT ${token}` });
     const ok = (answer: Answer, status = 200) => {

@@ -11,7 +11,8 @@ export interface Operation {
   path: string;
   operationId: string;
   pathParams: string[];
-  queryParams: { name: string; schema: Schema }[];
+  /** `namePattern`: a parameter whose name carries data (`x-name-pattern`, e.g. `table__{id}`). */
+  queryParams: { name: string; schema: Schema; namePattern?: RegExp }[];
   body: Schema | null;
   /** The route needs no credentials (empty `security`, or marked public). */
   public: boolean;
@@ -65,7 +66,9 @@ export function operationsOf(document: Schema): Operation[] {
         path,
         operationId: op.operationId ?? `${method} ${path}`,
         pathParams: [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolve(document, p.schema ?? {}) })),
+        queryParams: parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: resolve(document, p.schema ?? {}), ...(p['x-name-pattern'] ? { namePattern: new RegExp(p['x-name-pattern']) } : {}) })),
         body: bodySchema ? resolveDeep(document, bodySchema) : null,
         public: Array.isArray(op.security) && op.security.length === 0,
       });
@@ -267,6 +270,17 @@ const AUTH_HEADERS: [string, string][] = [
   ['JWT not a JWT', 'JWT a.b.c'],
 ];
 
+/**
+ * A concrete name for a dynamic parameter (`table__{id}`, `filter__{field}__{type}`): each
+ * placeholder takes a fitting id or word; when the result does not match the declared pattern,
+ * every placeholder becomes `1`.
+ */
+export function dynamicName(name: string, ids: Record<string, string>, pattern?: RegExp): string {
+  const fill: Record<string, string> = { id: ids.tableId ?? '1', field: `field_${ids.fieldId ?? '1'}`, type: 'equal' };
+  const made = name.replace(/\{([^}]+)\}/g, (_, key: string) => fill[key] ?? ids.fieldId ?? '1');
+  return !pattern || pattern.test(made) ? made : name.replace(/\{[^}]+\}/g, '1');
+}
+
 function encodeQuery(pairs: [string, string][]): string {
   return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
 }
@@ -298,8 +312,16 @@ export function casesFor(op: Operation, ids: Record<string, string>, foreignIds:
   // Query parameters: the documented ones, then common ones every GET may read.
   const documented = op.queryParams.map((p) => p.name);
   const queryNames = op.method === 'GET' ? [...new Set([...documented, ...COMMON_QUERY])] : documented;
+  for (const param of op.queryParams.filter((p) => p.namePattern)) {
+    // Names made from the pattern's placeholders, with ids beyond 32 bits and of another tenant.
+    for (const [label, id] of [['beyond 32 bits', '2147483648'], ['huge', '9'.repeat(40)], ["another tenant's", foreignIds.tableId ?? '1']] as const) {
+      const name = dynamicName(param.name, { ...ids, tableId: id, fieldId: id });
+      if (param.namePattern!.test(name)) cases.push({ ...base, ...withBody, label: `query name ${name.slice(0, 40)}: ${label}`, query: encodeQuery([[name, '1']]) });
+    }
+  }
   for (const name of queryNames) {
-    const queryName = name.includes('{') ? name.replace(/\{[^}]+\}/g, ids.fieldId ?? '1') : name;
+    const pattern = op.queryParams.find((p) => p.name === name)?.namePattern;
+    const queryName = name.includes('{') ? dynamicName(name, ids, pattern) : name;
     for (const [label, value] of QUERY_VALUES) cases.push({ ...base, ...withBody, label: `query ${queryName}: ${label}`, query: encodeQuery([[queryName, value]]) });
     cases.push({ ...base, ...withBody, label: `query ${queryName}: repeated`, query: encodeQuery([[queryName, '1'], [queryName, 'abc'], [queryName, '']]) });
   }

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -56,6 +57,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
  * parameters (cell values) as properties, which pino would otherwise copy into the line.
  */
 function errorForLog(exception: unknown): { type: string; message: string; stack?: string } {
-  if (!(exception instanceof Error)) return { type: typeof exception, message: String(exception) };
+  // isNativeError also knows errors made in another realm (native modules under jest).
+  if (!(exception instanceof Error) && !types.isNativeError(exception)) return { type: typeof exception, message: String(exception) };
   return { type: exception.name, message: exception.message, stack: exception.stack };
 }

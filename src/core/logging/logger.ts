@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import pretty from 'pino-pretty';
@@ -44,7 +45,7 @@ export class PinoNestLogger implements LoggerService {
     const stack = params.find((param) => typeof param === 'string' && /\n\s+at /.test(param));
     const context = contextOf(params.filter((param) => param !== stack));
     // An Error's own properties (a query and its parameters, for database errors) are not logged.
-    if (message instanceof Error) this.logger.error({ context, stack: message.stack }, message.message);
+    if (types.isNativeError(message)) this.logger.error({ context, stack: message.stack }, message.message);
     else this.logger.error({ context, ...(stack ? { stack } : {}) }, String(message));
   }
 
@@ -66,7 +67,7 @@ export class PinoNestLogger implements LoggerService {
 
   private write(level: pino.Level, message: unknown, params: unknown[]): void {
     const context = contextOf(params);
-    if (typeof message === 'object' && message !== null && !(message instanceof Error)) this.logger[level]({ context, ...message });
+    if (typeof message === 'object' && message !== null && !types.isNativeError(message)) this.logger[level]({ context, ...message });
     else this.logger[level]({ context }, String(message));
   }
 }

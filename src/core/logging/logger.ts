@@ -24,7 +24,18 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, 
     redact: { paths: ['password', 'token', 'authorization', '*.password', '*.token', '*.authorization', '*.headers.authorization'], censor: '[redacted]' },
   };
   if (options.stream) return pino(settings, options.stream);
-  if (config.logFormat === 'pretty') return pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  if (config.logFormat === 'pretty') {
+    // One line per entry; a request's method, route, status and duration are already in its message.
+    const terminal = pretty({
+      colorize: true,
+      sync: true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      messageFormat: '{if context}[{context}] {end}{msg}',
+      ignore: 'pid,hostname,context,method,route,status,durationMs',
+    });
+    return pino(settings, terminal);
+  }
   return pino(settings, pino.destination({ dest: 1, sync: false }));
 }
 

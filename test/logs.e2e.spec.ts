@@ -89,6 +89,22 @@ describe('structured logs', () => {
     expect(capture.lines.some((line) => line.context === 'NestApplication' && line.level === 30)).toBe(true);
   });
 
+  it('writes the body of a mail that was not sent only at debug level', async () => {
+    const debugCapture = new LogCapture();
+    const debug = await startApp({}, undefined, { stream: debugCapture, level: 'debug' });
+    try {
+      const user = await signUp(debug);
+      const res = await debug.request('POST', '/api/user/send-reset-password-email/', { body: { email: user.email, base_url: 'http://localhost:8000/reset-at-debug' } });
+      expect(res.status).toBe(204);
+      const mailLines = debugCapture.lines.filter((line) => line.context === 'Mailer');
+      expect(mailLines.map((line) => line.level).sort()).toEqual([20, 30]);
+      expect(mailLines.find((line) => line.level === 20)!.msg).toContain('http://localhost:8000/reset-at-debug/');
+      expect(mailLines.find((line) => line.level === 30)!.msg).not.toContain('reset-at-debug');
+    } finally {
+      await debug.close();
+    }
+  });
+
   // Last: the database is closed under the app.
   it('logs an unexpected error once, with its stack, route and request id, and answers the 500 envelope', async () => {
     await t.app.get(DataSource).destroy();

@@ -18,7 +18,7 @@ export async function serveRowspace(dataDir: string, afterClose: () => void = ()
     LOGIN_MAX_FAILURES_PER_IP: '100000',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
-  const app = await createApp(config, { logger: ['error'] });
+  const app = await createApp(config, { log: { level: 'error' } });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   process.send!({ url: `http://127.0.0.1:${port}` });

@@ -8,6 +8,7 @@ import { CoreModule } from './core/core.module';
 import { JsonBodyGuard } from './core/http/json-body.guard';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
+import { MonitoringModule } from './monitoring/monitoring.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SettingsModule } from './settings/settings.module';
@@ -32,6 +33,7 @@ export class AppModule {
         OpenApiModule,
         RealtimeModule,
         ViewsModule,
+        MonitoringModule.forRoot(config),
       ],
       // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
       providers: [

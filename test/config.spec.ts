@@ -37,6 +37,9 @@ describe('configuration', () => {
     [{ SECRET_KEY: 'short' }, /SECRET_KEY must be at least 16 characters/],
     [{ ACCESS_TOKEN_LIFETIME_MINUTES: '0' }, /ACCESS_TOKEN_LIFETIME_MINUTES must be between 1/],
     [{ SMTP_HOST: 'mail', SMTP_SECURE: 'maybe' }, /SMTP_SECURE must be true or false/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be one of json, pretty/],
+    [{ METRICS_ENABLED: 'maybe' }, /METRICS_ENABLED must be true or false/],
   ])('rejects %p with a clear message', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(message);

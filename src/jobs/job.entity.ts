@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { DateTimeColumn, JsonColumn } from '../core/database/columns';
 
 export type JobState = 'pending' | 'started' | 'finished' | 'failed' | 'cancelled';
+export const JOB_STATES: JobState[] = ['pending', 'started', 'finished', 'failed', 'cancelled'];
 
 /** A background job (duplicate, import); type-specific keys live in `data`. */
 @Entity('job')

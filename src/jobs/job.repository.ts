@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { JobEntity } from './job.entity';
+import { JobEntity, JobState } from './job.entity';
 
 @Injectable()
 export class JobRepository {
@@ -32,5 +32,11 @@ export class JobRepository {
       .createQueryBuilder('j')
       .where('j.user_id = :userId AND j.type = :type AND j.state IN (:...states)', { userId, type, states: ['pending', 'started'] })
       .getCount();
+  }
+
+  /** How many jobs are in each state (states without jobs are left out). */
+  async countByState(): Promise<Partial<Record<JobState, number>>> {
+    const rows = await this.repo.createQueryBuilder('j').select('j.state', 'state').addSelect('COUNT(*)', 'count').groupBy('j.state').getRawMany<{ state: JobState; count: string | number }>();
+    return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
   }
 }

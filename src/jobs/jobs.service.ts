@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Errors, queryValidationError } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
-import { JobEntity, JobState } from './job.entity';
+import { JOB_STATES as STATES, JobEntity, JobState } from './job.entity';
 import { JobRepository } from './job.repository';
-
-const STATES: JobState[] = ['pending', 'started', 'finished', 'failed', 'cancelled'];
 
 export const JobErrors = {
   notCancellable: () => new ApiError('ERROR_JOB_NOT_CANCELLABLE', 400, 'The job cannot be cancelled'),

@@ -24,6 +24,7 @@ export const TAGS = [
   'Database table grid view', 'Database table gallery view', 'Database table form view',
   'Database table kanban view', 'Database table calendar view', 'Database table rows',
   'Database table export', 'Database table webhooks', 'Database tokens', 'Admin',
+  'Health',
 ];
 
 /** The OpenAPI 3 document, generated from the controllers' decorators once the app has started. */

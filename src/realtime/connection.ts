@@ -15,6 +15,11 @@ export interface Subscription {
 
 const logger = new Logger('RealtimeConnection');
 
+/** What this instance's sockets did, for the metrics. */
+export interface SocketCounters {
+  messagesSent: number;
+}
+
 /**
  * One socket of `/ws/core/`: who it is, which pages it follows, and the queue that makes
  * frames arriving before authentication finishes wait for it and run in arrival order.
@@ -33,6 +38,7 @@ export class Connection {
     readonly socket: WebSocket,
     /** The id sent in `authentication`; null when no token was given. */
     readonly webSocketId: string | null,
+    private readonly counters: SocketCounters,
   ) {}
 
   /** Runs `work` after everything queued before it. */
@@ -44,7 +50,9 @@ export class Connection {
 
   /** Sends an already-encoded JSON message as a text frame (shared buffers are not copied per socket). */
   send(data: Buffer | string): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(data, { binary: false });
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(data, { binary: false });
+    this.counters.messagesSent += 1;
   }
 
   sendJson(message: unknown): void {

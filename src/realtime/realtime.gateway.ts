@@ -37,7 +37,7 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
     const token = tokenOf(request);
-    const connection = new Connection(socket, token ? randomUUID() : null);
+    const connection = new Connection(socket, token ? randomUUID() : null, this.registry.counters);
     this.registry.track(connection);
     // Listeners are attached synchronously, before any frame can be read.
     socket.on('message', (data: RawData, isBinary: boolean) => connection.enqueue(() => this.receive(connection, data, isBinary)));

@@ -36,7 +36,7 @@ import { ViewsListener } from './views.listener';
     TablePageType,
     RowPageType,
   ],
-  exports: [PageTypeRegistry, Broadcaster, RealtimeRepository],
+  exports: [PageTypeRegistry, Broadcaster, RealtimeRepository, SocketRegistry],
 })
 export class RealtimeModule implements OnModuleInit {
   constructor(

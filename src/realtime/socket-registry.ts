@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Connection, Subscription } from './connection';
+import { Connection, SocketCounters, Subscription } from './connection';
 import { Delivery } from './delivery';
 
 const FORCE_DISCONNECT = JSON.stringify({ type: 'force_disconnect' });
@@ -12,6 +12,8 @@ const FORCE_DISCONNECT = JSON.stringify({ type: 'force_disconnect' });
 export class SocketRegistry {
   /** Every open socket, authenticated or not (pings go to all of them). */
   readonly connections = new Set<Connection>();
+  /** Shared by this instance's connections. */
+  readonly counters: SocketCounters = { messagesSent: 0 };
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly byGroup = new Map<string, Set<Connection>>();
 

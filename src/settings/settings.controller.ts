@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../openapi/decorators';
 import { Schemas } from '../openapi/schemas';
@@ -23,14 +23,5 @@ export class SettingsController {
   @ApiOperation({ operationId: 'get_auth_provider_login_options', summary: 'Sign-in methods: the password form.' })
   loginOptions(): Record<string, unknown> {
     return { password: { type: 'password' } };
-  }
-
-  @Get(['api/_health', '_health'])
-  @Header('Content-Type', 'text/plain; charset=utf-8')
-  @Answer({ type: 'string', example: 'OK' }, { contentType: 'text/plain' })
-  @ApiOperation({ operationId: 'health_check', summary: 'Answers plain `OK` while the instance is up.' })
-  async health(): Promise<string> {
-    await this.settings.ping();
-    return 'OK';
   }
 }

@@ -23,9 +23,4 @@ export class SettingsRepository {
   async hasUsers(): Promise<boolean> {
     return (await this.db.manager.getRepository(UserEntity).count({ take: 1 })) > 0;
   }
-
-  /** A round trip to the database, for the health check. */
-  async ping(): Promise<void> {
-    await this.db.manager.query('SELECT 1');
-  }
 }

@@ -25,10 +25,6 @@ export class SettingsService {
     return this.get();
   }
 
-  ping(): Promise<void> {
-    return this.repo.ping();
-  }
-
   /** The keys of `GET /api/settings/`. */
   async publicSettings(): Promise<Record<string, unknown>> {
     const s = await this.get();

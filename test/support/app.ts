@@ -7,6 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { createApp } from '../../src/app';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
+import type { LogOptions } from '../../src/core/logging/logger';
 
 /** Which database the suites run on: SQLite by default, PostgreSQL with ROWSPACE_TEST_DB=postgres. */
 export const TEST_DB = process.env.ROWSPACE_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -63,11 +64,14 @@ export async function freshDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** Boots the real app on a real database and listens on a free port. */
-export async function startApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+/**
+ * Boots the real app on a real database and listens on a free port. Logs only errors unless
+ * ROWSPACE_TEST_LOGS is set or `log` says otherwise (a stream captures the JSON lines).
+ */
+export async function startApp(env: Record<string, string> = {}, database?: TestDatabase, log: LogOptions = {}): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const config = loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough', PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
-  const app = await createApp(config, { logger: process.env.ROWSPACE_TEST_LOGS ? ['log', 'warn', 'error'] : ['error'] });
+  const app = await createApp(config, { log: { level: process.env.ROWSPACE_TEST_LOGS ? undefined : 'error', ...log } });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;

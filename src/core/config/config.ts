@@ -29,7 +29,21 @@ export interface AppConfig {
   disableAnonymousPublicViewWs: boolean;
   /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
   wsPingIntervalSeconds: number;
+  // Logs, health and metrics.
+  /** Lowest level written: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevelName;
+  /** `json` (one object a line) or `pretty` (for a terminal). */
+  logFormat: 'json' | 'pretty';
+  /** Whether `GET /api/_metrics/` (Prometheus) exists. */
+  metricsEnabled: boolean;
+  /** When set, the metrics endpoint needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** Free bytes under DATA_DIR below which the full health check's disk check fails. */
+  healthMinFreeDiskBytes: number;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
@@ -50,6 +64,13 @@ function bool(env: Env, key: string, def: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${key} must be true or false, got "${env[key]}".`);
+}
+
+function oneOf<T extends string>(env: Env, key: string, values: readonly T[], def: T): T {
+  const raw = env[key]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return def;
+  if (!values.includes(raw as T)) throw new ConfigError(`${key} must be one of ${values.join(', ')}, got "${env[key]}".`);
+  return raw as T;
 }
 
 function url(env: Env, key: string, protocols: string[]): string | null {
@@ -119,6 +140,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
     disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),
     wsPingIntervalSeconds: int(env, 'WS_PING_INTERVAL_SECONDS', 20, 1),
+    // Logs, health and metrics.
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'], process.stdout.isTTY && env.NODE_ENV !== 'production' ? 'pretty' : 'json'),
+    metricsEnabled: bool(env, 'METRICS_ENABLED', false),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
+    healthMinFreeDiskBytes: int(env, 'HEALTH_MIN_FREE_DISK_MB', 500, 0) * 1024 * 1024,
   };
 }
 

@@ -14,6 +14,13 @@ export interface ColumnDefinition {
   scale?: number;
 }
 
+/** Connections of the database pool, for the metrics: all, idle, and callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 /**
  * Everything that differs between SQLite and PostgreSQL lives behind this interface,
  * so no other code branches on the database kind.
@@ -52,13 +59,18 @@ export interface Dialect {
   containsWord(expression: string, word: string, bind: (value: unknown) => string): string;
   /** The day of month (1–31) of a stored datetime, seen in the IANA time zone `timeZone`. */
   dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string;
+  /** The connection pool's use now. */
+  poolStats(dataSource: DataSource): PoolStats;
 }
 
 /** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Runs holding or waiting for the lock. */
+  queued = 0;
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    this.queued += 1;
     const previous = this.tail;
     let release!: () => void;
     this.tail = new Promise<void>((resolve) => (release = resolve));
@@ -66,6 +78,7 @@ class Mutex {
     try {
       return await work();
     } finally {
+      this.queued -= 1;
       release();
     }
   }
@@ -188,6 +201,11 @@ export class SqliteDialect implements Dialect {
     // (exact for zones without daylight saving time).
     return `CAST(strftime('%d', ${expression}, ${bind(`${zoneOffsetMinutes(timeZone, new Date())} minutes`)}) AS INTEGER)`;
   }
+
+  poolStats(): PoolStats {
+    // One connection; transactions queue for it (see Mutex).
+    return { total: 1, idle: this.lock.queued > 0 ? 0 : 1, waiting: Math.max(0, this.lock.queued - 1) };
+  }
 }
 
 export class PostgresDialect implements Dialect {
@@ -258,6 +276,11 @@ export class PostgresDialect implements Dialect {
 
   dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string {
     return `CAST(EXTRACT(DAY FROM (${expression} AT TIME ZONE ${bind(timeZone)})) AS INTEGER)`;
+  }
+
+  poolStats(dataSource: DataSource): PoolStats {
+    const pool = (dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+    return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : { total: 0, idle: 0, waiting: 0 };
   }
 }
 

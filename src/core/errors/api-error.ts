@@ -45,6 +45,8 @@ export const Errors = {
     new ApiError('PERMISSION_DENIED', 401, "You don't have the required permission to execute this operation."),
   notAuthenticated: () =>
     new PlainHttpError(401, { detail: 'Authentication credentials were not provided.' }, { 'WWW-Authenticate': 'JWT realm="api"' }),
+  /** DRF's IsAdminUser refusal (staff-only routes). */
+  notStaff: () => new PlainHttpError(403, { detail: 'You do not have permission to perform this action.' }),
   invalidAccessToken: () =>
     new PlainHttpError(401, { detail: 'Access token is expired or invalid.', error: 'ERROR_INVALID_ACCESS_TOKEN' }, {
       'WWW-Authenticate': 'JWT realm="api"',

@@ -1,11 +1,17 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { types } from 'node:util';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { RouteTable } from '../http/route-table';
 import { ApiError, PlainHttpError } from './api-error';
 
 /** Renders every error of the HTTP API: ApiError as `{error, detail}`, stock errors as Baserow/DRF does. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HTTP');
+  constructor(
+    private readonly logger: Logger,
+    private readonly routes: RouteTable,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -35,7 +41,23 @@ export class ApiExceptionFilter implements ExceptionFilter {
       res.status(status).json({ error: 'ERROR_HTTP', detail });
       return;
     }
-    this.logger.error(`${req.method} ${req.originalUrl}`, exception instanceof Error ? exception.stack : String(exception));
+    // Logged once, with what finds the request (its id, the route template) and never its
+    // URL, parameters or body, which may hold tokens and cell values.
+    const route = this.routes.templateOf(req);
+    this.logger.error(
+      { error: errorForLog(exception), requestId: (req as { id?: unknown }).id, method: req.method, route },
+      `Unexpected error in ${req.method} ${route ?? '(unknown URL)'}`,
+    );
     res.status(500).json({ error: 'ERROR_SERVER', detail: 'An unexpected error occurred.' });
   }
+}
+
+/**
+ * The error's type, message and stack only: database errors also carry the query and its
+ * parameters (cell values) as properties, which pino would otherwise copy into the line.
+ */
+function errorForLog(exception: unknown): { type: string; message: string; stack?: string } {
+  // isNativeError also knows errors made in another realm (native modules under jest).
+  if (!(exception instanceof Error) && !types.isNativeError(exception)) return { type: typeof exception, message: String(exception) };
+  return { type: exception.name, message: exception.message, stack: exception.stack };
 }

@@ -23,6 +23,9 @@ export const CORS_ALLOWED_HEADERS = [
   'usersourceauthorization',
 ];
 
+/** Response headers a browser client may read beside the usual ones. */
+export const CORS_EXPOSED_HEADERS = ['x-request-id'];
+
 /**
  * URL rules of the API, before anything else runs: unknown paths are 404 `URL_NOT_FOUND`,
  * a missing trailing slash is 404 `URL_TRAILING_SLASH_MISSING` (never a redirect), and a

@@ -41,6 +41,7 @@ function compile(path: string): { regex: RegExp; trailingSlash: boolean } {
 @Injectable()
 export class RouteTable implements OnApplicationBootstrap {
   private routes: Route[] = [];
+  private readonly templates = new WeakMap<object, string | null>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -84,5 +85,19 @@ export class RouteTable implements OnApplicationBootstrap {
       return match !== null && !match.slice(1).some((value) => /^\d+$/.test(value) && Number(value) > INT32_MAX);
     });
     return { routes: found, slashMissing: found.length > 0 && found.every((route) => route.trailingSlash) && !path.endsWith('/') };
+  }
+
+  /**
+   * The declared path of the route a request is for (`/api/workspaces/:workspaceId/`), as logs
+   * and metrics name it instead of the URL with its ids; null for a URL no route has.
+   */
+  templateOf(req: { method: string; originalUrl: string }): string | null {
+    if (this.templates.has(req)) return this.templates.get(req)!;
+    const { routes } = this.match(req.originalUrl.split('?')[0]);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const route = routes.find((r) => r.method === method) ?? routes.find((r) => r.method === 'ALL') ?? routes[0];
+    const template = route?.path ?? null;
+    this.templates.set(req, template);
+    return template;
   }
 }

@@ -8,7 +8,7 @@ export interface Mail {
   text: string;
 }
 
-/** Sends e-mail through SMTP when it is configured; otherwise writes the mail to the log. */
+/** Sends e-mail through SMTP when it is configured; otherwise logs that it was not sent (the body at debug level). */
 @Injectable()
 export class Mailer {
   private readonly logger = new Logger(Mailer.name);
@@ -29,7 +29,9 @@ export class Mailer {
   /** Never fails the request that sends it: a mail that cannot go out is logged. */
   async send(mail: Mail): Promise<void> {
     if (!this.transport) {
-      this.logger.log(`No SMTP configured; mail to ${mail.to}: ${mail.subject}\n${mail.text}`);
+      // The body holds reset and invitation links (secrets): only at debug level.
+      this.logger.log(`No SMTP configured; mail not sent to ${mail.to}: ${mail.subject}`);
+      this.logger.debug(`Body of the mail to ${mail.to}:\n${mail.text}`);
       return;
     }
     try {

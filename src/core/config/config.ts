@@ -29,6 +29,8 @@ export interface AppConfig {
   disableAnonymousPublicViewWs: boolean;
   /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
   wsPingIntervalSeconds: number;
+  /** `EXTRA_MODULES`: module specifiers (paths from the working folder or package names) of extension modules. */
+  extraModules: string[];
 }
 
 export class ConfigError extends Error {}
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
     disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),
     wsPingIntervalSeconds: int(env, 'WS_PING_INTERVAL_SECONDS', 20, 1),
+    extraModules: (env.EXTRA_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 

@@ -1,0 +1,97 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { ConfigError } from '../config/config';
+
+/**
+ * `EXTRA_MODULES`: Nest modules a self-hoster adds without editing `src/` (new field types,
+ * filter types, controllers…). Each specifier is a path relative to the working folder or a
+ * package name; the module it names exports its Nest module class as `RowspaceExtension`
+ * (or as its default export). Extensions import Rowspace's public API from
+ * `rowspace/extension`, which resolves to this running app's own `src/extension.ts` (under
+ * ts-node and jest) or `dist/extension.js` (built), so they share its registries.
+ */
+
+/** What extensions import; resolved to the app's own barrel, never to a second copy. */
+export const EXTENSION_API = 'rowspace/extension';
+
+type NestModule = Type<unknown> | DynamicModule;
+
+// Node's resolver, aliased once so `rowspace/extension` works from any folder. (jest does
+// not go through it: jest.config.js maps the same name with `moduleNameMapper`.)
+const NodeModule = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+const barrel = require.resolve('../../extension');
+const original = NodeModule._resolveFilename;
+if (!(original as { rowspaceAlias?: boolean }).rowspaceAlias) {
+  const aliased = function (this: unknown, request: string, ...rest: unknown[]): string {
+    return original.call(this, request === EXTENSION_API ? barrel : request, ...rest);
+  };
+  NodeModule._resolveFilename = Object.assign(aliased, { rowspaceAlias: true });
+}
+
+/** Loads the modules named by `EXTRA_MODULES`; anything wrong is a ConfigError naming the specifier. */
+export function loadExtraModules(specifiers: readonly string[], cwd = process.cwd()): NestModule[] {
+  return specifiers.map((specifier) => loadExtraModule(specifier, cwd));
+}
+
+function loadExtraModule(specifier: string, cwd: string): NestModule {
+  const file = resolveSpecifier(specifier, cwd);
+  let exported: Record<string, unknown>;
+  try {
+    exported = require(file) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(`EXTRA_MODULES: "${specifier}" (${file}) failed to load: ${(error as Error).message}`);
+  }
+  const candidate = exported?.RowspaceExtension ?? exported?.default;
+  if (!isNestModule(candidate)) {
+    throw new ConfigError(
+      `EXTRA_MODULES: "${specifier}" (${file}) exports no Nest module; export the @Module() class as \`RowspaceExtension\` or as the default export.`,
+    );
+  }
+  return candidate;
+}
+
+const isPath = (specifier: string): boolean => specifier.startsWith('.') || isAbsolute(specifier);
+
+function resolveSpecifier(specifier: string, cwd: string): string {
+  const request = isPath(specifier) ? resolve(cwd, specifier) : specifier;
+  const find = (): string => require.resolve(request, { paths: [cwd] });
+  try {
+    return find();
+  } catch {
+    // A TypeScript extension run by the built app (`npm start`, `node dist/main.js`): compile
+    // it on the fly when ts-node is installed (development), else say what to do.
+    if (registerTypeScript()) {
+      try {
+        return find();
+      } catch {
+        // Reported below.
+      }
+    }
+  }
+  throw new ConfigError(
+    `EXTRA_MODULES: cannot find "${specifier}" (${isPath(specifier) ? `no file or folder ${request}` : `no package of that name from ${cwd}`}). ` +
+      'TypeScript extensions need ts-node (a dev dependency) in production; compile them to JavaScript there.',
+  );
+}
+
+/**
+ * Registers ts-node (transpile only) for `.ts` files once, when the app itself runs built
+ * (under ts-node or jest it already loads TypeScript) and ts-node is installed; whether it did.
+ */
+let typeScriptRegistered = false;
+function registerTypeScript(): boolean {
+  if (typeScriptRegistered || barrel.endsWith('.ts')) return false;
+  try {
+    (require('ts-node') as typeof import('ts-node')).register({ transpileOnly: true });
+    typeScriptRegistered = true;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A class decorated with `@Module()` (it has module metadata) or a dynamic module object. */
+function isNestModule(value: unknown): value is NestModule {
+  if (typeof value === 'function') return ['imports', 'providers', 'controllers', 'exports'].some((key) => Reflect.hasOwnMetadata(key, value));
+  return typeof value === 'object' && value !== null && typeof (value as DynamicModule).module === 'function';
+}

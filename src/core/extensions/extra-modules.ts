@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { ConfigError } from '../config/config';
 
@@ -54,40 +55,50 @@ const isPath = (specifier: string): boolean => specifier.startsWith('.') || isAb
 
 function resolveSpecifier(specifier: string, cwd: string): string {
   const request = isPath(specifier) ? resolve(cwd, specifier) : specifier;
+  const typeScript = typeScriptError(specifier);
   const find = (): string => require.resolve(request, { paths: [cwd] });
+  let file: string | null = null;
   try {
-    return find();
+    file = find();
   } catch {
-    // A TypeScript extension run by the built app (`npm start`, `node dist/main.js`): compile
-    // it on the fly when ts-node is installed (development), else say what to do.
-    if (registerTypeScript()) {
-      try {
-        return find();
-      } catch {
-        // Reported below.
-      }
+    // Maybe a TypeScript extension run by the built app (`npm start`, `node dist/main.js`),
+    // which resolves `.ts` files once ts-node is registered.
+    const ts = isPath(specifier) && [request, `${request}.ts`, join(request, 'index.ts')].some((f) => f.endsWith('.ts') && existsSync(f));
+    if (ts && !loadsTypeScript()) throw typeScript;
+    try {
+      if (ts) file = find();
+    } catch {
+      // Reported below.
     }
   }
-  throw new ConfigError(
-    `EXTRA_MODULES: cannot find "${specifier}" (${isPath(specifier) ? `no file or folder ${request}` : `no package of that name from ${cwd}`}). ` +
-      'TypeScript extensions need ts-node (a dev dependency) in production; compile them to JavaScript there.',
-  );
+  if (file === null) {
+    throw new ConfigError(
+      `EXTRA_MODULES: cannot find "${specifier}" (${isPath(specifier) ? `no file or folder ${request}` : `no package of that name from ${cwd}`}).`,
+    );
+  }
+  if (/\.[cm]?ts$/.test(file) && !loadsTypeScript()) throw typeScript;
+  return file;
 }
 
+const typeScriptError = (specifier: string): ConfigError =>
+  new ConfigError(
+    `EXTRA_MODULES: "${specifier}" is TypeScript, which the built app loads only when ts-node is installed (a dev dependency); compile it to JavaScript for production.`,
+  );
+
 /**
- * Registers ts-node (transpile only) for `.ts` files once, when the app itself runs built
- * (under ts-node or jest it already loads TypeScript) and ts-node is installed; whether it did.
+ * Whether `.ts` files can be required: yes when the app itself runs as TypeScript (ts-node,
+ * jest); when it runs built, once ts-node (transpile only) is registered, if it is installed.
  */
-let typeScriptRegistered = false;
-function registerTypeScript(): boolean {
-  if (typeScriptRegistered || barrel.endsWith('.ts')) return false;
+let typeScriptLoader = barrel.endsWith('.ts');
+function loadsTypeScript(): boolean {
+  if (typeScriptLoader) return true;
   try {
     (require('ts-node') as typeof import('ts-node')).register({ transpileOnly: true });
-    typeScriptRegistered = true;
-    return true;
+    typeScriptLoader = true;
   } catch {
-    return false;
+    // Not installed (a production install): the caller says what to do.
   }
+  return typeScriptLoader;
 }
 
 /** A class decorated with `@Module()` (it has module metadata) or a dynamic module object. */

@@ -175,6 +175,7 @@ describe('EXTRA_MODULES at start-up', () => {
     ['rowspace-no-such-package', /EXTRA_MODULES: cannot find "rowspace-no-such-package" \(no package of that name/],
     ['./examples/color-field/color.filters', /EXTRA_MODULES: "\.\/examples\/color-field\/color.filters" \(.*color\.filters\.ts\) exports no Nest module; export the @Module\(\) class as `RowspaceExtension` or as the default export\./],
     ['./package.json', /exports no Nest module/],
+    ['./README.md', /EXTRA_MODULES: "\.\/README\.md" \(.*README\.md\) failed to load: /],
   ])('a bad specifier (%s) stops the start with a configuration error', async (specifier, message) => {
     const failure = createApp(config(specifier), { logger: false });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);

@@ -12,6 +12,8 @@ module.exports = {
       },
     }],
   },
+  // What extension modules import (src/core/extensions/extra-modules.ts aliases it outside jest).
+  moduleNameMapper: { '^rowspace/extension$': '<rootDir>/src/extension.ts' },
   testEnvironment: 'node',
   testTimeout: 30000,
   maxWorkers: 2,

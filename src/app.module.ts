@@ -5,6 +5,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
+import { loadExtraModules } from './core/extensions/extra-modules';
 import { JsonBodyGuard } from './core/http/json-body.guard';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -34,6 +35,8 @@ export class AppModule {
         RealtimeModule,
         ViewsModule,
         MonitoringModule.forRoot(config),
+        // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
+        ...loadExtraModules(config.extraModules),
       ],
       // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
       providers: [

@@ -5,8 +5,11 @@ import { ConfigError, loadConfig, loadDotEnv } from './core/config/config';
 async function main(): Promise<void> {
   loadDotEnv();
   let config;
+  let app;
   try {
     config = loadConfig();
+    // Extension modules (EXTRA_MODULES) are loaded here; a bad one is a configuration error too.
+    app = await createApp(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -14,7 +17,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
   await app.listen(config.port);
   const database = config.databaseUrl ? 'PostgreSQL' : `SQLite (${config.sqlitePath})`;
   new Logger('Rowspace').log(

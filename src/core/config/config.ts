@@ -40,6 +40,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Free bytes under DATA_DIR below which the full health check's disk check fails. */
   healthMinFreeDiskBytes: number;
+  /** `EXTRA_MODULES`: module specifiers (paths from the working folder or package names) of extension modules. */
+  extraModules: string[];
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsEnabled: bool(env, 'METRICS_ENABLED', false),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     healthMinFreeDiskBytes: int(env, 'HEALTH_MIN_FREE_DISK_MB', 500, 0) * 1024 * 1024,
+    extraModules: (env.EXTRA_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Rowspace's public API for extension modules (EXTRA_MODULES). Extensions import it as
+ * `rowspace/extension`, which resolves to this file of the running app, so what they
+ * register lands in the app's own registries. Anything not exported here is internal.
+ */
+
+// Modules an extension imports to inject their providers (registries, services).
+export { DatabaseModule } from './database/database.module';
+export { APP_CONFIG, ConfigError } from './core/config/config';
+export type { AppConfig } from './core/config/config';
+
+// Field types: the interface, the registry, the column-backed base classes.
+export { FieldTypeRegistry, CellError, cellError, KEEP_CELL, fieldColumn, rowsTable } from './database/fields/field-type';
+export type { FieldType, FieldContext, ColumnRef, RawRow, LinkedTables, RelationSource } from './database/fields/field-type';
+export type { FieldEntity, SelectOptionEntity } from './database/fields/field.entity';
+export { ColumnFieldType, CheckedTextFieldType, columnOf, requireString, canContain } from './database/fields/types/base';
+export type { FieldSpec } from './core/validation/field';
+
+// Cell value parsing as DRF's CharField does it, and the parse result shape.
+export { parseCharField } from './database/fields/values/text';
+export type { CharFieldOptions } from './database/fields/values/text';
+export { parsed, failed } from './database/fields/values/common';
+export type { ParseResult } from './database/fields/values/common';
+
+// Filter types: the interface, the registry, helpers for SQL conditions on a field's cells.
+export { FilterTypeRegistry } from './database/filters/filter-type';
+export type { FilterType, FilterContext } from './database/filters/filter-type';
+export { FieldListFilter, cellColumn, negate, ilikeContains, NOTHING } from './database/filters/types/support';
+
+// SQL: bound values and identifiers, the dialect seam (SQLite and PostgreSQL).
+export { Sql, quote } from './core/database/sql';
+export { escapeLike } from './core/database/dialect';
+export type { Dialect, ColumnDefinition, ColumnKind } from './core/database/dialect';
+
+// Errors: the envelope `{"error", "detail"}` and its validation shape.
+export { ApiError, validationError, queryValidationError } from './core/errors/api-error';
+export type { FieldError, ErrorTree } from './core/errors/api-error';

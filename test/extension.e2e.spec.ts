@@ -177,7 +177,7 @@ describe('EXTRA_MODULES at start-up', () => {
     ['./package.json', /exports no Nest module/],
     ['./README.md', /EXTRA_MODULES: "\.\/README\.md" \(.*README\.md\) failed to load: /],
   ])('a bad specifier (%s) stops the start with a configuration error', async (specifier, message) => {
-    const failure = createApp(config(specifier), { logger: false });
+    const failure = createApp(config(specifier), { log: { level: 'silent' } });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(message);
   });

@@ -1,8 +1,9 @@
 import { Controller, Get, Header, HttpCode } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Public } from '../auth/decorators';
 import { Errors } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
+import { Answer } from '../openapi/decorators';
 import { FullHealth, HealthService } from './health.service';
 
 @ApiTags('Health')
@@ -13,6 +14,7 @@ export class HealthController {
   @Get(['api/_health', '_health'])
   @Public()
   @Header('Content-Type', 'text/plain; charset=utf-8')
+  @Answer({ type: 'string', example: 'OK' }, { contentType: 'text/plain' })
   @ApiOperation({ operationId: 'health_check', summary: 'Answers plain `OK` while the instance is up.' })
   async check(): Promise<string> {
     await this.health.ping();
@@ -21,7 +23,6 @@ export class HealthController {
 
   @Get('api/_health/full')
   @HttpCode(200)
-  @ApiSecurity('JWT')
   @ApiOperation({
     operationId: 'full_health_check',
     summary: 'Runs every health check (database, disk, Redis when configured); staff only. `passing` is false when one fails.',

@@ -3,6 +3,7 @@ import { Mailer } from '../src/core/mail/mailer';
 import { Signer } from '../src/core/signing/signer';
 import { UsersService } from '../src/users/users.service';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { keyOf } from './support/tokens';
 
 /** The account itself: profile, password, reset by mail, deletion, dashboard (baserow-rest.md §2.7). */
 
@@ -290,7 +291,7 @@ describe('Users: password reset by e-mail (§2.7)', () => {
     const { exp: _exp, iat: _iat, ...payload } = payloadOf(token);
     const expired = t.app.get(JwtService).sign(
       { ...payload, iat: Math.floor(Date.now() / 1000) - 49 * 3600, exp: Math.floor(Date.now() / 1000) - 3600 },
-      { algorithm: 'HS256', secret: t.config.secretKey },
+      { algorithm: 'HS256', secret: keyOf(t, 'signing') },
     );
     const late = await t.request('POST', '/api/user/reset-password/', { body: { token: expired, password: 'valid-password' } });
     expect(late.status).toBe(400);

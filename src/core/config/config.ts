@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** The whole configuration of an instance, read once from the environment and validated. */
@@ -13,7 +12,8 @@ export interface AppConfig {
   redisUrl: string | null;
   /** Prefix of the Redis pub/sub channel real-time broadcasts use (instances sharing one database share it). */
   redisChannelPrefix: string;
-  secretKey: string;
+  /** SECRET_KEY; null means generated and resolved at start-up (src/core/secrets/instance-secret.ts). */
+  secretKey: string | null;
   accessTokenLifetimeMinutes: number;
   refreshTokenLifetimeHours: number;
   publicUrl: string;
@@ -67,19 +67,12 @@ function url(env: Env, key: string, protocols: string[]): string | null {
   return raw;
 }
 
-/** SECRET_KEY, or a key generated on first start and kept under the data folder so tokens survive restarts. */
-function secret(env: Env, dataDir: string): string {
+/** SECRET_KEY when set; else null and a generated secret is resolved at start-up (a file on SQLite, a row on PostgreSQL). */
+function secret(env: Env): string | null {
   const raw = env.SECRET_KEY?.trim();
-  if (raw) {
-    if (raw.length < 16) throw new ConfigError('SECRET_KEY must be at least 16 characters long.');
-    return raw;
-  }
-  const file = join(dataDir, 'secret_key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(48).toString('base64url');
-  writeFileSync(file, generated + '\n', { mode: 0o600 });
-  return generated;
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError('SECRET_KEY must be at least 16 characters long.');
+  return raw;
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -96,7 +89,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'rowspace',
-    secretKey: secret(env, dataDir),
+    secretKey: secret(env),
     accessTokenLifetimeMinutes: int(env, 'ACCESS_TOKEN_LIFETIME_MINUTES', 60, 1),
     refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),
     publicUrl: publicUrl.replace(/\/+$/, ''),

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
 /** The whole configuration of an instance, read once from the environment and validated. */
@@ -18,9 +19,13 @@ export interface AppConfig {
   refreshTokenLifetimeHours: number;
   publicUrl: string;
   accountDeletionGraceDays: number;
+  /** Failed sign-ins allowed per (client address, e-mail), per e-mail and per address within the window. */
+  loginMaxFailuresPerIpAndEmail: number;
   loginMaxFailuresPerEmail: number;
   loginMaxFailuresPerIp: number;
   loginFailureWindowSeconds: number;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address (false: none). */
+  trustProxy: boolean | number | string[];
   smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean } | null;
   /** Largest request body read, in bytes (larger ones are a 413). */
   requestBodyLimitBytes: number;
@@ -67,6 +72,27 @@ function url(env: Env, key: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** Names Express's `trust proxy` accepts besides addresses and CIDRs. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: true/false, a hop count, or a comma list of addresses, CIDRs and Express's names. */
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (['true', 'false'].includes(raw.toLowerCase())) return raw.toLowerCase() === 'true';
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (!version || !validBits || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs, got "${raw}".`);
+    }
+  }
+  return entries;
+}
+
 /** SECRET_KEY when set; else null and a generated secret is resolved at start-up (a file on SQLite, a row on PostgreSQL). */
 function secret(env: Env): string | null {
   const raw = env.SECRET_KEY?.trim();
@@ -94,9 +120,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
-    loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 10, 1),
-    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 50, 1),
+    loginMaxFailuresPerIpAndEmail: int(env, 'LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL', 10, 1),
+    loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 50, 1),
+    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 500, 1),
     loginFailureWindowSeconds: int(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1),
+    trustProxy: trustProxy(env),
     smtp: smtpHost
       ? {
           host: smtpHost,

@@ -28,6 +28,16 @@ describe('configuration', () => {
   });
 
   it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8,::1', ['loopback', '10.0.0.0/8', '::1']],
+  ])('reads TRUST_PROXY=%p as Express trust proxy %p', (raw, expected) => {
+    expect(loadConfig({ DATA_DIR: dir, ...(raw === undefined ? {} : { TRUST_PROXY: raw }) }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
@@ -35,6 +45,8 @@ describe('configuration', () => {
     [{ SECRET_KEY: 'short' }, /SECRET_KEY must be at least 16 characters/],
     [{ ACCESS_TOKEN_LIFETIME_MINUTES: '0' }, /ACCESS_TOKEN_LIFETIME_MINUTES must be between 1/],
     [{ SMTP_HOST: 'mail', SMTP_SECURE: 'maybe' }, /SMTP_SECURE must be true or false/],
+    [{ TRUST_PROXY: 'proxy.example.com' }, /TRUST_PROXY must be true, false, a hop count/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be/],
   ])('rejects %p with a clear message', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(message);

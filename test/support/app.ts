@@ -63,10 +63,11 @@ export async function freshDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** Boots the real app on a real database and listens on a free port. */
-export async function startApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+/** Boots the real app on a real database and listens on a free port (`withoutSecretKey`: the instance generates its secret). */
+export async function startApp(env: Record<string, string> = {}, database?: TestDatabase, options: { withoutSecretKey?: boolean } = {}): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
-  const config = loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough', PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
+  const secret = options.withoutSecretKey ? {} : { SECRET_KEY: 'test-secret-key-that-is-long-enough' };
+  const config = loadConfig({ ...secret, PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
   const app = await createApp(config, { logger: process.env.ROWSPACE_TEST_LOGS ? ['log', 'warn', 'error'] : ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;

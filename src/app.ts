@@ -22,6 +22,8 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
   });
   const routes = app.get(RouteTable);
   app.disable('x-powered-by');
+  // req.ip comes from X-Forwarded-For only through the proxies the operator named.
+  app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.set('query parser', parseQuery);
   app.enableCors({ origin: true, credentials: true, allowedHeaders: CORS_ALLOWED_HEADERS, exposedHeaders: CORS_EXPOSED_HEADERS, maxAge: 86400 });

@@ -1,5 +1,6 @@
 import { Mailer } from '../src/core/mail/mailer';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { keyOf } from './support/tokens';
 
 /** Sign-up, token-auth, refresh, verify and blacklist (baserow-rest.md §2.1–2.6, README decisions 1, 2, 8). */
 
@@ -398,7 +399,7 @@ describe('Users & auth: token lifetimes are configurable (decision 1)', () => {
     const { JwtService } = await import('@nestjs/jwt');
     const expired = t.app.get(JwtService).sign(
       { token_type: 'access', exp: Math.floor(Date.now() / 1000) - 10, iat: Math.floor(Date.now() / 1000) - 100, jti: 'x'.repeat(32), user_id: user.id },
-      { algorithm: 'HS256', secret: t.config.secretKey },
+      { algorithm: 'HS256', secret: keyOf(t, 'jwt') },
     );
     const res = await t.request('GET', '/api/workspaces/', { token: expired });
     expect(res.status).toBe(401);

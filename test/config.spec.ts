@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../src/core/config/config';
@@ -21,12 +21,20 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('http://localhost:8000');
   });
 
-  it('generates a secret key on first start and keeps it for the next', () => {
-    const first = loadConfig({ DATA_DIR: dir }).secretKey;
-    expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(join(dir, 'secret_key'), 'utf8').trim()).toBe(first);
-    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(first);
+  it('leaves an unset SECRET_KEY to start-up (instance-secret.ts) and takes a set one as is', () => {
+    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBeNull();
+    expect(existsSync(join(dir, 'secret_key'))).toBe(false);
     expect(loadConfig({ DATA_DIR: dir, SECRET_KEY: 'a-configured-secret-key' }).secretKey).toBe('a-configured-secret-key');
+  });
+
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8,::1', ['loopback', '10.0.0.0/8', '::1']],
+  ])('reads TRUST_PROXY=%p as Express trust proxy %p', (raw, expected) => {
+    expect(loadConfig({ DATA_DIR: dir, ...(raw === undefined ? {} : { TRUST_PROXY: raw }) }).trustProxy).toEqual(expected);
   });
 
   it.each([
@@ -40,6 +48,8 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be one of json, pretty/],
     [{ METRICS_ENABLED: 'maybe' }, /METRICS_ENABLED must be true or false/],
+    [{ TRUST_PROXY: 'proxy.example.com' }, /TRUST_PROXY must be true, false, a hop count/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be/],
   ])('rejects %p with a clear message', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir, ...env })).toThrow(message);

@@ -8,7 +8,7 @@ describe('structured logs', () => {
   let t: TestApp;
   const capture = new LogCapture();
   beforeAll(async () => {
-    t = await startApp({}, undefined, { stream: capture, level: 'info' });
+    t = await startApp({}, undefined, { log: { stream: capture, level: 'info' } });
   });
   afterAll(() => t.close());
 
@@ -91,7 +91,7 @@ describe('structured logs', () => {
 
   it('writes the body of a mail that was not sent only at debug level', async () => {
     const debugCapture = new LogCapture();
-    const debug = await startApp({}, undefined, { stream: debugCapture, level: 'debug' });
+    const debug = await startApp({}, undefined, { log: { stream: debugCapture, level: 'debug' } });
     try {
       const user = await signUp(debug);
       const res = await debug.request('POST', '/api/user/send-reset-password-email/', { body: { email: user.email, base_url: 'http://localhost:8000/reset-at-debug' } });

@@ -9,6 +9,7 @@ import { UsersService } from '../src/users/users.service';
 import { WorkspaceRepository } from '../src/workspaces/workspace.repository';
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient, wsUrl } from './support/ws';
+import { keyOf } from './support/tokens';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const sha256 = (id: number) => createHash('sha256').update(String(id)).digest('hex');
@@ -107,7 +108,7 @@ describe('real time /ws/core/ (baserow-realtime.md)', () => {
       const now = Math.floor(Date.now() / 1000);
       const expired = jwt.sign(
         { token_type: 'access', exp: now - 10, iat: now - 100, jti: 'x'.repeat(32), user_id: user.id },
-        { secret: t.config.secretKey, algorithm: 'HS256' },
+        { secret: keyOf(t, 'jwt'), algorithm: 'HS256' },
       );
       const victim = await signUp(t);
       const changed = await t.request('POST', '/api/user/change-password/', {

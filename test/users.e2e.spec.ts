@@ -3,6 +3,7 @@ import { Mailer } from '../src/core/mail/mailer';
 import { Signer } from '../src/core/signing/signer';
 import { UsersService } from '../src/users/users.service';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { keyOf } from './support/tokens';
 
 /** The account itself: profile, password, reset by mail, deletion, dashboard (baserow-rest.md §2.7). */
 
@@ -58,16 +59,38 @@ describe('Users: account (§2.7 PATCH /api/user/account/)', () => {
     expect(login1.body.user).toMatchObject({ first_name: 'NewName', language: 'fr', completed_guided_tours: ['sidebar', 'database'] });
   });
 
-  it('accepts every e-mail notification frequency and can clear the guided tours', async () => {
+  it('accepts every e-mail notification frequency', async () => {
     for (const email_notification_frequency of ['instant', 'daily', 'weekly', 'never']) {
       const res = await t.request('PATCH', '/api/user/account/', { token: user.token, body: { email_notification_frequency } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ email_notification_frequency });
     }
-    const res = await t.request('PATCH', '/api/user/account/', { token: user.token, body: { completed_guided_tours: [] } });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ completed_guided_tours: [] });
-    expect((await me(t, user)).completed_guided_tours).toEqual([]);
+  });
+
+  it('adds sent guided tours to the stored ones (in order, once each) and answers the whole list, as Baserow', async () => {
+    const fresh = await signUp(t);
+    const patch = (completed_guided_tours: string[]) =>
+      t.request('PATCH', '/api/user/account/', { token: fresh.token, body: { completed_guided_tours } });
+    expect((await patch(['database'])).body).toEqual({ completed_guided_tours: ['database'] });
+    expect((await patch(['sidebar', 'database', 'sidebar'])).body).toEqual({ completed_guided_tours: ['database', 'sidebar'] });
+    // The web client sends only the tour it just finished; nothing is ever taken away.
+    expect((await patch([])).body).toEqual({ completed_guided_tours: ['database', 'sidebar'] });
+    expect((await patch(['builder'])).body).toEqual({ completed_guided_tours: ['database', 'sidebar', 'builder'] });
+    expect((await me(t, fresh)).completed_guided_tours).toEqual(['database', 'sidebar', 'builder']);
+    // The other keys are replaced.
+    const other = await t.request('PATCH', '/api/user/account/', { token: fresh.token, body: { completed_onboarding: false, first_name: 'Again' } });
+    expect(other.body).toEqual({ completed_onboarding: false, first_name: 'Again' });
+    expect(await me(t, fresh)).toMatchObject({ completed_onboarding: false, first_name: 'Again', completed_guided_tours: ['database', 'sidebar', 'builder'] });
+  });
+
+  it('loses no tour when several PATCHes arrive at once', async () => {
+    const fresh = await signUp(t);
+    const tours = Array.from({ length: 12 }, (_, i) => `tour${i}`);
+    const answers = await Promise.all(
+      tours.map((tour) => t.request('PATCH', '/api/user/account/', { token: fresh.token, body: { completed_guided_tours: [tour] } })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(tours.map(() => 200));
+    expect([...(await me(t, fresh)).completed_guided_tours].sort()).toEqual([...tours].sort());
   });
 
   it('400s an empty body and a body with only unknown keys', async () => {
@@ -290,7 +313,7 @@ describe('Users: password reset by e-mail (§2.7)', () => {
     const { exp: _exp, iat: _iat, ...payload } = payloadOf(token);
     const expired = t.app.get(JwtService).sign(
       { ...payload, iat: Math.floor(Date.now() / 1000) - 49 * 3600, exp: Math.floor(Date.now() / 1000) - 3600 },
-      { algorithm: 'HS256', secret: t.config.secretKey },
+      { algorithm: 'HS256', secret: keyOf(t, 'signing') },
     );
     const late = await t.request('POST', '/api/user/reset-password/', { body: { token: expired, password: 'valid-password' } });
     expect(late.status).toBe(400);

@@ -136,7 +136,7 @@ export class AuthService {
       throw new ApiError('ERROR_INVALID_CREDENTIALS', 401, 'No active account found with the given credentials.');
     }
     if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
-    await this.limiter.recordSuccess(email);
+    await this.limiter.recordSuccess(email, ip);
     await this.db.run(async () => {
       const restored = user.deletionScheduledAt != null;
       user.lastLogin = new Date();

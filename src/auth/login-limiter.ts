@@ -1,72 +1,62 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { ApiError } from '../core/errors/api-error';
 import { RedisService } from '../core/redis/redis.service';
 
+interface Counter {
+  limiter: RateLimiterAbstract;
+  key(email: string, ip: string): string;
+}
+
 /**
- * Limits failed sign-ins per e-mail and per IP address within a window (spec decision 8).
- * Only failures count: successful logins are never limited, since automation clients log in
- * at every step. Counters live in Redis when several instances share it, else in memory.
+ * Limits failed sign-ins (spec decision 8) per (address, e-mail), per e-mail and, with a
+ * high ceiling, per address: guessing one account is stopped early, while one address
+ * shared by many users (NAT, a proxy) is not locked out by one attacker's failures.
+ * Only failures count: automation clients log in at every step. Counters live in Redis
+ * when it is configured, so every instance sees the same counts; else in memory.
  */
 @Injectable()
 export class LoginLimiter {
-  private readonly memory = new Map<string, { count: number; expiresAt: number }>();
+  private counters: Counter[] | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisService,
   ) {}
 
-  private keys(email: string, ip: string): [string, number][] {
-    return [
-      [`${this.config.redisChannelPrefix}:login-failures:email:${email}`, this.config.loginMaxFailuresPerEmail],
-      [`${this.config.redisChannelPrefix}:login-failures:ip:${ip}`, this.config.loginMaxFailuresPerIp],
+  private get all(): Counter[] {
+    if (this.counters) return this.counters;
+    const { redisChannelPrefix: prefix, loginFailureWindowSeconds: duration } = this.config;
+    const limiter = (name: string, points: number) => {
+      const options = { keyPrefix: `${prefix}:login-failures:${name}`, points, duration };
+      return this.redis.enabled ? new RateLimiterRedis({ ...options, storeClient: this.redis.client }) : new RateLimiterMemory(options);
+    };
+    this.counters = [
+      { limiter: limiter('ip-email', this.config.loginMaxFailuresPerIpAndEmail), key: (email, ip) => `${ip} ${email}` },
+      { limiter: limiter('email', this.config.loginMaxFailuresPerEmail), key: (email) => email },
+      { limiter: limiter('ip', this.config.loginMaxFailuresPerIp), key: (_email, ip) => ip },
     ];
+    return this.counters;
   }
 
-  /** 429 `ERROR_TOO_MANY_LOGIN_ATTEMPTS` when either counter is at its limit. */
+  /** 429 `ERROR_TOO_MANY_LOGIN_ATTEMPTS` when any counter is at its limit (checked before the password). */
   async check(email: string, ip: string): Promise<void> {
-    for (const [key, limit] of this.keys(email, ip)) {
-      if ((await this.count(key)) >= limit) {
-        throw new ApiError(
-          'ERROR_TOO_MANY_LOGIN_ATTEMPTS',
-          429,
-          'Too many failed login attempts. Please try again later.',
-        );
+    for (const { limiter, key } of this.all) {
+      const state = await limiter.get(key(email, ip));
+      if (state && state.consumedPoints >= limiter.points) {
+        throw new ApiError('ERROR_TOO_MANY_LOGIN_ATTEMPTS', 429, 'Too many failed login attempts. Please try again later.');
       }
     }
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
-    const window = this.config.loginFailureWindowSeconds;
-    for (const [key] of this.keys(email, ip)) {
-      if (this.redis.enabled) {
-        const count = await this.redis.client.incr(key);
-        if (count === 1) await this.redis.client.expire(key, window);
-      } else {
-        const now = Date.now();
-        const entry = this.memory.get(key);
-        if (!entry || entry.expiresAt <= now) this.memory.set(key, { count: 1, expiresAt: now + window * 1000 });
-        else entry.count += 1;
-      }
-    }
+    await Promise.all(this.all.map(({ limiter, key }) => limiter.penalty(key(email, ip), 1)));
   }
 
-  /** A successful login forgets the e-mail's failures (the IP counter stays: it guards every account). */
-  async recordSuccess(email: string): Promise<void> {
-    const [[key]] = this.keys(email, '');
-    if (this.redis.enabled) await this.redis.client.del(key);
-    else this.memory.delete(key);
-  }
-
-  private async count(key: string): Promise<number> {
-    if (this.redis.enabled) return Number((await this.redis.client.get(key)) ?? 0);
-    const entry = this.memory.get(key);
-    if (!entry) return 0;
-    if (entry.expiresAt <= Date.now()) {
-      this.memory.delete(key);
-      return 0;
-    }
-    return entry.count;
+  /** A successful sign-in forgets its e-mail's failures; the address ceiling stays (it guards every account). */
+  async recordSuccess(email: string, ip: string): Promise<void> {
+    const [ipEmail, perEmail] = this.all;
+    await Promise.all([ipEmail.limiter.delete(ipEmail.key(email, ip)), perEmail.limiter.delete(perEmail.key(email, ip))]);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { KeyRing } from '../core/secrets/key-ring';
 
 export type TokenType = 'access' | 'refresh';
 
@@ -14,11 +15,18 @@ export interface TokenClaims {
   user_id: number;
 }
 
-/** Issues and checks the JWTs of decision 1: HS256 with the configured secret. */
+/** How far in the future an `iat` may be (clocks of several instances differ a little). */
+const IAT_LEEWAY_SECONDS = 5;
+
+/**
+ * Issues and checks the JWTs of decision 1: HS256 with the KeyRing's `jwt` key. Every
+ * check of a presented token is here; callers only see claims or null.
+ */
 @Injectable()
 export class TokenService {
   constructor(
     private readonly jwt: JwtService,
+    private readonly keys: KeyRing,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -34,17 +42,24 @@ export class TokenService {
       jti: randomUUID().replace(/-/g, ''),
       user_id: userId,
     };
-    return this.jwt.sign(claims, { algorithm: 'HS256', secret: this.config.secretKey });
+    return this.jwt.sign(claims, { algorithm: 'HS256', secret: this.keys.key('jwt') });
   }
 
-  /** The claims of a valid, unexpired token of the given type, or null. */
+  /**
+   * The claims of a valid token of the given type, or null: HS256 only (never `none`),
+   * signed with the `jwt` key (so no signed link passes), with `exp` in the future and an
+   * `iat` not in the future, both required (the library checks them only when present).
+   */
   verify(token: string, type: TokenType): TokenClaims | null {
+    let claims: TokenClaims;
     try {
-      const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.config.secretKey });
-      if (claims.token_type !== type || typeof claims.user_id !== 'number' || typeof claims.jti !== 'string') return null;
-      return claims;
+      claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.keys.key('jwt') });
     } catch {
       return null;
     }
+    const now = Date.now() / 1000;
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || claims.iat > now + IAT_LEEWAY_SECONDS) return null;
+    if (claims.token_type !== type || !Number.isSafeInteger(claims.user_id) || typeof claims.jti !== 'string') return null;
+    return claims;
   }
 }

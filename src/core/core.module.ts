@@ -4,13 +4,18 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { JwtModule } from '@nestjs/jwt';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_CONFIG, AppConfig } from './config/config';
+import { DataSource } from 'typeorm';
 import { DataSourceModule } from './database/data-source.module';
+import { Dialect } from './database/dialect';
+import { DIALECT } from './database/tokens';
 import { RouteTable } from './http/route-table';
 import { Mailer } from './mail/mailer';
 import { RedisModule } from './redis/redis.module';
+import { resolveInstanceSecret } from './secrets/instance-secret';
+import { KeyRing } from './secrets/key-ring';
 import { Signer } from './signing/signer';
 
-/** What every module uses: configuration, the database, events, signing, mail, Redis. */
+/** What every module uses: configuration, the database, events, keys and signing, mail, Redis. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -21,12 +26,24 @@ export class CoreModule {
         DiscoveryModule,
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
-        JwtModule.register({ secret: config.secretKey, signOptions: { algorithm: 'HS256' } }),
+        // Keys come from the KeyRing per purpose; the module itself holds none.
+        JwtModule.register({}),
         RedisModule,
         DataSourceModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, RouteTable, Mailer, Signer],
-      exports: [APP_CONFIG, JwtModule, RouteTable, Mailer, Signer],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        {
+          // After the migrations (the data source is migrated when injected), before anything signs.
+          provide: KeyRing,
+          inject: [DataSource, DIALECT],
+          useFactory: async (dataSource: DataSource, dialect: Dialect) => new KeyRing(await resolveInstanceSecret(config, dataSource, dialect)),
+        },
+        RouteTable,
+        Mailer,
+        Signer,
+      ],
+      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer],
     };
   }
 }

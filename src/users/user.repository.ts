@@ -1,10 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Dialect } from '../core/database/dialect';
+import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { UserEntity } from './user.entity';
 
 @Injectable()
 export class UserRepository {
-  constructor(private readonly db: UnitOfWork) {}
+  constructor(
+    private readonly db: UnitOfWork,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
 
   private get repo() {
     return this.db.manager.getRepository(UserEntity);
@@ -12,6 +17,12 @@ export class UserRepository {
 
   findById(id: number): Promise<UserEntity | null> {
     return this.repo.findOneBy({ id });
+  }
+
+  /** The user, its row locked until the transaction ends (call inside `db.run`): read-modify-write without lost updates. */
+  async findByIdForUpdate(id: number): Promise<UserEntity | null> {
+    await this.db.manager.query(`SELECT id FROM "${this.repo.metadata.tableName}" WHERE id = ${this.dialect.placeholder(1)}${this.dialect.forUpdate}`, [id]);
+    return this.findById(id);
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {

@@ -59,13 +59,19 @@ export class UsersService {
       completed_onboarding: 'completedOnboarding',
       completed_guided_tours: 'completedGuidedTours',
     };
-    const values: Partial<UserEntity> = {};
-    for (const key of keys) (values as Record<string, unknown>)[columns[key]] = input[key];
+    const values: Record<string, unknown> = {};
+    for (const key of keys) values[columns[key]] = input[key];
     await this.db.run(async () => {
-      await this.users.update(user.id, values);
+      const stored = await this.users.findByIdForUpdate(user.id);
+      // Sent tours are added to the stored ones, as Baserow does: the web client sends only the
+      // tours it just finished, and two tabs finishing tours at once must not lose one.
+      if (input.completed_guided_tours !== undefined) {
+        values.completedGuidedTours = [...new Set([...(stored?.completedGuidedTours ?? []), ...(input.completed_guided_tours as string[])])];
+      }
+      await this.users.update(user.id, values as Partial<UserEntity>);
       this.db.record('user.updated', { userId: user.id });
     });
-    return Object.fromEntries(keys.map((key) => [key, input[key]]));
+    return Object.fromEntries(keys.map((key) => [key, values[columns[key]]]));
   }
 
   /** Tokens issued before the change stop working; the user's other sockets are disconnected. */

@@ -66,12 +66,18 @@ export async function freshDatabase(): Promise<TestDatabase> {
 
 /**
  * Boots the real app on a real database and listens on a free port. Logs only errors unless
- * ROWSPACE_TEST_LOGS is set or `log` says otherwise (a stream captures the JSON lines).
+ * ROWSPACE_TEST_LOGS is set or `log` says otherwise (a stream captures the JSON lines);
+ * `withoutSecretKey`: the instance resolves its own secret, as without SECRET_KEY.
  */
-export async function startApp(env: Record<string, string> = {}, database?: TestDatabase, log: LogOptions = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+  options: { withoutSecretKey?: boolean; log?: LogOptions } = {},
+): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
-  const config = loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough', PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
-  const app = await createApp(config, { log: { level: process.env.ROWSPACE_TEST_LOGS ? undefined : 'error', ...log } });
+  const secret = options.withoutSecretKey ? {} : { SECRET_KEY: 'test-secret-key-that-is-long-enough' };
+  const config = loadConfig({ ...secret, PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
+  const app = await createApp(config, { log: { level: process.env.ROWSPACE_TEST_LOGS ? undefined : 'error', ...options.log } });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
 /** The whole configuration of an instance, read once from the environment and validated. */
@@ -13,14 +13,19 @@ export interface AppConfig {
   redisUrl: string | null;
   /** Prefix of the Redis pub/sub channel real-time broadcasts use (instances sharing one database share it). */
   redisChannelPrefix: string;
-  secretKey: string;
+  /** SECRET_KEY; null means generated and resolved at start-up (src/core/secrets/instance-secret.ts). */
+  secretKey: string | null;
   accessTokenLifetimeMinutes: number;
   refreshTokenLifetimeHours: number;
   publicUrl: string;
   accountDeletionGraceDays: number;
+  /** Failed sign-ins allowed per (client address, e-mail), per e-mail and per address within the window. */
+  loginMaxFailuresPerIpAndEmail: number;
   loginMaxFailuresPerEmail: number;
   loginMaxFailuresPerIp: number;
   loginFailureWindowSeconds: number;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address (false: none). */
+  trustProxy: boolean | number | string[];
   smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean } | null;
   /** Largest request body read, in bytes (larger ones are a 413). */
   requestBodyLimitBytes: number;
@@ -90,19 +95,33 @@ function url(env: Env, key: string, protocols: string[]): string | null {
   return raw;
 }
 
-/** SECRET_KEY, or a key generated on first start and kept under the data folder so tokens survive restarts. */
-function secret(env: Env, dataDir: string): string {
-  const raw = env.SECRET_KEY?.trim();
-  if (raw) {
-    if (raw.length < 16) throw new ConfigError('SECRET_KEY must be at least 16 characters long.');
-    return raw;
+/** Names Express's `trust proxy` accepts besides addresses and CIDRs. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: true/false, a hop count, or a comma list of addresses, CIDRs and Express's names. */
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (['true', 'false'].includes(raw.toLowerCase())) return raw.toLowerCase() === 'true';
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (!version || !validBits || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs, got "${raw}".`);
+    }
   }
-  const file = join(dataDir, 'secret_key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(48).toString('base64url');
-  writeFileSync(file, generated + '\n', { mode: 0o600 });
-  return generated;
+  return entries;
+}
+
+/** SECRET_KEY when set; else null and a generated secret is resolved at start-up (a file on SQLite, a row on PostgreSQL). */
+function secret(env: Env): string | null {
+  const raw = env.SECRET_KEY?.trim();
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError('SECRET_KEY must be at least 16 characters long.');
+  return raw;
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -119,14 +138,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'rowspace',
-    secretKey: secret(env, dataDir),
+    secretKey: secret(env),
     accessTokenLifetimeMinutes: int(env, 'ACCESS_TOKEN_LIFETIME_MINUTES', 60, 1),
     refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
-    loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 10, 1),
-    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 50, 1),
+    loginMaxFailuresPerIpAndEmail: int(env, 'LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL', 10, 1),
+    loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 50, 1),
+    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 500, 1),
     loginFailureWindowSeconds: int(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1),
+    trustProxy: trustProxy(env),
     smtp: smtpHost
       ? {
           host: smtpHost,

@@ -16,7 +16,7 @@ import { UnitOfWork } from './unit-of-work';
       useFactory: async (config: AppConfig) => {
         const dataSource = new DataSource(dataSourceOptions(config));
         await dataSource.initialize();
-        await dataSource.runMigrations({ transaction: 'each' });
+        await dialectFor(dataSource.options.type).exclusively(dataSource, () => dataSource.runMigrations({ transaction: 'each' }));
         return dataSource;
       },
     },

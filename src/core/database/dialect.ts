@@ -29,6 +29,13 @@ export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /** Runs `work` in one transaction (SQLite has a single writer, so its transactions are queued). */
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while no other instance runs its own (a PostgreSQL advisory lock), so two
+   * instances starting together don't both migrate. SQLite has one instance: it just runs.
+   */
+  exclusively<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T>;
+  /** The clause locking the selected rows until the transaction ends (SQLite serialises writers already). */
+  readonly forUpdate: string;
   /** Case-insensitive LIKE; `\\` escapes `%`, `_` and itself in the pattern (see escapeLike). */
   ilike(expression: string, param: string): string;
   /** The placeholder of the n-th (1-based) bound value of a raw query. */
@@ -86,6 +93,9 @@ class Mutex {
 
 const ORDER_SCALE = 20;
 
+/** The advisory lock id of Rowspace's start-up work (any fixed 64-bit number, "rowspace" in ASCII). */
+const ADVISORY_LOCK_KEY = '8245940780429042533';
+
 function parseScaled(text: string): bigint {
   const [whole, fraction = ''] = text.trim().split('.');
   return BigInt(whole || '0') * 10n ** BigInt(ORDER_SCALE) + BigInt((fraction + '0'.repeat(ORDER_SCALE)).slice(0, ORDER_SCALE) || '0');
@@ -130,6 +140,12 @@ export class SqliteDialect implements Dialect {
 
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.lock.run(() => dataSource.transaction(work));
+  }
+
+  readonly forUpdate = '';
+
+  exclusively<T>(_dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+    return work();
   }
 
   ilike(expression: string, param: string): string {
@@ -214,6 +230,24 @@ export class PostgresDialect implements Dialect {
 
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return dataSource.transaction(work);
+  }
+
+  readonly forUpdate = ' FOR UPDATE';
+
+  async exclusively<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+    // A session lock: held by this one connection until unlocked, whatever connections `work` uses.
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
+      try {
+        return await work();
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
+      }
+    } finally {
+      await runner.release();
+    }
   }
 
   ilike(expression: string, param: string): string {

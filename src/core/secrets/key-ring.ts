@@ -1,0 +1,25 @@
+import { createHmac } from 'node:crypto';
+
+/** What a derived key is for; a value signed for one purpose never verifies for another. */
+export type KeyPurpose = 'jwt' | 'signing';
+
+/** HMAC-SHA256(instance secret, purpose): one independent key per purpose from the one secret. */
+export function deriveKey(secret: string, purpose: KeyPurpose): string {
+  return createHmac('sha256', secret).update(`rowspace:${purpose}`).digest('base64url');
+}
+
+/**
+ * The keys of this instance, derived from the instance secret resolved at start-up
+ * (see instance-secret.ts). Nothing signs with the secret itself.
+ */
+export class KeyRing {
+  private readonly keys = new Map<KeyPurpose, string>();
+
+  constructor(secret: string) {
+    for (const purpose of ['jwt', 'signing'] as const) this.keys.set(purpose, deriveKey(secret, purpose));
+  }
+
+  key(purpose: KeyPurpose): string {
+    return this.keys.get(purpose)!;
+  }
+}

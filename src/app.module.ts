@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { JsonBodyGuard } from './core/http/json-body.guard';
+import { RequestRateLimiter } from './core/http/rate-limit';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -33,9 +34,10 @@ export class AppModule {
         RealtimeModule,
         ViewsModule,
       ],
-      // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
+      // Authentication runs first, then the user's request limit, then the body is checked (401 before 415, as in Baserow).
       providers: [
         { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: RequestRateLimiter },
         { provide: APP_GUARD, useClass: JsonBodyGuard },
       ],
     };

@@ -5,7 +5,9 @@ import { JwtModule } from '@nestjs/jwt';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DataSourceModule } from './database/data-source.module';
+import { RequestRateLimiter } from './http/rate-limit';
 import { RouteTable } from './http/route-table';
+import { InFlight } from './lifecycle/in-flight';
 import { Mailer } from './mail/mailer';
 import { RedisModule } from './redis/redis.module';
 import { Signer } from './signing/signer';
@@ -25,8 +27,8 @@ export class CoreModule {
         RedisModule,
         DataSourceModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, RouteTable, Mailer, Signer],
-      exports: [APP_CONFIG, JwtModule, RouteTable, Mailer, Signer],
+      providers: [{ provide: APP_CONFIG, useValue: config }, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter],
+      exports: [APP_CONFIG, JwtModule, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter],
     };
   }
 }

@@ -29,6 +29,19 @@ export interface AppConfig {
   disableAnonymousPublicViewWs: boolean;
   /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
   wsPingIntervalSeconds: number;
+  /** Operations: graceful shutdown, security headers, CORS, request and WebSocket limits. */
+  /** Seconds SIGTERM waits for in-flight requests and jobs before closing anyway (exit 1). */
+  shutdownTimeoutSeconds: number;
+  /** Origins allowed by CORS; null reflects any origin. */
+  corsAllowedOrigins: string[] | null;
+  /** Requests per window per authenticated user and per client address; 0 disables the limit. */
+  rateLimitRequestsPerUser: number;
+  rateLimitRequestsPerIp: number;
+  rateLimitWindowSeconds: number;
+  /** Largest WebSocket frame read (larger: close 1009), pages per socket, sockets per user (more: close 1013). */
+  wsMaxFrameBytes: number;
+  wsMaxPagesPerSocket: number;
+  wsMaxConnectionsPerUser: number;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +78,23 @@ function url(env: Env, key: string, protocols: string[]): string | null {
     throw new ConfigError(`${key} must start with ${protocols.map((p) => p + '//').join(' or ')}, got "${raw}".`);
   }
   return raw;
+}
+
+/** A comma list of origins (`scheme://host[:port]`); unset, empty or `*` means any origin. */
+function origins(env: Env, key: string): string[] | null {
+  const raw = env[key]?.trim();
+  if (!raw || raw === '*') return null;
+  return raw.split(',').map((item) => {
+    const origin = item.trim().replace(/\/+$/, '');
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(`${key} must be a comma list of origins like https://rowspace.example.com, got "${item.trim()}".`);
+    }
+    if (parsed.origin !== origin) throw new ConfigError(`${key} must list origins only (scheme, host and port), got "${item.trim()}".`);
+    return origin;
+  });
 }
 
 /** SECRET_KEY, or a key generated on first start and kept under the data folder so tokens survive restarts. */
@@ -119,6 +149,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
     disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),
     wsPingIntervalSeconds: int(env, 'WS_PING_INTERVAL_SECONDS', 20, 1),
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 0, 3600),
+    corsAllowedOrigins: origins(env, 'CORS_ALLOWED_ORIGINS'),
+    rateLimitRequestsPerUser: int(env, 'RATE_LIMIT_REQUESTS_PER_USER', 3000, 0),
+    rateLimitRequestsPerIp: int(env, 'RATE_LIMIT_REQUESTS_PER_IP', 12000, 0),
+    rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+    wsMaxFrameBytes: int(env, 'WS_MAX_FRAME_BYTES', 65536, 1024, 100 * 1024 * 1024),
+    wsMaxPagesPerSocket: int(env, 'WS_MAX_PAGES_PER_SOCKET', 50, 1),
+    wsMaxConnectionsPerUser: int(env, 'WS_MAX_CONNECTIONS_PER_USER', 100, 1),
   };
 }
 

@@ -32,6 +32,12 @@ export class RealtimeWsAdapter extends WsAdapter {
     return httpServer;
   }
 
+  /** Socket errors (a too large frame, a broken client) are the gateway's to log, at debug level. */
+  override bindErrorHandler(server: WebSocketServer): WebSocketServer {
+    server.on('error', (error) => this.logger.error(error));
+    return server;
+  }
+
   override bindMessageHandlers(_client: unknown, _handlers: MessageMappingProperties[], _transform: (data: unknown) => Observable<unknown>): void {
     // The gateway listens to `message` itself.
   }

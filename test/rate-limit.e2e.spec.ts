@@ -67,14 +67,17 @@ describe('disabled limits', () => {
   });
 });
 
-describe('shared limit across instances (Redis)', () => {
+/** Like the real-time Redis suite: with ROWSPACE_TEST_REDIS (CI's PostgreSQL + Redis stage). */
+const describeRedis = process.env.ROWSPACE_TEST_REDIS ? describe : describe.skip;
+
+describeRedis('shared limit across instances (Redis)', () => {
   let db: TestDatabase;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
     db = await freshDatabase();
     const env = {
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: process.env.ROWSPACE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       REDIS_CHANNEL_PREFIX: `rowspace-rate-${randomBytes(4).toString('hex')}`,
       RATE_LIMIT_REQUESTS_PER_USER: '6',
       RATE_LIMIT_REQUESTS_PER_IP: '0',

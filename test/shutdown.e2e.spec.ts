@@ -1,3 +1,4 @@
+import { connect as connectTcp, Socket } from 'node:net';
 import { freshDatabase, request, Response, signUp, TestApp, TestDatabase } from './support/app';
 import { ServerProcess, startServer, stopServer } from './support/server';
 import { connect, WsClient } from './support/ws';
@@ -104,6 +105,37 @@ describe('graceful shutdown and crashes during batch writes', () => {
       }
     }
     expect(await stopServer(second)).toEqual({ code: 0, signal: null });
+  });
+
+  it('while draining, answers a request arriving on an open connection 503 with Connection: close, after finishing the one in flight', async () => {
+    const server = await start();
+    const { hostname, port } = new URL(server.url);
+    const socket: Socket = connectTcp(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // A request whose body has not fully arrived is in flight when SIGTERM comes; `100 Continue` says the server took it.
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong-password' });
+    socket.write(`POST /api/user/token-auth/ HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    await new Promise<void>((resolve) => {
+      const check = () => (received.includes('100 Continue') ? resolve() : socket.once('data', check));
+      check();
+    });
+    server.child.kill('SIGTERM');
+    await server.printed('SIGTERM received');
+    // The body, and a second request on the same kept-alive connection.
+    socket.write(`${body}GET /api/settings/ HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    await ended;
+    const responses = received.split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(3);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 100 Continue/);
+    expect(responses[1]).toMatch(/^HTTP\/1\.1 401 /);
+    expect(responses[1]).toContain('ERROR_INVALID_CREDENTIALS');
+    expect(responses[2]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(responses[2].toLowerCase()).toContain('connection: close');
+    expect(responses[2]).toContain('{"error":"ERROR_SERVICE_UNAVAILABLE","detail":"The server is shutting down, please retry."}');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
   it('after kill -9 during repeated batch writes, every acknowledged batch is there in full and no batch in part', async () => {

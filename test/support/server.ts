@@ -14,6 +14,8 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The child's stdout and stderr so far (for failure messages). */
   output(): string;
+  /** Resolves once the child has written `text` (e.g. a log line marking a step of its life). */
+  printed(text: string): Promise<void>;
 }
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.ts');
@@ -28,14 +30,19 @@ export function startServer(env: Record<string, string | undefined>): Promise<Se
 export function forkServer(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess> {
   const child = fork(require.resolve('ts-node/dist/bin'), ['--swc', script, ...args], { execArgv: [], env, silent: true });
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+  let seen: { text: string; resolve: () => void }[] = [];
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+    seen = seen.filter((waiter) => !(output.includes(waiter.text) && (waiter.resolve(), true)));
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  const printed = (text: string) => (output.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => seen.push({ text, resolve })));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ child, url: message.url, exited, output: () => output }));
+    child.once('message', (message: { url: string }) => resolve({ child, url: message.url, exited, output: () => output, printed }));
     void exited.then(({ code, signal }) => reject(new Error(`${script} exited with ${code ?? signal} before listening:\n${output}`)));
   });
 }

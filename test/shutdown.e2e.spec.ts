@@ -138,6 +138,27 @@ describe('graceful shutdown and crashes during batch writes', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('exits 1 when SHUTDOWN_TIMEOUT_SECONDS cuts a request short, which is then never answered', async () => {
+    env.SHUTDOWN_TIMEOUT_SECONDS = '1';
+    const server = await start();
+    const { hostname, port } = new URL(server.url);
+    const socket: Socket = connectTcp(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    // A request whose body never arrives stays in flight past the deadline.
+    socket.write(`POST /api/user/token-auth/ HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`);
+    await new Promise<void>((resolve) => {
+      const check = () => (received.includes('100 Continue') ? resolve() : socket.once('data', check));
+      check();
+    });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    await ended;
+    expect(received.split(/(?=HTTP\/1\.1 )/)).toEqual([expect.stringMatching(/^HTTP\/1\.1 100 Continue/)]);
+    expect(server.output()).toContain('Closing with 1 unfinished request(s) or job(s) after 1s.');
+  });
+
   it('after kill -9 during repeated batch writes, every acknowledged batch is there in full and no batch in part', async () => {
     const first = await start();
     const setup = await setUp(first);

@@ -1,4 +1,4 @@
-import { CanActivate, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -39,9 +39,10 @@ export class RequestRateLimiter implements CanActivate {
   }
 
   /** The per-user limit, once the auth guard has named the user. */
-  async canActivate(): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const { userId } = RequestContext.current();
-    if (this.perUser && userId !== null) await this.consume(this.perUser, String(userId));
+    if (!this.perUser || userId === null || context.getType() !== 'http') return true;
+    if (!EXEMPT.test(context.switchToHttp().getRequest<Request>().path)) await this.consume(this.perUser, String(userId));
     return true;
   }
 

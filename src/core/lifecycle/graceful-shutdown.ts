@@ -20,7 +20,7 @@ export async function shutDownGracefully(app: INestApplication, config: AppConfi
   server.close();
   server.closeIdleConnections();
   const finished = await within(inFlight.idle(), config.shutdownTimeoutSeconds * 1000);
-  if (!finished) logger.warn?.(`${inFlight.size} requests or jobs still running after ${config.shutdownTimeoutSeconds}s; closing anyway.`, 'Shutdown');
+  if (!finished) logger.warn?.(`Closing with ${inFlight.size} unfinished request(s) or job(s) after ${config.shutdownTimeoutSeconds}s.`, 'Shutdown');
   // Only idle kept-alive connections are left (upgraded WebSockets are not HTTP connections any more).
   server.closeAllConnections();
   const closed = await within(app.close(), CLOSE_GRACE_MS);

@@ -138,6 +138,25 @@ describe('graceful shutdown and crashes during batch writes', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('on SIGTERM lets a job started just before it finish, and exits 0', async () => {
+    const first = await start();
+    const setup = await setUp(first);
+    const apps = (await request(first.url, 'GET', '/api/applications/', { token: setup.token })).body;
+    const databaseId = apps.find((a: { type: string }) => a.type === 'database').id;
+    const data = [['Name', 'Note'], ...Array.from({ length: 2000 }, (_, i) => [`Row ${i}`, 'imported'])];
+    const job = await request(first.url, 'POST', `/api/database/tables/database/${databaseId}/async/`, { token: setup.token, body: { name: 'Imported', data, first_row_header: true } });
+    expect(job.status).toBe(200);
+    expect(job.body.state).toBe('pending');
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    const second = await start();
+    const after = await request(second.url, 'GET', `/api/jobs/${job.body.id}/`, { token: setup.token });
+    expect(after.body).toMatchObject({ state: 'finished', progress_percentage: 100 });
+    const rows = await request(second.url, 'GET', `/api/database/rows/table/${after.body.table_id}/?size=1`, { token: setup.token });
+    expect(rows.body.count).toBe(2000);
+  });
+
   it('exits 1 when SHUTDOWN_TIMEOUT_SECONDS cuts a request short, which is then never answered', async () => {
     env.SHUTDOWN_TIMEOUT_SECONDS = '1';
     const server = await start();

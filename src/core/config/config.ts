@@ -29,7 +29,7 @@ export interface AppConfig {
   disableAnonymousPublicViewWs: boolean;
   /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
   wsPingIntervalSeconds: number;
-  /** Operations: graceful shutdown, security headers, CORS, request and WebSocket limits. */
+  // Operations: graceful shutdown, CORS, request and WebSocket limits.
   /** Seconds SIGTERM waits for in-flight requests and jobs before closing anyway (exit 1). */
   shutdownTimeoutSeconds: number;
   /** Origins allowed by CORS; null reflects any origin. */

@@ -29,7 +29,7 @@
  * ("10,50"), BENCH_INSERT_CONCURRENCY (1), BENCH_DB_INDEX (both|on|off), BENCH_WS_SOCKETS (100),
  * BENCH_WS_RUNS (30). Prints one JSON document on stdout; progress goes to stderr.
  */
-import { ChildProcess, execSync } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -37,7 +37,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { forkServer, serveRowspace } from './server';
+import { ServerProcess, startRowspace, stopServer } from './server';
 
 function envInt(key: string, def: number, min = 1): number {
   const raw = process.env[key];
@@ -74,29 +74,6 @@ if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`BEN
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 // ---------------------------------------------------------------- server (child process)
-
-function startServer(databaseUrl: string | null, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DATA_DIR: dataDir };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  return forkServer(__filename, 'rowspace', env);
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (child.connected) child.disconnect();
-    else child.kill();
-  });
-}
 
 /** A fresh database on the PostgreSQL server of `serverUrl`, dropped by `drop()`. */
 async function freshPostgres(serverUrl: string): Promise<{ url: string; version: string; drop(): Promise<void> }> {
@@ -585,11 +562,11 @@ async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || null;
   const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'rowspace-bench-rows-'));
-  let server: { child: ChildProcess; url: string } | null = null;
+  let server: ServerProcess | null = null;
   let api: Api | null = null;
   const cleanup = async () => {
     api?.close();
-    if (server) await stopServer(server.child);
+    if (server) await stopServer(server, 10_000);
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -599,7 +576,7 @@ async function main(): Promise<void> {
     void cleanup().finally(() => process.exit(130));
   });
   try {
-    server = await startServer(postgres?.url ?? null, dataDir);
+    server = await startRowspace(dataDir, postgres?.url ?? null);
     api = new Api(server.url);
     await api.signUp();
     const indexedFromStart = INDEX_MODE === 'on';
@@ -676,10 +653,7 @@ async function main(): Promise<void> {
   }
 }
 
-const role = process.argv[2];
-if (role === 'rowspace') void serveRowspace(process.env.BENCH_DATA_DIR!);
-else
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -12,14 +12,13 @@
  * (workspace members the sockets are spread over, default 5), DATABASE_URL (PostgreSQL;
  * SQLite in a temporary folder otherwise). Prints one JSON document.
  */
-import { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
-import { forkServer, serveRowspace } from './server';
+import { forkServer, ServerProcess, startRowspace, stopServer } from './server';
 
 const SOCKETS = (process.env.BENCH_SOCKETS ?? '1000,5000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -46,11 +45,26 @@ function serveBare(): void {
     const address = server.address() as { port: number };
     process.send!({ url: `http://127.0.0.1:${address.port}` });
   });
+  process.on('SIGTERM', () => process.exit(0));
   process.on('disconnect', () => process.exit(0));
 }
 
-function startChild(role: 'rowspace' | 'bare'): Promise<{ child: ChildProcess; url: string }> {
-  return forkServer(__filename, role);
+/** Rowspace (on SQLite in a temporary folder, or DATABASE_URL) or the bare reference server. */
+async function startChild(role: 'rowspace' | 'bare'): Promise<{ server: ServerProcess; url: string; stop: () => Promise<void> }> {
+  if (role === 'bare') {
+    const server = await forkServer(__filename, ['bare']);
+    return { server, url: server.url, stop: async () => void (await stopServer(server, 10_000)) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-ws-'));
+  const server = await startRowspace(dir, process.env.DATABASE_URL || null);
+  return {
+    server,
+    url: server.url,
+    stop: async () => {
+      await stopServer(server, 10_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 // ---------------------------------------------------------------- clients (this process)
@@ -131,7 +145,7 @@ function summary(samples: { afterResponse: number; fromRequest: number; http: nu
 }
 
 async function benchRowspace(sockets: number) {
-  const { child, url } = await startChild('rowspace');
+  const { url, stop } = await startChild('rowspace');
   const audience = new Audience();
   try {
     const password = 'password123';
@@ -160,12 +174,12 @@ async function benchRowspace(sockets: number) {
     return summary(samples);
   } finally {
     audience.close();
-    child.disconnect();
+    await stop();
   }
 }
 
 async function benchBare(sockets: number) {
-  const { child, url } = await startChild('bare');
+  const { url, stop } = await startChild('bare');
   const audience = new Audience();
   try {
     await audience.open(url, [''], sockets);
@@ -189,7 +203,7 @@ async function benchBare(sockets: number) {
     return summary(samples);
   } finally {
     audience.close();
-    child.disconnect();
+    await stop();
   }
 }
 
@@ -221,11 +235,7 @@ async function main(): Promise<void> {
 }
 
 const role = process.argv[2];
-if (role === 'rowspace') {
-  const dir = mkdtempSync(join(tmpdir(), 'rowspace-bench-ws-'));
-  void serveRowspace(dir, () => rmSync(dir, { recursive: true, force: true }));
-}
-else if (role === 'bare') serveBare();
+if (role === 'bare') serveBare();
 else
   main().catch((error) => {
     console.error(error);

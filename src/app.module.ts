@@ -7,6 +7,7 @@ import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { loadExtraModules } from './core/extensions/extra-modules';
 import { JsonBodyGuard } from './core/http/json-body.guard';
+import { RequestRateLimiter } from './core/http/rate-limit';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
@@ -38,9 +39,10 @@ export class AppModule {
         // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
         ...loadExtraModules(config.extraModules),
       ],
-      // Authentication runs first, then the body is checked (401 before 415, as in Baserow).
+      // Authentication runs first, then the user's request limit, then the body is checked (401 before 415, as in Baserow).
       providers: [
         { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: RequestRateLimiter },
         { provide: APP_GUARD, useClass: JsonBodyGuard },
       ],
     };

@@ -4,8 +4,11 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { ApiExceptionFilter } from './core/errors/api-exception.filter';
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, parseQuery, rawBody, requestContext, urlConventions } from './core/http/http-conventions';
+import { parseQuery, rawBody, requestContext, urlConventions } from './core/http/http-conventions';
+import { RequestRateLimiter } from './core/http/rate-limit';
 import { RouteTable } from './core/http/route-table';
+import { corsOptions, securityHeaders } from './core/http/security';
+import { InFlight } from './core/lifecycle/in-flight';
 import { httpLogger } from './core/logging/http-logger';
 import { createLogger, LogOptions, PinoNestLogger } from './core/logging/logger';
 import { ApiValidationPipe } from './core/validation/validation.pipe';
@@ -13,7 +16,10 @@ import { Metrics } from './monitoring/metrics';
 import { OpenApiService } from './openapi/openapi.service';
 import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
 
-/** Builds the whole app (used by main.ts, the tests and the benchmarks); call listen() on it. */
+/**
+ * Builds the whole app (used by main.ts, the tests and the benchmarks); call listen() on it.
+ * Signals are main.ts's business (graceful shutdown), not Nest's shutdown hooks.
+ */
 export async function createApp(config: AppConfig, options: { log?: LogOptions } = {}): Promise<NestExpressApplication> {
   const logger = createLogger(config, options.log);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
@@ -26,13 +32,22 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.enableCors({ origin: true, credentials: true, allowedHeaders: CORS_ALLOWED_HEADERS, exposedHeaders: CORS_EXPOSED_HEADERS, maxAge: 86400 });
-  // Logs and metrics first, so that every answer (404s and 413s included) is counted.
-  app.use(httpLogger(logger, routes), app.get(Metrics).middleware, urlConventions(routes), rawBody(config.requestBodyLimitBytes), requestContext);
+  app.enableCors(corsOptions(config));
+  // In-flight tracking first (draining answers 503), then logs and metrics, so that every
+  // answer (404s, 413s and 429s included) is logged and counted.
+  app.use(
+    app.get(InFlight).middleware(),
+    httpLogger(logger, routes),
+    app.get(Metrics).middleware,
+    securityHeaders(),
+    app.get(RequestRateLimiter).middleware(),
+    urlConventions(routes),
+    rawBody(config.requestBodyLimitBytes),
+    requestContext,
+  );
   app.useGlobalFilters(new ApiExceptionFilter(logger, routes));
   app.useGlobalPipes(new ApiValidationPipe());
-  app.enableShutdownHooks();
-  app.useWebSocketAdapter(new RealtimeWsAdapter(app));
+  app.useWebSocketAdapter(new RealtimeWsAdapter(app, config.wsMaxFrameBytes));
   await app.init();
   app.get(OpenApiService).build(app);
   return app;

@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './core/config/config';
+import { shutDownGracefully } from './core/lifecycle/graceful-shutdown';
+import { exitOnSignals } from './core/lifecycle/signals';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -17,11 +20,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const logger = new Logger('Rowspace');
+  exitOnSignals((signal) => {
+    logger.log(`${signal} received: finishing in-flight requests and jobs, then stopping.`);
+    return shutDownGracefully(app, config, logger);
+  });
   await app.listen(config.port);
+  const { port } = app.getHttpServer().address() as AddressInfo;
   const database = config.databaseUrl ? 'PostgreSQL' : `SQLite (${config.sqlitePath})`;
-  new Logger('Rowspace').log(
-    `Serving on http://localhost:${config.port} with ${database}${config.redisUrl ? ' and Redis' : ''}; API docs at /api/redoc/`,
-  );
+  logger.log(`Serving on http://localhost:${port} with ${database}${config.redisUrl ? ' and Redis' : ''}; API docs at /api/redoc/`);
+  // Started as a child process (tests, benchmarks): tell the parent where to connect (PORT=0 picks a free port).
+  process.send?.({ url: `http://127.0.0.1:${port}` });
 }
 
 void main();

@@ -57,6 +57,8 @@ describe(`fuzz: every operation of /api/schema.json with bad input (${TEST_DB})`
       LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL: '1000000',
       LOGIN_MAX_FAILURES_PER_EMAIL: '1000000',
       LOGIN_MAX_FAILURES_PER_IP: '1000000',
+      RATE_LIMIT_REQUESTS_PER_USER: '0',
+      RATE_LIMIT_REQUESTS_PER_IP: '0',
     });
     dataSource = t.app.get(DataSource);
   });

@@ -93,7 +93,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
   }
 
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0' });
     dataSource = t.app.get(DataSource);
     alice = await createTenant(t, 'Alice');
     bob = await createTenant(t, 'Bob');

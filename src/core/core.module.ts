@@ -3,12 +3,14 @@ import { DiscoveryModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { JwtModule } from '@nestjs/jwt';
 import { ScheduleModule } from '@nestjs/schedule';
-import { APP_CONFIG, AppConfig } from './config/config';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from './config/config';
 import { DataSourceModule } from './database/data-source.module';
 import { Dialect } from './database/dialect';
 import { DIALECT } from './database/tokens';
+import { RequestRateLimiter } from './http/rate-limit';
 import { RouteTable } from './http/route-table';
+import { InFlight } from './lifecycle/in-flight';
 import { Mailer } from './mail/mailer';
 import { RedisModule } from './redis/redis.module';
 import { resolveInstanceSecret } from './secrets/instance-secret';
@@ -42,8 +44,10 @@ export class CoreModule {
         RouteTable,
         Mailer,
         Signer,
+        InFlight,
+        RequestRateLimiter,
       ],
-      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer],
+      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RequestContext } from '../core/context/request-context';
 import { ApiError } from '../core/errors/api-error';
+import { InFlight } from '../core/lifecycle/in-flight';
 import type { UserEntity } from '../users/user.entity';
 import { JobEntity } from './job.entity';
 import { JobRepository } from './job.repository';
@@ -24,7 +25,10 @@ export class JobRunner implements OnApplicationShutdown {
   private readonly logger = new Logger(JobRunner.name);
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly repo: JobRepository) {}
+  constructor(
+    private readonly repo: JobRepository,
+    private readonly inFlight: InFlight,
+  ) {}
 
   /** Creates the job (one running job per type and user) and schedules `work`; answers the pending job. */
   async start(user: UserEntity, type: string, data: Record<string, unknown>, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<JobEntity> {
@@ -35,6 +39,8 @@ export class JobRunner implements OnApplicationShutdown {
       .then(() => RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work)))
       .finally(() => this.running.delete(task));
     this.running.add(task);
+    // Graceful shutdown waits for it (up to its deadline).
+    void this.inFlight.track(task);
     return job;
   }
 

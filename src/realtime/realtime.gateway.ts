@@ -31,8 +31,10 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
     this.pinger.unref();
   }
 
-  onModuleDestroy(): void {
+  /** On shutdown every socket is closed with 1012 (service restart): Baserow's web client reconnects. */
+  async onModuleDestroy(): Promise<void> {
     if (this.pinger) clearInterval(this.pinger);
+    await this.registry.closeAll(1012, 'Service restart');
   }
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
@@ -50,6 +52,12 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
   private async authenticate(connection: Connection, token: string | null): Promise<void> {
     const identity = token ? await this.authenticator.authenticate(token) : null;
     if (connection.closed) return;
+    if (identity && identity.userId !== null && this.registry.socketsOfUser(identity.userId).size >= this.config.wsMaxConnectionsPerUser) {
+      // 1013 "try again later": the user already has WS_MAX_CONNECTIONS_PER_USER sockets on this instance.
+      this.registry.remove(connection);
+      connection.socket.close(1013, 'Too many connections');
+      return;
+    }
     connection.sendJson({ type: 'authentication', success: identity !== null, web_socket_id: connection.webSocketId });
     if (!identity) {
       this.registry.remove(connection);
@@ -75,15 +83,20 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
     if ('remove_page' in fields) this.removePage(connection, fields.remove_page, fields);
   }
 
-  /** Success answers `page_add` (again on a duplicate); any failure answers nothing. */
+  /**
+   * Success answers `page_add` (again on a duplicate); any failure answers nothing, and so
+   * does a new page beyond WS_MAX_PAGES_PER_SOCKET.
+   */
   private async addPage(connection: Connection, pageName: unknown, frame: Record<string, unknown>): Promise<void> {
     const type = this.pages.get(pageName);
     if (!type) return;
     const parameters = declaredParameters(type.parameters, frame);
+    const key = subscriptionKey(type.type, parameters);
+    if (connection.pages.size >= this.config.wsMaxPagesPerSocket && !connection.pages.has(key)) return;
     const allowed = await type.canAdd({ userId: connection.userId, webSocketId: connection.webSocketId }, parameters);
     if (!allowed || connection.closed) return;
     this.registry.subscribe(connection, {
-      key: subscriptionKey(type.type, parameters),
+      key,
       page: type.type,
       parameters,
       group: type.group(parameters),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WebSocket } from 'ws';
 import { Connection, SocketCounters, Subscription } from './connection';
 import { Delivery } from './delivery';
 
@@ -34,6 +35,21 @@ export class SocketRegistry {
     if (connection.userId !== null) removeFrom(this.byUser, connection.userId, connection);
     for (const subscription of connection.pages.values()) removeFrom(this.byGroup, subscription.group, connection);
     connection.pages.clear();
+  }
+
+  /** Closes every socket with `code` and answers once their closing handshakes ended (or after `waitMs`). */
+  async closeAll(code: number, reason: string, waitMs = 5000): Promise<void> {
+    const closing = [...this.connections].map((connection) => {
+      this.remove(connection);
+      const socket = connection.socket;
+      if (socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.close(code, reason);
+      return closed;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(closing), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
   }
 
   subscribe(connection: Connection, subscription: Subscription): void {

@@ -47,6 +47,19 @@ export interface AppConfig {
   healthMinFreeDiskBytes: number;
   /** `EXTRA_MODULES`: module specifiers (paths from the working folder or package names) of extension modules. */
   extraModules: string[];
+  // Operations: graceful shutdown, CORS, request and WebSocket limits.
+  /** Seconds SIGTERM waits for in-flight requests and jobs before closing anyway (exit 1). */
+  shutdownTimeoutSeconds: number;
+  /** Origins allowed by CORS; null reflects any origin. */
+  corsAllowedOrigins: string[] | null;
+  /** Requests per window per authenticated user and per client address; 0 disables the limit. */
+  rateLimitRequestsPerUser: number;
+  rateLimitRequestsPerIp: number;
+  rateLimitWindowSeconds: number;
+  /** Largest WebSocket frame read (larger: close 1009), pages per socket, sockets per user (more: close 1013). */
+  wsMaxFrameBytes: number;
+  wsMaxPagesPerSocket: number;
+  wsMaxConnectionsPerUser: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -116,6 +129,23 @@ function trustProxy(env: Env): boolean | number | string[] {
   return entries;
 }
 
+/** A comma list of origins (`scheme://host[:port]`); unset, empty or `*` means any origin. */
+function origins(env: Env, key: string): string[] | null {
+  const raw = env[key]?.trim();
+  if (!raw || raw === '*') return null;
+  return raw.split(',').map((item) => {
+    const origin = item.trim().replace(/\/+$/, '');
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(`${key} must be a comma list of origins like https://rowspace.example.com, got "${item.trim()}".`);
+    }
+    if (parsed.origin !== origin) throw new ConfigError(`${key} must list origins only (scheme, host and port), got "${item.trim()}".`);
+    return origin;
+  });
+}
+
 /** SECRET_KEY when set; else null and a generated secret is resolved at start-up (a file on SQLite, a row on PostgreSQL). */
 function secret(env: Env): string | null {
   const raw = env.SECRET_KEY?.trim();
@@ -170,6 +200,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     healthMinFreeDiskBytes: int(env, 'HEALTH_MIN_FREE_DISK_MB', 500, 0) * 1024 * 1024,
     extraModules: (env.EXTRA_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 0, 3600),
+    corsAllowedOrigins: origins(env, 'CORS_ALLOWED_ORIGINS'),
+    rateLimitRequestsPerUser: int(env, 'RATE_LIMIT_REQUESTS_PER_USER', 3000, 0),
+    rateLimitRequestsPerIp: int(env, 'RATE_LIMIT_REQUESTS_PER_IP', 12000, 0),
+    rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+    wsMaxFrameBytes: int(env, 'WS_MAX_FRAME_BYTES', 65536, 1024, 100 * 1024 * 1024),
+    wsMaxPagesPerSocket: int(env, 'WS_MAX_PAGES_PER_SOCKET', 50, 1),
+    wsMaxConnectionsPerUser: int(env, 'WS_MAX_CONNECTIONS_PER_USER', 100, 1),
   };
 }
 

@@ -5,27 +5,6 @@ import { RequestContext } from '../context/request-context';
 import { ApiError, PlainHttpError } from '../errors/api-error';
 import { RouteTable } from './route-table';
 
-/** Baserow's extra request headers, allowed by CORS beside the usual ones. */
-export const CORS_ALLOWED_HEADERS = [
-  'accept',
-  'accept-encoding',
-  'authorization',
-  'content-type',
-  'dnt',
-  'origin',
-  'user-agent',
-  'x-csrftoken',
-  'x-requested-with',
-  'websocketid',
-  'baserow-view-authorization',
-  'clientsessionid',
-  'clientundoredoactiongroupid',
-  'usersourceauthorization',
-];
-
-/** Response headers a browser client may read beside the usual ones. */
-export const CORS_EXPOSED_HEADERS = ['x-request-id'];
-
 /**
  * URL rules of the API, before anything else runs: unknown paths are 404 `URL_NOT_FOUND`,
  * a missing trailing slash is 404 `URL_TRAILING_SLASH_MISSING` (never a redirect), and a

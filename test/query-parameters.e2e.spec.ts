@@ -81,6 +81,13 @@ describe('ids in query parameters', () => {
     expect(nul.status).toBe(200);
   });
 
+  it('row ids beyond the range in batch bodies name no row', async () => {
+    const update = await t.request('PATCH', `/api/database/rows/table/${tableId}/batch/`, { token: user.token, body: { items: [{ id: 2147483648 }] } });
+    expect([update.status, update.body.error]).toEqual([404, 'ERROR_ROW_DOES_NOT_EXIST']);
+    const remove = await t.request('POST', `/api/database/rows/table/${tableId}/batch-delete/`, { token: user.token, body: { items: [2147483648] } });
+    expect([remove.status, remove.body.error]).toEqual([404, 'ERROR_ROW_DOES_NOT_EXIST']);
+  });
+
   it('adjacent: view_id beyond the range is not found', async () => {
     const res = await get(`/api/database/rows/table/${tableId}/${rowId}/adjacent/?view_id=${BEYOND}`);
     expect([res.status, res.body.error]).toEqual([404, 'ERROR_VIEW_DOES_NOT_EXIST']);

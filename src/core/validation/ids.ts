@@ -14,3 +14,8 @@ export function databaseId(value: unknown): number | null {
 
 /** What an id beyond the 32-bit range becomes: no row has it, so the lookup answers not found. */
 export const NO_ID = 0;
+
+/** Whether an integer can be bound as a 32-bit id parameter (one outside the range names no row). */
+export function inIdRange(id: number): boolean {
+  return Number.isInteger(id) && id >= -INT32_MAX - 1 && id <= INT32_MAX;
+}

@@ -3,6 +3,7 @@ import { ColumnDefinition, Dialect, ORDER_ONE } from '../../core/database/dialec
 import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
+import { inIdRange } from '../../core/validation/ids';
 import { RawRow, rowsTable } from '../fields/field-type';
 
 /** A row to insert: its stored column values and its order. */
@@ -48,8 +49,9 @@ export class RowRepository {
     return result.map((row) => Number(row.id));
   }
 
-  /** Rows by id (in no particular order). */
-  async findByIds(tableId: number, ids: number[]): Promise<RawRow[]> {
+  /** Rows by id (in no particular order); an id beyond 32 bits names none. */
+  async findByIds(tableId: number, requested: number[]): Promise<RawRow[]> {
+    const ids = requested.filter(inIdRange);
     if (!ids.length) return [];
     const sql = this.sql();
     const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);

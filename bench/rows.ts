@@ -38,6 +38,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ServerProcess, startRowspace, stopServer } from './server';
+import { prng } from '../test/support/fuzz';
 
 function envInt(key: string, def: number, min = 1): number {
   const raw = process.env[key];
@@ -165,18 +166,6 @@ class Api {
 }
 
 // ---------------------------------------------------------------- the table
-
-/** mulberry32: a small seeded PRNG, so every run builds the same rows. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'fjord', 'gamma', 'harbor', 'indigo', 'juniper', 'kelvin', 'lumen', 'maple', 'nimbus', 'onyx', 'pepper', 'quartz', 'raven', 'sierra', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yonder', 'zephyr'];
 const LOREM = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor', 'incididunt', 'ut', 'labore', 'et', 'dolore', 'magna', 'aliqua'];

@@ -1,43 +1,10 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FieldSpec } from '../core/validation/field';
-import { LIST_MAX_ITEMS } from '../core/validation/field';
+import { specSchema } from '../core/validation/field';
 import { INT32_MAX } from '../core/validation/ids';
 
 export type { SchemaObject };
-
-/** The JSON schema of a value a `FieldSpec` accepts (request bodies built at run time, e.g. field types). */
-export function specSchema(spec: FieldSpec): SchemaObject {
-  const schema = ((): SchemaObject => {
-    switch (spec.kind) {
-      case 'string':
-        return { type: 'string', minLength: spec.min, maxLength: spec.max };
-      case 'email':
-        return { type: 'string', format: 'email', maxLength: spec.max ?? 254 };
-      case 'password':
-        return { type: 'string', format: 'password', minLength: 8, maxLength: 256 };
-      case 'int':
-        return { type: 'integer', minimum: spec.min, maximum: spec.max };
-      case 'id':
-        return { type: 'integer' };
-      case 'bool':
-      case 'flag':
-        return { type: 'boolean' };
-      case 'choice':
-        return { type: 'string', enum: [...spec.choices] };
-      case 'list':
-        return { type: 'array', items: specSchema(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS };
-      case 'object':
-        return { type: 'object', additionalProperties: true };
-      case 'any':
-        return {};
-    }
-  })();
-  if (spec.nullable) schema.nullable = true;
-  if (spec.description) schema.description = spec.description;
-  if (spec.default !== undefined) schema.default = spec.default;
-  for (const key of Object.keys(schema) as (keyof SchemaObject)[]) if (schema[key] === undefined) delete schema[key];
-  return schema;
-}
+export { specSchema };
 
 /** An object schema from specs; `partial` (updates) makes every key optional. */
 export function specsSchema(specs: Readonly<Record<string, FieldSpec>>, options: { partial?: boolean } = {}): SchemaObject {

@@ -1,3 +1,4 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, ValidationArguments } from 'class-validator';
 import { ErrorTree, FieldError } from '../errors/api-error';
@@ -210,7 +211,7 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
     case 'choice':
       return { ...base, enum: [...spec.choices] } as ApiPropertyOptions;
     case 'list':
-      return { ...base, type: 'array', items: swaggerItem(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS } as ApiPropertyOptions;
+      return { ...base, type: 'array', items: specSchema(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS } as ApiPropertyOptions;
     case 'object':
       return { ...base, type: 'object', additionalProperties: true } as ApiPropertyOptions;
     case 'any':
@@ -218,21 +219,38 @@ function swaggerOptions(spec: FieldSpec): ApiPropertyOptions {
   }
 }
 
-function swaggerItem(spec: FieldSpec): Record<string, unknown> {
-  switch (spec.kind) {
-    case 'int':
-    case 'id':
-      return { type: 'integer' };
-    case 'bool':
-    case 'flag':
-      return { type: 'boolean' };
-    case 'choice':
-      return { type: 'string', enum: [...spec.choices] };
-    case 'object':
-      return { type: 'object' };
-    default:
-      return { type: 'string' };
-  }
+/** The JSON schema of a value a `FieldSpec` accepts (request bodies built at run time, e.g. field types). */
+export function specSchema(spec: FieldSpec): SchemaObject {
+  const schema = ((): SchemaObject => {
+    switch (spec.kind) {
+      case 'string':
+        return { type: 'string', minLength: spec.min, maxLength: spec.max };
+      case 'email':
+        return { type: 'string', format: 'email', maxLength: spec.max ?? 254 };
+      case 'password':
+        return { type: 'string', format: 'password', minLength: 8, maxLength: 256 };
+      case 'int':
+        return { type: 'integer', minimum: spec.min, maximum: spec.max };
+      case 'id':
+        return { type: 'integer' };
+      case 'bool':
+      case 'flag':
+        return { type: 'boolean' };
+      case 'choice':
+        return { type: 'string', enum: [...spec.choices] };
+      case 'list':
+        return { type: 'array', items: specSchema(spec.of), minItems: spec.minItems, maxItems: spec.maxItems ?? LIST_MAX_ITEMS };
+      case 'object':
+        return { type: 'object', additionalProperties: true };
+      case 'any':
+        return {};
+    }
+  })();
+  if (spec.nullable) schema.nullable = true;
+  if (spec.description) schema.description = spec.description;
+  if (spec.default !== undefined) schema.default = spec.default;
+  for (const key of Object.keys(schema) as (keyof SchemaObject)[]) if (schema[key] === undefined) delete schema[key];
+  return schema;
 }
 
 /**

@@ -7,9 +7,12 @@ import { FieldTypeRegistry, LinkedTables } from '../fields/field-type';
 import type { TableContext } from '../table-context';
 import { FilterTypeRegistry } from './filter-type';
 
-/** One condition of a filter tree; `field` is a field id (or a name with user_field_names). */
+/**
+ * One condition of a filter tree; `field` is a field id (or a name with user_field_names),
+ * or the field itself when the parser already resolved it (the built-in `field_created_on`).
+ */
 export interface FilterLeaf {
-  field: number | string;
+  field: number | string | FieldEntity;
   type: string;
   value: string;
 }
@@ -58,7 +61,8 @@ export class FilterCompiler {
     return filterType.compile(field, value, { sql, alias, fieldType, tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
   }
 
-  private resolveField(ref: number | string, context: TableContext, userFieldNames: boolean): FieldEntity {
+  private resolveField(ref: number | string | FieldEntity, context: TableContext, userFieldNames: boolean): FieldEntity {
+    if (typeof ref === 'object') return ref;
     const field =
       typeof ref === 'number'
         ? context.byId.get(ref)

@@ -8,6 +8,7 @@ import { pythonStr } from '../fields/values/common';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type';
+import { builtinFilterField } from '../filters/builtin-fields';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
 import { TableContext, TableContextService } from '../table-context';
 
@@ -219,34 +220,37 @@ export class RowListQuery {
     return { leaf: { field: field!, type: type!, value: value!.split(String.fromCharCode(0)).join('') } };
   }
 
-  /** `filter__<field>__<type>=value` parameters (and `filter_type`) as a one-level tree. */
+  /**
+   * `filter__<field>__<type>=value` parameters (and `filter_type`) as a one-level tree, read as
+   * Baserow's `filter_by_fields_object` reads them: `<field>` is a field name (with
+   * user_field_names), the built-in `field_created_on` / `field_updated_on`, or `field_<id>`
+   * (an error when there is no such field); any other name is ignored.
+   */
   parseFilterParams(query: Record<string, unknown>, context: TableContext, userFieldNames: boolean): { tree: FilterTree | null; rowIds: number[] | null } {
     const leaves: FilterLeaf[] = [];
     let rowIds: number[] | null = null;
     for (const [key, raw] of Object.entries(query)) {
-      if (!key.startsWith('filter__')) continue;
-      const rest = key.slice('filter__'.length);
-      const split = rest.lastIndexOf('__');
-      if (split <= 0) continue;
-      const ref = rest.slice(0, split);
-      const type = rest.slice(split + 2);
+      const sections = /^filter__(.+)__(.+)$/.exec(key);
+      if (!sections) continue;
+      const [, ref, type] = sections;
       const values = Array.isArray(raw) ? raw.map(String) : [String(raw)];
       if (ref === 'field_id' && type === 'in') {
-        rowIds = values.flatMap((v) => v.split(',')).filter((v) => /^\d+$/.test(v.trim())).map((v) => Number(v.trim()));
+        // No valid id in the list filters nothing, as in Baserow.
+        const ids = values.flatMap((v) => v.split(',')).filter((v) => /^\d+$/.test(v.trim())).map((v) => Number(v.trim()));
+        if (ids.length) rowIds = ids;
         continue;
       }
-      const field = this.resolveFilterField(context, ref, userFieldNames);
-      if (!field) throw DatabaseErrors.filterFieldNotFound(ref);
-      for (const value of values) leaves.push({ field: field.id, type, value });
+      let field = (userFieldNames ? context.byName.get(ref) : undefined) ?? builtinFilterField(ref);
+      if (!field) {
+        const byId = /^field_(\d+)$/.exec(ref);
+        if (!byId) continue;
+        field = context.byId.get(Number(byId[1]));
+        if (!field) throw DatabaseErrors.filterFieldNotFound(ref);
+      }
+      for (const value of values) leaves.push({ field, type, value });
     }
     const filterType = String(query.filter_type ?? 'AND').toUpperCase() === 'OR' ? 'OR' : 'AND';
     return { tree: leaves.length ? { filter_type: filterType, filters: leaves, groups: [] } : null, rowIds };
-  }
-
-  private resolveFilterField(context: TableContext, ref: string, userFieldNames: boolean): FieldEntity | undefined {
-    if (userFieldNames) return context.byName.get(ref) ?? this.resolveField(context, ref, false);
-    const match = /^field_(\d+)$/.exec(ref);
-    return match ? context.byId.get(Number(match[1])) : undefined;
   }
 
   /** The WHERE condition of a selection (without the keyword), or null for every row. */

@@ -381,7 +381,7 @@ describe('Users: scheduled and permanent account deletion (§2.7)', () => {
     return workspaceId;
   }
 
-  it('refuses the last admin of a workspace that has other members', async () => {
+  it('refuses the instance’s last staff account (the first one signed up), as Baserow', async () => {
     const admin = await signUp(t, 'Owner');
     const member = await signUp(t, 'Member');
     await shareWorkspace(admin, member);

@@ -52,11 +52,16 @@ export class RealtimeListener {
     await this.toUserWorkspaces(event.payload.userId, 'user_restored', null);
   }
 
+  /**
+   * To the members of the workspaces the user leaves behind (those deleted with the account
+   * have no members left). The account's own sockets, still open, are closed: they must not
+   * keep receiving its former pages' messages.
+   */
   @OnEvent('user.permanently_deleted')
   async userPermanentlyDeleted(event: DomainEvent<'user.permanently_deleted'>): Promise<void> {
     const { userId, workspaceIds } = event.payload;
     const audience = await this.repo.memberUserIds(workspaceIds);
-    await this.broadcaster.send(toUsers(audience, { type: 'user_permanently_deleted', user_id: userId }, null));
+    await this.broadcaster.send(toUsers(audience, { type: 'user_permanently_deleted', user_id: userId }, null), { kind: 'force_disconnect', userId, exclude: null });
   }
 
   /** The user's other sockets are told, then closed; the one that changed it stays. */

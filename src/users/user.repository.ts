@@ -58,6 +58,11 @@ export class UserRepository {
       .getMany();
   }
 
+  /** Whether another account (any state) is staff: the last one cannot delete itself. */
+  async otherStaffExists(userId: number): Promise<boolean> {
+    return (await this.repo.createQueryBuilder('u').where('u.is_staff = :staff AND u.id <> :userId', { staff: true, userId }).getCount()) > 0;
+  }
+
   delete(id: number): Promise<unknown> {
     return this.repo.delete({ id });
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { AccountDeletionMails } from './account-deletion.mails';
 import { PasswordHasher } from './password-hasher';
 import { UserRepository } from './user.repository';
 import { UsersController } from './users.controller';
@@ -10,7 +11,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [WorkspacesModule, ApplicationsModule, SettingsModule],
   controllers: [UsersController],
-  providers: [UserRepository, PasswordHasher, UsersService],
+  providers: [UserRepository, PasswordHasher, UsersService, AccountDeletionMails],
   exports: [UserRepository, PasswordHasher, UsersService],
 })
 export class UsersModule {}

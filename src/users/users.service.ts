@@ -116,30 +116,46 @@ export class UsersService {
   }
 
   /**
-   * Flags the account for deletion after the grace period; signing in again cancels it.
-   * The last admin of a workspace that has other members must hand it over first.
+   * Flags the account for deletion after the grace period; signing in again cancels it
+   * (`user.restored`). As in Baserow, only the instance's last staff account is refused.
    */
   async scheduleDeletion(user: UserEntity): Promise<void> {
     await this.db.run(async () => {
-      if (await this.workspaces.isLastAdminOfSharedWorkspace(user.id)) throw new ApiError('ERROR_USER_IS_LAST_ADMIN', 400, '');
+      if (user.isStaff && !(await this.users.otherStaffExists(user.id))) throw new ApiError('ERROR_USER_IS_LAST_ADMIN', 400, '');
       await this.users.update(user.id, { deletionScheduledAt: new Date() });
       this.db.record('user.deletion_scheduled', { userId: user.id });
     });
   }
 
-  /** Every hour: deletes accounts whose grace period is over, with the workspaces only they were in. */
+  /**
+   * Every hour: deletes the accounts whose grace period is over, one transaction each, with
+   * the workspaces left without an admin. What belongs to the account goes with it through
+   * the foreign keys (memberships, jobs, tokens: CASCADE; authored things: SET NULL); other
+   * modules react to `user.permanently_deleted` after the commit.
+   */
   @Cron(CronExpression.EVERY_HOUR)
   async deleteExpiredAccounts(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - this.config.accountDeletionGraceDays * 24 * 3600 * 1000);
-    const expired = await this.users.findScheduledForDeletionBefore(before);
-    for (const user of expired) {
-      await this.db.run(async () => {
-        const workspaceIds = await this.workspaces.deleteWorkspacesOnlyOwnedBy(user.id, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
+    let deletedCount = 0;
+    for (const candidate of await this.users.findScheduledForDeletionBefore(before)) {
+      const deleted = await this.db.run(async () => {
+        // Read again under a lock: the user may have signed in since, or another instance's job got there first.
+        const user = await this.users.findByIdForUpdate(candidate.id);
+        if (!user?.deletionScheduledAt || user.deletionScheduledAt >= before) return false;
+        const workspaces = await this.workspaces.deleteWorkspacesLeftWithoutAdmin(user.id, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
         await this.users.delete(user.id);
-        this.db.record('user.permanently_deleted', { userId: user.id, workspaceIds });
+        this.db.record('user.permanently_deleted', {
+          userId: user.id,
+          workspaceIds: workspaces.kept,
+          deletedWorkspaceIds: workspaces.deleted,
+          account: { email: user.email, firstName: user.firstName, language: user.language },
+        });
+        return true;
       });
-      this.logger.log(`Deleted account ${user.id} after its grace period.`);
+      if (!deleted) continue;
+      deletedCount += 1;
+      this.logger.log(`Deleted account ${candidate.id} after its grace period.`);
     }
-    return expired.length;
+    return deletedCount;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { In, Not } from 'typeorm';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApplicationEntity } from '../applications/application.entity';
 import { TableEntity } from '../database/table.entity';
@@ -114,8 +114,9 @@ export class WorkspaceRepository {
     return this.memberships.delete({ id });
   }
 
-  countAdmins(workspaceId: number): Promise<number> {
-    return this.memberships.countBy({ workspaceId, permissions: 'ADMIN' });
+  /** The workspace's admins, but `exceptUserId` when given. */
+  countAdmins(workspaceId: number, exceptUserId?: number): Promise<number> {
+    return this.memberships.countBy({ workspaceId, permissions: 'ADMIN', ...(exceptUserId !== undefined ? { userId: Not(exceptUserId) } : {}) });
   }
 
   countMembers(workspaceId: number): Promise<number> {

@@ -180,27 +180,19 @@ export class WorkspacesService {
     });
   }
 
-  /** Whether the user is the only admin of a workspace that has other members. */
-  async isLastAdminOfSharedWorkspace(userId: number): Promise<boolean> {
-    for (const { membership, workspace } of await this.repo.membershipsOfUser(userId)) {
-      if (membership.permissions !== 'ADMIN') continue;
-      if ((await this.repo.countAdmins(workspace.id)) <= 1 && (await this.repo.countMembers(workspace.id)) > 1) return true;
-    }
-    return false;
-  }
-
   /**
-   * Deletes for good the workspaces (trashed ones included) whose only member is the user,
-   * after `beforeDelete` has removed their applications' data. Answers the ids of the
-   * other workspaces the user was in.
+   * Account deletion, as Baserow's: deletes for good the user's workspaces (trashed ones
+   * included) in which no other member is an admin, their other members' access with them,
+   * after `beforeDelete` has removed their applications' data. Answers the user's workspaces
+   * that are kept and those deleted.
    */
-  async deleteWorkspacesOnlyOwnedBy(userId: number, beforeDelete: (workspaceIds: number[]) => Promise<void>): Promise<number[]> {
+  async deleteWorkspacesLeftWithoutAdmin(userId: number, beforeDelete: (workspaceIds: number[]) => Promise<void>): Promise<{ kept: number[]; deleted: number[] }> {
     const workspaceIds = await this.repo.workspaceIdsOfUser(userId);
-    const owned: number[] = [];
-    for (const id of workspaceIds) if ((await this.repo.countMembers(id)) === 1) owned.push(id);
-    await beforeDelete(owned);
-    for (const id of owned) await this.repo.deleteWorkspace(id);
-    return workspaceIds.filter((id) => !owned.includes(id));
+    const deleted: number[] = [];
+    for (const id of workspaceIds) if ((await this.repo.countAdmins(id, userId)) === 0) deleted.push(id);
+    await beforeDelete(deleted);
+    for (const id of deleted) await this.repo.deleteWorkspace(id);
+    return { kept: workspaceIds.filter((id) => !deleted.includes(id)), deleted };
   }
 
   /** Removes a membership unless it is the last admin's; members' pages in it are discarded. */

@@ -18,7 +18,17 @@ export interface DomainEventMap {
   'user.updated': { userId: number };
   'user.deletion_scheduled': { userId: number };
   'user.restored': { userId: number };
-  'user.permanently_deleted': { userId: number; workspaceIds: number[] };
+  /**
+   * The account is gone, with what the foreign keys removed in the same transaction.
+   * `workspaceIds`: its former workspaces that are kept; `deletedWorkspaceIds`: those deleted
+   * with it (no admin left); `account`: who it was, for the goodbye mail.
+   */
+  'user.permanently_deleted': {
+    userId: number;
+    workspaceIds: number[];
+    deletedWorkspaceIds: number[];
+    account: { email: string; firstName: string; language: string };
+  };
   'user.password_changed': { userId: number };
   'workspace.created': { workspaceId: number };
   'workspace.updated': { workspaceId: number };

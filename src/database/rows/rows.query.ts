@@ -50,7 +50,8 @@ export class RowSelectionQuery {
 export const FILTER_PARAMETER = {
   name: 'filter__{field}__{type}',
   pattern: /^filter__.+__.+$/,
-  description: 'A filter: `field_<id>` (or the name with `user_field_names`) and a filter type, e.g. `filter__field_1__contains=abc`; `filter__field_id__in=1,2` keeps those rows.',
+  description:
+    'A filter: `field_<id>` (or the name with `user_field_names`) and a filter type, e.g. `filter__field_1__contains=abc`; `field_created_on` and `field_updated_on` filter on the rows\' own timestamps, e.g. `filter__field_created_on__date_after=2024-01-01T00:00:00Z`; other names are ignored; `filter__field_id__in=1,2` keeps those rows.',
   example: 'filter__field_1__contains',
 };
 

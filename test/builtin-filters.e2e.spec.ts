@@ -167,4 +167,10 @@ describe('names that are not fields', () => {
     expect(byName.status).toBe(400);
     expect(byName.body.error).toBe('ERROR_FILTER_FIELD_NOT_FOUND');
   });
+
+  test('the filters JSON replaces every filter__ parameter, unknown fields and row ids included', async () => {
+    const tree = encodeURIComponent(JSON.stringify({ filter_type: 'OR', filters: [{ field: nameField, type: 'equal', value: 'r1' }, { field: nameField, type: 'equal', value: 'r3' }] }));
+    const ignored = [`filter__field_id__in=${rows.r1}`, 'filter__field_999999__equal=1', created('date_after', 'UTC?2030-01-01'), 'filter_type=AND'].join('&');
+    expect(await keys(`filters=${tree}&${ignored}`)).toEqual(['r1', 'r3']);
+  });
 });

@@ -152,7 +152,8 @@ export class RowsService {
       if (!viewSelection) throw DatabaseErrors.viewDoesNotExist();
     }
     let adhoc;
-    if (typeof query.filters === 'string') adhoc = { tree: this.listQuery.parseFiltersJson(query.filters, userFieldNames), rowIds: this.listQuery.parseFilterParams(query, context, userFieldNames).rowIds };
+    // The JSON tree replaces every filter__ parameter, filter__field_id__in included (§7.3).
+    if (typeof query.filters === 'string') adhoc = { tree: this.listQuery.parseFiltersJson(query.filters, userFieldNames), rowIds: null };
     else adhoc = this.listQuery.parseFilterParams(query, context, userFieldNames);
     const trees = [viewSelection?.filters, adhoc.tree].filter((tree) => !!tree);
     selection.filters = trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees as never } : (trees[0] ?? null);

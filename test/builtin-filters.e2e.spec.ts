@@ -102,6 +102,18 @@ describe('filter__field_created_on__<type>', () => {
   });
 });
 
+describe('the grid view endpoint', () => {
+  test('takes the built-in names too', async () => {
+    const view = await api('POST', `/api/database/views/table/${tableId}/`, { name: 'Grid', type: 'grid' });
+    expect(view.status).toBe(200);
+    const res = await api('GET', `/api/database/views/grid/${view.body.id}/?${created('date_after', 'Europe/Amsterdam?2024-03-10')}&filter__nonsense__equal=x`);
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { id: number }) => r.id)).toEqual([rows.r1, rows.r2, rows.r3]);
+    const after = await api('GET', `/api/database/views/grid/${view.body.id}/?${created('date_after', 'UTC?2024-03-11')}`);
+    expect(after.body.results.map((r: { id: number }) => r.id)).toEqual([rows.r3]);
+  });
+});
+
 describe('filter__field_updated_on__<type>', () => {
   test('follows the row’s last change: a PATCH moves updated_on, never created_on', async () => {
     expect(await keys(updated('date_equal', 'UTC?2024-03-12'))).toEqual(['r1', 'r2', 'r3']);

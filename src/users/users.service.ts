@@ -138,24 +138,32 @@ export class UsersService {
     const before = new Date(now.getTime() - this.config.accountDeletionGraceDays * 24 * 3600 * 1000);
     let deletedCount = 0;
     for (const candidate of await this.users.findScheduledForDeletionBefore(before)) {
-      const deleted = await this.db.run(async () => {
-        // Read again under a lock: the user may have signed in since, or another instance's job got there first.
-        const user = await this.users.findByIdForUpdate(candidate.id);
-        if (!user?.deletionScheduledAt || user.deletionScheduledAt >= before) return false;
-        const workspaces = await this.workspaces.deleteWorkspacesLeftWithoutAdmin(user.id, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
-        await this.users.delete(user.id);
-        this.db.record('user.permanently_deleted', {
-          userId: user.id,
-          workspaceIds: workspaces.kept,
-          deletedWorkspaceIds: workspaces.deleted,
-          account: { email: user.email, firstName: user.firstName, language: user.language },
-        });
-        return true;
+      const deleted = await this.deleteExpiredAccount(candidate.id, before).catch((error: unknown) => {
+        // One account that cannot be deleted must not keep the others: it is tried again next hour.
+        this.logger.error(`Could not delete account ${candidate.id}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
       });
       if (!deleted) continue;
       deletedCount += 1;
       this.logger.log(`Deleted account ${candidate.id} after its grace period.`);
     }
     return deletedCount;
+  }
+
+  private deleteExpiredAccount(userId: number, before: Date): Promise<boolean> {
+    return this.db.run(async () => {
+      // Read again under a lock: the user may have signed in since, or another instance's job got there first.
+      const user = await this.users.findByIdForUpdate(userId);
+      if (!user?.deletionScheduledAt || user.deletionScheduledAt >= before) return false;
+      const workspaces = await this.workspaces.deleteWorkspacesLeftWithoutAdmin(user.id, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
+      await this.users.delete(user.id);
+      this.db.record('user.permanently_deleted', {
+        userId: user.id,
+        workspaceIds: workspaces.kept,
+        deletedWorkspaceIds: workspaces.deleted,
+        account: { email: user.email, firstName: user.firstName, language: user.language },
+      });
+      return true;
+    });
   }
 }

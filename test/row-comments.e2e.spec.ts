@@ -243,6 +243,15 @@ describe('edit and delete', () => {
     expect(await service.restore(mine.id)).toBe(false);
     expect(await watcher.waitFor('row_comment_restored')).toEqual({ type: 'row_comment_restored', row_comment: mine });
     expect((await api('GET', `/api/row_comments/${tableId}/${row}/`)).body.results).toEqual([mine]);
+
+    // Permanent deletion: only of a trashed comment; and of every comment of rows deleted for good.
+    const gone = await comment(row, 'gone');
+    expect(await service.deletePermanently(gone.id)).toBe(false);
+    await api('DELETE', `/api/row_comments/${tableId}/comment/${gone.id}/`);
+    expect(await service.deletePermanently(gone.id)).toBe(true);
+    expect((await api('GET', `/api/row_comments/${tableId}/${row}/`)).body.results).toEqual([mine]);
+    await service.forgetRows(tableId, [row]);
+    expect((await api('GET', `/api/row_comments/${tableId}/${row}/`)).body).toMatchObject({ count: 0, results: [] });
   });
 
   it('drops the comments with their table', async () => {

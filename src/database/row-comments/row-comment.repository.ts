@@ -36,6 +36,23 @@ export class RowCommentRepository {
     await this.comments.update({ id }, values as Parameters<typeof this.comments.update>[1]);
   }
 
+  /** Removes a comment for good. */
+  async delete(id: number): Promise<void> {
+    await this.comments.delete({ id });
+  }
+
+  /** Removes every comment and notification mode of the rows for good. */
+  async deleteOfRows(tableId: number, rowIds: number[]): Promise<void> {
+    if (!rowIds.length) return;
+    await this.comments.createQueryBuilder().delete().where('table_id = :tableId AND row_id IN (:...rowIds)', { tableId, rowIds }).execute();
+    await this.db.manager
+      .getRepository(RowCommentsNotificationModeEntity)
+      .createQueryBuilder()
+      .delete()
+      .where('table_id = :tableId AND row_id IN (:...rowIds)', { tableId, rowIds })
+      .execute();
+  }
+
   /** First names of users by id (authors whose accounts are gone are left out). */
   async firstNames(userIds: number[]): Promise<Map<number, string>> {
     const ids = [...new Set(userIds)];

@@ -130,6 +130,21 @@ export class RowCommentsService {
     });
   }
 
+  /** Forgets a trashed comment for good (the trash's permanent deletion); false when there is none. */
+  async deletePermanently(commentId: number): Promise<boolean> {
+    return this.db.run(async () => {
+      const comment = await this.repo.find(databaseId(commentId) ?? NO_ID);
+      if (!comment?.trashed) return false;
+      await this.repo.delete(comment.id);
+      return true;
+    });
+  }
+
+  /** Forgets the comments and notification modes of rows deleted for good (as Baserow's `permanently_deleted` receiver of rows). */
+  async forgetRows(tableId: number, rowIds: number[]): Promise<void> {
+    await this.db.run(() => this.repo.deleteOfRows(tableId, rowIds));
+  }
+
   async setNotificationMode(user: UserEntity, tableId: number, rowId: number, mode: NotificationMode): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);

@@ -144,6 +144,10 @@ describe('bad input', () => {
     const huge = await api('POST', path, { message: doc('x'.repeat(70_000)) });
     expect(huge.status).toBe(400);
     expect(huge.body).toEqual({ error: 'ERROR_REQUEST_BODY_VALIDATION', detail: { message: [{ error: 'Ensure this field has no more than 65536 characters.', code: 'max_length' }] } });
+    const depth = 50_000;
+    const deep = '{"type":"paragraph","content":['.repeat(depth) + '{"type":"text","text":"x"}' + ']}'.repeat(depth);
+    const nested = await t.request('POST', path, { token: owner.token, raw: `{"message":{"type":"doc","content":[${deep}]}}`, headers: { 'Content-Type': 'application/json' } });
+    expect([nested.status, nested.body.error]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION']);
     const list = await api('POST', path, [1]);
     expect(list.status).toBe(400);
     expect(list.body.error).toBe('ERROR_REQUEST_BODY_VALIDATION');

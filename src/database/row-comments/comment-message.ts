@@ -28,7 +28,6 @@ const INLINE = new Set(['text', 'hardBreak', 'mention']);
 
 export function checkCommentMessage(value: unknown, maxLength: number): CheckedMessage {
   if (!isObject(value)) return { error: INVALID };
-  if (JSON.stringify(value).length > maxLength) return { error: { error: `Ensure this field has no more than ${maxLength} characters.`, code: 'max_length' } };
   const mentions = new Set<number>();
   let hasContent = false;
 
@@ -61,5 +60,7 @@ export function checkCommentMessage(value: unknown, maxLength: number): CheckedM
   };
 
   if (!node(value, (type) => type === 'doc') || !hasContent) return { error: INVALID };
+  // Measured once the shape is known: a valid document is at most five levels deep.
+  if (JSON.stringify(value).length > maxLength) return { error: { error: `Ensure this field has no more than ${maxLength} characters.`, code: 'max_length' } };
   return { doc: value, mentionedUserIds: [...mentions] };
 }

@@ -257,14 +257,6 @@ describe('edit and delete', () => {
     await service.forgetRows(tableId, [row]);
     expect((await api('GET', `/api/row_comments/${tableId}/${row}/`)).body).toMatchObject({ count: 0, results: [] });
   });
-
-  it('drops the comments with their table', async () => {
-    const table = (await api('POST', `/api/database/tables/database/${(await api('GET', '/api/applications/')).body[0].id}/`, { name: 'Temporary' })).body;
-    const row = (await api('POST', `/api/database/rows/table/${table.id}/`, {})).body.id;
-    await api('POST', `/api/row_comments/${table.id}/${row}/`, { message: doc('bye') });
-    expect((await api('DELETE', `/api/database/tables/${table.id}/`)).status).toBe(204);
-    expect((await api('GET', `/api/row_comments/${table.id}/${row}/`)).body.error).toBe('ERROR_TABLE_DOES_NOT_EXIST');
-  });
 });
 
 describe('row metadata', () => {

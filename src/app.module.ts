@@ -9,6 +9,7 @@ import { loadExtraModules } from './core/extensions/extra-modules';
 import { JsonBodyGuard } from './core/http/json-body.guard';
 import { RequestRateLimiter } from './core/http/rate-limit';
 import { DatabaseModule } from './database/database.module';
+import { RowCommentsModule } from './database/row-comments/row-comments.module';
 import { JobsModule } from './jobs/jobs.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -31,6 +32,7 @@ export class AppModule {
         WorkspacesModule,
         ApplicationsModule,
         DatabaseModule,
+        RowCommentsModule,
         JobsModule,
         OpenApiModule,
         RealtimeModule,

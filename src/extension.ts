@@ -27,6 +27,10 @@ export { FilterTypeRegistry } from './database/filters/filter-type';
 export type { FilterType, FilterContext } from './database/filters/filter-type';
 export { FieldListFilter, cellColumn, negate, ilikeContains, NOTHING } from './database/filters/types/support';
 
+// Row metadata: per-row values under `metadata` / `row_metadata` (e.g. row_comment_count).
+export { RowMetadataRegistry } from './database/rows/row-metadata';
+export type { RowMetadataType } from './database/rows/row-metadata';
+
 // SQL: bound values and identifiers, the dialect seam (SQLite and PostgreSQL).
 export { Sql, quote } from './core/database/sql';
 export { escapeLike } from './core/database/dialect';

@@ -25,6 +25,8 @@ const EXPECTED: Record<string, [number, string]> = {
 };
 const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 
+const COMMENT_MESSAGE = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'A comment' }] }] };
+
 /**
  * Valid bodies of the write routes, naming the objects of `ids`: the permission check, not
  * validation, must be what refuses a stranger (Baserow validates some bodies first).
@@ -55,6 +57,9 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   update_database_table_view: () => ({ name: 'Renamed' }),
   update_database_table_view_field_options: (ids) => ({ field_options: { [ids.fieldId]: { width: 120 } } }),
   filter_database_table_grid_view_rows: (ids) => ({ row_ids: [Number(ids.rowId)] }),
+  create_row_comment: () => ({ message: COMMENT_MESSAGE }),
+  update_row_comment: () => ({ message: COMMENT_MESSAGE }),
+  update_row_comment_notification_mode: () => ({ mode: 'all' }),
 };
 
 /** Query parameters that name objects, tried with the first user's ids on the second user's routes. */
@@ -87,6 +92,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       `/api/database/views/table/${ids.tableId}/`,
       `/api/database/views/${ids.viewId}/field-options/`,
       `/api/jobs/${ids.jobId}/`,
+      `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`,
     ];
     const answers = await Promise.all(paths.map((path) => t.request('GET', path, { token: user.token })));
     return JSON.stringify(answers.map((res) => [res.status, res.body]));
@@ -106,6 +112,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       ['PATCH', `/api/database/fields/${ids.fieldId}/`, { name: `${secret} field` }],
       ['PATCH', `/api/database/views/${ids.viewId}/`, { name: `${secret} view` }],
       ['POST', `/api/database/rows/table/${ids.tableId}/`, { [`field_${ids.fieldId}`]: `${secret} cell` }],
+      ['PATCH', `/api/row_comments/${ids.tableId}/comment/${ids.commentId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${secret} comment` }] }] } }],
     ];
     for (const [method, path, body] of renames) expect((await t.request(method, path, { token: user.token, body })).status).toBe(200);
     operations = operationsOf((await t.request('GET', '/api/schema.json')).body).filter(scoped);
@@ -159,6 +166,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
         ['PATCH', `/api/database/tables/${ids.tableId}/`, { name: `${secret} table again` }],
         ['POST', `/api/database/fields/table/${ids.tableId}/`, { name: `${secret} new field`, type: 'text' }],
         ['POST', `${rows}/`, { [`field_${ids.fieldId}`]: `${secret} new cell` }],
+      ['POST', `/api/row_comments/${ids.tableId}/${ids.rowId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${secret} comment` }] }] } }],
         ['PATCH', `${rows}/${ids.rowId}/`, { [`field_${ids.fieldId}`]: `${secret} changed cell` }],
         ['POST', `/api/database/views/table/${ids.tableId}/`, { name: `${secret} new view`, type: 'grid' }],
         ['POST', `/api/workspaces/`, { name: `${secret} second workspace` }],

@@ -16,6 +16,7 @@ import { FilterTypeRegistry } from './filters/filter-type';
 import { FILTER_TYPES } from './filters/types';
 import { CountCache } from './rows/count-cache';
 import { RowListQuery } from './rows/row-list.query';
+import { RowMetadataRegistry } from './rows/row-metadata';
 import { RowRepository } from './rows/row.repository';
 import { RowsController } from './rows/rows.controller';
 import { RowsService } from './rows/rows.service';
@@ -45,6 +46,7 @@ import { JobsModule } from '../jobs/jobs.module';
     FilterCompiler,
     RowListQuery,
     CountCache,
+    RowMetadataRegistry,
     FieldsService,
     UniqueValuesService,
     TablesService,
@@ -54,7 +56,7 @@ import { JobsModule } from '../jobs/jobs.module';
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [TableRepository, FieldRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowListQuery],
+  exports: [TableRepository, FieldRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowListQuery, RowMetadataRegistry],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

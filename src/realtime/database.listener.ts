@@ -131,7 +131,8 @@ export class DatabaseRealtimeListener {
     const { tableId, rowIds, beforeRowId } = event.payload;
     const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
     if (!rows) return;
-    await this.broadcaster.send(toTablePage(tableId, { type: 'rows_created', table_id: tableId, rows, metadata: {}, before_row_id: beforeRowId }, origin(event)));
+    const metadata = await this.rows.rowMetadata(tableId, rowIds, event.actor.userId);
+    await this.broadcaster.send(toTablePage(tableId, { type: 'rows_created', table_id: tableId, rows, metadata, before_row_id: beforeRowId }, origin(event)));
   }
 
   /** `before_rows_update` (the rows as they were) right before `rows_updated`. */
@@ -140,11 +141,12 @@ export class DatabaseRealtimeListener {
     const { tableId, rowIds, rowsBefore, updatedFieldIds } = event.payload;
     const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
     if (!rows) return;
+    const metadata = await this.rows.rowMetadata(tableId, rowIds, event.actor.userId);
     await this.broadcaster.send(
       toTablePage(tableId, { type: 'before_rows_update', table_id: tableId, row_ids: rowIds, rows: rowsBefore }, origin(event)),
       toTablePage(
         tableId,
-        { type: 'rows_updated', table_id: tableId, rows_before_update: rowsBefore, rows, metadata: {}, updated_field_ids: updatedFieldIds },
+        { type: 'rows_updated', table_id: tableId, rows_before_update: rowsBefore, rows, metadata, updated_field_ids: updatedFieldIds },
         origin(event),
       ),
     );

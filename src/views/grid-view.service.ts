@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { limitOffsetLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { RowSelection } from '../database/rows/row-list.query';
 import type { FilteredRowsQuery } from '../database/rows/rows.query';
@@ -70,7 +71,7 @@ export class GridViewService {
     const links = limitOffset ? limitOffsetLinks(url, limit, offset, count) : pageLinks(url, page, limit, count);
     const json: GridRowsJson = query.exclude_count ? { results } : { count, ...links, results };
     if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
-    if (includes.has('row_metadata')) json.row_metadata = Object.fromEntries(results.map((row) => [String(row.id), {}]));
+    if (includes.has('row_metadata')) json.row_metadata = await this.rows.rowMetadata(context.table.id, results.map((row) => row.id), user.id);
     return json;
   }
 
@@ -86,22 +87,6 @@ export class GridViewService {
     return this.rows.serialize(context, rows, { userFieldNames: false, fields });
   }
 }
-
-/** DRF LimitOffsetPagination links: `offset` moves by `limit`; the first page drops `offset`. */
-function limitOffsetLinks(url: URL, limit: number, offset: number, count: number): { next: string | null; previous: string | null } {
-  const link = (target: number | null): string => {
-    const copy = new URL(url.toString());
-    copy.searchParams.set('limit', String(limit));
-    if (target === null) copy.searchParams.delete('offset');
-    else copy.searchParams.set('offset', String(target));
-    return copy.toString();
-  };
-  return {
-    next: offset + limit < count ? link(offset + limit) : null,
-    previous: offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit),
-  };
-}
-
 
 /** `limit_linked_items`: link cells keep at most that many items (the grid shows a few). */
 function limitLinkedItems(rows: RowJson[], fields: { id: number; type: string }[], limit: number | null | undefined): void {

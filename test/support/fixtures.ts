@@ -29,6 +29,7 @@ export const PATH_PARAMETERS = [
   'invitationId',
   'token',
   'workspaceUserId',
+  'commentId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -58,6 +59,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const field = fields.find((f) => !f.primary) ?? fields[0];
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
+  const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
+    message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
+  });
   const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
   await settleJob(t, token, job.id);
 
@@ -96,6 +100,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         invitationId: String(pending.id),
         token: invitationToken,
         workspaceUserId: String(membership.id),
+        commentId: String(comment.id),
       },
     };
   } finally {
@@ -120,6 +125,8 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;
   }
+  const comments = await t.request('GET', `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`, { token: user.token });
+  if (comments.status !== 200 || !comments.body.results.some((c: { id: number; trashed: boolean }) => String(c.id) === ids.commentId && !c.trashed)) return false;
   const users = await t.request('GET', `/api/workspaces/users/workspace/${ids.workspaceId}/`, { token: user.token });
   return users.status === 200 && users.body.some((u: { id: number }) => String(u.id) === ids.workspaceUserId);
 }

@@ -60,6 +60,11 @@ export interface AppConfig {
   wsMaxFrameBytes: number;
   wsMaxPagesPerSocket: number;
   wsMaxConnectionsPerUser: number;
+  // Row comments.
+  /** Largest page of row comments a list request may ask for (`size`; `limit` is cut to it). */
+  rowCommentPageSizeLimit: number;
+  /** Largest row comment message, in characters of its ProseMirror JSON. */
+  rowCommentMaxLength: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -208,6 +213,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     wsMaxFrameBytes: int(env, 'WS_MAX_FRAME_BYTES', 65536, 1024, 100 * 1024 * 1024),
     wsMaxPagesPerSocket: int(env, 'WS_MAX_PAGES_PER_SOCKET', 50, 1),
     wsMaxConnectionsPerUser: int(env, 'WS_MAX_CONNECTIONS_PER_USER', 100, 1),
+    // Row comments.
+    rowCommentPageSizeLimit: int(env, 'ROW_COMMENT_PAGE_SIZE_LIMIT', 200, 1),
+    rowCommentMaxLength: int(env, 'ROW_COMMENT_MAX_LENGTH', 65536, 100, 10 * 1024 * 1024),
   };
 }
 

@@ -3,6 +3,7 @@ import { DataSourceOptions } from 'typeorm';
 import { ApplicationEntity } from '../../applications/application.entity';
 import { BlacklistedTokenEntity } from '../../auth/blacklisted-token.entity';
 import { FieldEntity, SelectOptionEntity } from '../../database/fields/field.entity';
+import { RowCommentEntity, RowCommentsNotificationModeEntity } from '../../database/row-comments/row-comment.entity';
 import { TableEntity } from '../../database/table.entity';
 import { JobEntity } from '../../jobs/job.entity';
 import { SettingsEntity } from '../../settings/settings.entity';
@@ -13,6 +14,7 @@ import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
 import { DatabaseCore1733000000000 } from './migrations/1733000000000-DatabaseCore';
 import { InstanceSecret1735100000000 } from './migrations/1735100000000-InstanceSecret';
+import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -29,10 +31,12 @@ export const ENTITIES = [
   ViewFieldOptionsEntity,
   JobEntity,
   SettingsEntity,
+  RowCommentEntity,
+  RowCommentsNotificationModeEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
-export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000];
+export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000, RowComments1736300000000];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>): DataSourceOptions {

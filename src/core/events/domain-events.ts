@@ -60,7 +60,16 @@ export interface DomainEventMap {
   'view.deleted': { viewId: number; tableId: number };
   'views.reordered': { tableId: number; viewIds: number[] };
   'view.field_options_updated': { viewId: number; tableId: number };
+  /** `comment`: the comment as the API shows it after the change (`trashed`, `message: null` once deleted). */
+  'row_comment.created': { tableId: number; rowId: number; comment: RowCommentSnapshot };
+  'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };
+  'row_comment.deleted': { tableId: number; rowId: number; comment: RowCommentSnapshot };
+  'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
+  'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string };
 }
+
+/** A row comment as the API shows it (`id`, `user_id`, `first_name`, `message`, …). */
+export type RowCommentSnapshot = Record<string, unknown> & { id: number };
 
 /** A row as the API shows it (`id`, `order`, `field_<id>` keys). */
 export type RowSnapshot = Record<string, unknown> & { id: number };

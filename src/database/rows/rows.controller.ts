@@ -73,10 +73,8 @@ export class RowsController {
   @Get('table/:tableId/:rowId')
   @Answer(Schemas.ref('Row'))
   @ApiOperation({ operationId: 'get_database_table_row', summary: 'One row.' })
-  async get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: GetRowQuery) {
-    const row = await this.rows.get(user, tableId, rowId, !!query.user_field_names);
-    if ((query.include ?? '').split(',').includes('metadata')) return { ...row, metadata: {} };
-    return row;
+  get(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @IdParam('rowId') rowId: number, @Query() query: GetRowQuery): Promise<RowJson> {
+    return this.rows.get(user, tableId, rowId, !!query.user_field_names, (query.include ?? '').split(',').includes('metadata'));
   }
 
   @Patch('table/:tableId/:rowId')

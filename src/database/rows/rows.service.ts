@@ -13,6 +13,7 @@ import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '..
 import { TableContext, TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
 import { CountCache } from './count-cache';
+import { RowMetadataRegistry, RowsMetadata } from './row-metadata';
 import { ROW_ALIAS, RowListQuery, RowSelection, splitNames } from './row-list.query';
 import { AdjacentRowQuery, FilteredRowsQuery, ListRowsQuery, RowNamesQuery } from './rows.query';
 import { NewRow, RowRepository } from './row.repository';
@@ -60,6 +61,7 @@ export class RowsService {
     private readonly listQuery: RowListQuery,
     private readonly types: FieldTypeRegistry,
     private readonly counts: CountCache,
+    private readonly metadata: RowMetadataRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -104,11 +106,24 @@ export class RowsService {
 
   // ------------------------------------------------------------------ reading
 
-  async get(user: UserEntity, tableId: number, rowId: number, userFieldNames: boolean): Promise<RowJson> {
+  /** One row; with `withMetadata`, its `metadata` for the user (`include=metadata`). */
+  async get(user: UserEntity, tableId: number, rowId: number, userFieldNames: boolean, withMetadata = false): Promise<RowJson> {
     const context = await this.contexts.require(tableId, user.id);
     const [row] = await this.rowsByIds(context, [rowId], { userFieldNames });
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+    if (withMetadata) row.metadata = (await this.rowMetadata(tableId, [rowId], user.id))[String(rowId)] ?? {};
     return row;
+  }
+
+  /** ERROR_ROW_DOES_NOT_EXIST (with the id as a URL names it) unless the row exists. */
+  async requireRow(context: TableContext, rowId: number): Promise<void> {
+    const [row] = await this.rows.findByIds(context.table.id, [rowId]);
+    if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+  }
+
+  /** The registered metadata types' values of rows, for a user (row id → type → value). */
+  rowMetadata(tableId: number, rowIds: number[], userId: number | null): Promise<RowsMetadata> {
+    return this.metadata.forRows(tableId, rowIds, userId);
   }
 
   async list(user: UserEntity, tableId: number, query: ListRowsQuery, url: URL): Promise<RowPage> {

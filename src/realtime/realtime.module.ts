@@ -12,6 +12,7 @@ import { TablePageType } from './pages/table.page';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeListener } from './realtime.listener';
 import { RealtimeRepository } from './realtime.repository';
+import { RowHistoryListener } from './row-history.listener';
 import { SocketAuthenticator } from './socket-authenticator';
 import { SocketRegistry } from './socket-registry';
 import { ViewsListener } from './views.listener';
@@ -31,6 +32,7 @@ import { ViewsListener } from './views.listener';
     RealtimeListener,
     ViewsListener,
     DatabaseRealtimeListener,
+    RowHistoryListener,
     RealtimeRepository,
     PageTypeRegistry,
     TablePageType,

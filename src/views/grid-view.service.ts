@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { RowSelection } from '../database/rows/row-list.query';
 import type { FilteredRowsQuery } from '../database/rows/rows.query';
+import { limitOffsetLinks } from '../core/http/pagination';
 import { pageLinks, RowJson, RowsService } from '../database/rows/rows.service';
 import type { UserEntity } from '../users/user.entity';
 import { ViewAccess, ViewsService } from './views.service';
@@ -87,20 +88,6 @@ export class GridViewService {
   }
 }
 
-/** DRF LimitOffsetPagination links: `offset` moves by `limit`; the first page drops `offset`. */
-function limitOffsetLinks(url: URL, limit: number, offset: number, count: number): { next: string | null; previous: string | null } {
-  const link = (target: number | null): string => {
-    const copy = new URL(url.toString());
-    copy.searchParams.set('limit', String(limit));
-    if (target === null) copy.searchParams.delete('offset');
-    else copy.searchParams.set('offset', String(target));
-    return copy.toString();
-  };
-  return {
-    next: offset + limit < count ? link(offset + limit) : null,
-    previous: offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit),
-  };
-}
 
 
 /** `limit_linked_items`: link cells keep at most that many items (the grid shows a few). */

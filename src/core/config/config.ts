@@ -60,6 +60,8 @@ export interface AppConfig {
   wsMaxFrameBytes: number;
   wsMaxPagesPerSocket: number;
   wsMaxConnectionsPerUser: number;
+  /** Row history entries older than this many days are purged by the hourly job. */
+  rowHistoryRetentionDays: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     wsMaxFrameBytes: int(env, 'WS_MAX_FRAME_BYTES', 65536, 1024, 100 * 1024 * 1024),
     wsMaxPagesPerSocket: int(env, 'WS_MAX_PAGES_PER_SOCKET', 50, 1),
     wsMaxConnectionsPerUser: int(env, 'WS_MAX_CONNECTIONS_PER_USER', 100, 1),
+    rowHistoryRetentionDays: int(env, 'ROW_HISTORY_RETENTION_DAYS', 180, 0),
   };
 }
 

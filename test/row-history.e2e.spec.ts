@@ -1,5 +1,9 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+const original = EntityManager.prototype.query;
 import { RowHistoryService } from '../src/database/row-history/row-history.service';
+import { RowsService } from '../src/database/rows/rows.service';
+import { TableContextService } from '../src/database/table-context';
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
 
@@ -175,6 +179,22 @@ describe('recording', () => {
     expect((await history(people, bob.id)).results[0]).toMatchObject({ action_type: 'update_rows', before: { [`field_${related}`]: [project.id] }, after: { [`field_${related}`]: [] } });
   });
 
+  test('multiple select: option ids, compared as a set, with the options they name', async () => {
+    const { tableId } = await newTable('Tags');
+    const field = (await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Tags', type: 'multiple_select', select_options: [{ value: 'a', color: 'red' }, { value: 'b', color: 'blue' }] })).body;
+    const [a, b] = field.select_options;
+    const key = `field_${field.id}`;
+    const row = (await api('POST', rowsUrl(tableId), { [key]: [a.id, b.id] })).body;
+    await api('PATCH', `${rowsUrl(tableId)}${row.id}/`, { [key]: [b.id, a.id] });
+    await api('PATCH', `${rowsUrl(tableId)}${row.id}/`, { [key]: [b.id] });
+    const [update, create] = (await history(tableId, row.id)).results;
+    expect(create).toMatchObject({ action_type: 'create_row', before: { [key]: null }, after: { [key]: [a.id, b.id] } });
+    // The reordering was no change: it left no entry, and the order it kept shows here.
+    expect(update.before).toEqual({ [key]: [b.id, a.id] });
+    expect(update.after).toEqual({ [key]: [b.id] });
+    expect(update.fields_metadata).toEqual({ [key]: { id: field.id, type: 'multiple_select', select_options: { [a.id]: a, [b.id]: b } } });
+  });
+
   test('a deleted field keeps its key in older entries', async () => {
     const { tableId, primary, number } = await newTable('Dropped');
     const row = (await api('POST', rowsUrl(tableId), { [`field_${primary}`]: 'x', [`field_${number}`]: '2' })).body;
@@ -188,8 +208,16 @@ describe('recording', () => {
     const { tableId, primary } = await newTable('Large');
     const items = Array.from({ length: 200 }, (_, i) => ({ [`field_${primary}`]: `r${i}` }));
     const rows = (await api('POST', `${rowsUrl(tableId)}batch/`, { items })).body.items as { id: number }[];
+    // Every statement history adds goes through the entity manager and names its table.
+    const statements: string[] = [];
+    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, text: string, params?: any[]) {
+      statements.push(text);
+      return original.call(this, text, params);
+    });
     const res = await api('PATCH', `${rowsUrl(tableId)}batch/`, { items: rows.map((r, i) => ({ id: r.id, [`field_${primary}`]: `u${i}` })) });
+    spy.mockRestore();
     expect(res.status).toBe(200);
+    expect(statements.filter((text) => text.includes('database_rowhistory'))).toHaveLength(1);
     const [{ count }] = await t.app.get(DataSource).query(`SELECT COUNT(*) AS "count" FROM "database_rowhistory" WHERE "table_id" = ${tableId} AND "action_type" = 'update_rows'`);
     expect(Number(count)).toBe(200);
     expect((await history(tableId, rows[199].id)).results[0]).toMatchObject({ before: { [`field_${primary}`]: 'r199' }, after: { [`field_${primary}`]: 'u199' } });
@@ -267,6 +295,25 @@ describe('row_history_updated', () => {
     await api('PATCH', `${rowsUrl(tableId)}${b.id}/move/?before_id=${a.id}`);
     await api('PATCH', `${rowsUrl(tableId)}${b.id}/`, { [`field_${primary}`]: 'b' });
     await expectNone(watcher);
+  });
+});
+
+describe('seams', () => {
+  test('the trash restore hook records restore_from_trash (the linked rows their side) and tells the row page', async () => {
+    const { tableId: projects, primary } = await newTable('Restored');
+    const { tableId: people, primary: personName } = await newTable('Restorers');
+    const link = (await api('POST', `/api/database/fields/table/${projects}/`, { name: 'Team', type: 'link_row', link_row_table_id: people })).body;
+    const ann = (await api('POST', rowsUrl(people), { [`field_${personName}`]: 'Ann' })).body;
+    const row = (await api('POST', rowsUrl(projects), { [`field_${primary}`]: 'Back', [`field_${link.id}`]: [ann.id] })).body;
+    const watcher = await onRowPage(owner, projects, row.id);
+    const annWatcher = await onRowPage(owner, people, ann.id);
+    const context = await t.app.get(TableContextService).require(projects, owner.id);
+    const snapshots = await t.app.get(RowsService).rowsByIds(context, [row.id]);
+    await t.app.get(RowHistoryService).recordRestore({ id: owner.id, firstName: 'Owner' }, context, snapshots);
+    const message = await watcher.waitFor('row_history_updated');
+    expect(message.row_history_entry).toMatchObject({ action_type: 'restore_from_trash', user: { id: owner.id, name: 'Owner' }, before: {}, after: {}, fields_metadata: {} });
+    const side = await annWatcher.waitFor('row_history_updated');
+    expect(side.row_history_entry).toMatchObject({ action_type: 'update_rows', after: { [`field_${link.related_fields[0].id}`]: [row.id] } });
   });
 });
 

@@ -202,6 +202,9 @@ describe('recording', () => {
     const [entry] = (await history(tableId, row.id)).results;
     expect(entry.after).toEqual({ [`field_${primary}`]: 'x', [`field_${number}`]: '2.00' });
     expect(entry.fields_metadata[`field_${number}`].type).toBe('number');
+    // A deleted table's history goes with it.
+    expect((await api('DELETE', `/api/database/tables/${tableId}/`)).status).toBe(204);
+    expect((await api('GET', historyUrl(tableId, row.id))).body.error).toBe('ERROR_TABLE_DOES_NOT_EXIST');
   });
 
   test('a batch of 200 updated rows records 200 entries', async () => {

@@ -1,9 +1,11 @@
-import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 /**
  * Row history (Baserow's `database_rowhistory`): one entry per changed row and action, with
- * the changed cells before and after and what the client needs to show them. `row_id` is no
- * foreign key (deleted rows keep their history); the table's deletion removes its entries.
+ * the changed cells before and after and what the client needs to show them. Neither id is a
+ * foreign key: deleted rows keep their history, and a foreign key would cost a check per
+ * inserted entry; entries of a table deleted for good are unreachable (ids are not reused)
+ * and go with the retention purge.
  * Timestamps are fixed-width ISO text, so they sort and compare as text on both databases.
  */
 export class RowHistory1736200000000 implements MigrationInterface {
@@ -26,7 +28,6 @@ export class RowHistory1736200000000 implements MigrationInterface {
           { name: 'after_values', type: 'text' },
           { name: 'fields_metadata', type: 'text' },
         ],
-        foreignKeys: [new TableForeignKey({ columnNames: ['table_id'], referencedTableName: 'database_table', referencedColumnNames: ['id'], onDelete: 'CASCADE' })],
         indices: [
           new TableIndex({ name: 'database_rowhistory_row', columnNames: ['table_id', 'row_id', 'action_timestamp'] }),
           new TableIndex({ name: 'database_rowhistory_timestamp', columnNames: ['action_timestamp'] }),

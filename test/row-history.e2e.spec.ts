@@ -202,7 +202,7 @@ describe('recording', () => {
     const [entry] = (await history(tableId, row.id)).results;
     expect(entry.after).toEqual({ [`field_${primary}`]: 'x', [`field_${number}`]: '2.00' });
     expect(entry.fields_metadata[`field_${number}`].type).toBe('number');
-    // A deleted table's history goes with it.
+    // A deleted table's history is no longer reachable.
     expect((await api('DELETE', `/api/database/tables/${tableId}/`)).status).toBe(204);
     expect((await api('GET', historyUrl(tableId, row.id))).body.error).toBe('ERROR_TABLE_DOES_NOT_EXIST');
   });

@@ -149,6 +149,8 @@ function isTruthy(value: unknown): boolean {
 
 /** Equal history values; lists of ids (links, multiple selects) are compared as sets, as Baserow does. */
 function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b || ((a === null || a === undefined) && (b === null || b === undefined))) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) && Array.isArray(b) && [...a, ...b].every((v) => typeof v === 'number')) {
     const left = new Set(a as number[]);
     const right = new Set(b as number[]);

@@ -63,11 +63,7 @@ export class RowHistoryService {
     const entries = drafts.map((draft) => ({ ...draft, userId: user.id, userName: user.firstName, actionTimestamp }));
     const ids = await this.history.insert(entries);
     this.db.record('row_history.created', {
-      entries: entries.map((entry, i) => ({
-        tableId: entry.tableId,
-        rowId: entry.rowId,
-        entry: serialize({ ...entry, id: ids[i], actionCommandType: 'DO', before: entry.before, after: entry.after, fieldsMetadata: entry.fieldsMetadata }),
-      })),
+      entries: entries.map((entry, i) => ({ tableId: entry.tableId, rowId: entry.rowId, entry: serialize({ ...entry, id: ids[i], actionCommandType: 'DO' }) })),
     });
   }
 

@@ -4,6 +4,7 @@ const original = EntityManager.prototype.query;
 import { RowHistoryService } from '../src/database/row-history/row-history.service';
 import { RowsService } from '../src/database/rows/rows.service';
 import { TableContextService } from '../src/database/table-context';
+import { UsersService } from '../src/users/users.service';
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
 
@@ -317,6 +318,21 @@ describe('seams', () => {
     expect(message.row_history_entry).toMatchObject({ action_type: 'restore_from_trash', user: { id: owner.id, name: 'Owner' }, before: {}, after: {}, fields_metadata: {} });
     const side = await annWatcher.waitFor('row_history_updated');
     expect(side.row_history_entry).toMatchObject({ action_type: 'update_rows', after: { [`field_${link.related_fields[0].id}`]: [row.id] } });
+  });
+});
+
+describe('users', () => {
+  test('a user deleted for good stays in the entries by name only', async () => {
+    const leaver = await signUp(t, 'Leaver');
+    const workspaceId = (await api('GET', '/api/applications/')).body[0].workspace.id;
+    const invitation = await api('POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, { email: leaver.email, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' });
+    await t.request('POST', `/api/workspaces/invitations/${invitation.body.id}/accept/`, { token: leaver.token });
+    const { tableId, primary } = await newTable('Left');
+    const row = (await api('POST', rowsUrl(tableId), { [`field_${primary}`]: 'x' }, leaver.token)).body;
+    expect((await history(tableId, row.id)).results[0].user).toEqual({ id: leaver.id, name: 'Leaver' });
+    expect((await t.request('POST', '/api/user/schedule-account-deletion/', { token: leaver.token })).status).toBe(204);
+    await t.app.get(UsersService).deleteExpiredAccounts(new Date(Date.now() + 365 * 24 * 3600 * 1000));
+    expect((await history(tableId, row.id)).results[0].user).toEqual({ id: null, name: 'Leaver' });
   });
 });
 

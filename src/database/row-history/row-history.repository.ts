@@ -71,6 +71,12 @@ export class RowHistoryRepository {
     return { count, entries: rows.map(toRecord) };
   }
 
+  /** A user deleted for good keeps only their name in the entries (Baserow's `SET_NULL`). */
+  async forgetUser(userId: number): Promise<void> {
+    const sql = new Sql(this.dialect);
+    await this.query(`UPDATE "database_rowhistory" SET "user_id" = NULL WHERE "user_id" = ${sql.param(userId)}`, sql.params);
+  }
+
   /** Deletes the entries recorded before `cutoff` (fixed-width ISO text compares as time). */
   async deleteBefore(cutoff: string): Promise<void> {
     const sql = new Sql(this.dialect);

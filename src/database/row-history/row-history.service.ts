@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { toApiDateTime } from '../../core/database/columns';
 import { limitOffsetLinks } from '../../core/http/pagination';
 import { UnitOfWork } from '../../core/database/unit-of-work';
-import type { RowSnapshot } from '../../core/events/domain-events';
+import type { DomainEvent, RowSnapshot } from '../../core/events/domain-events';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import { FieldTypeRegistry } from '../fields/field-type';
@@ -81,6 +82,12 @@ export class RowHistoryService {
     const offset = query.offset ?? 0;
     const { count, entries } = await this.history.page(tableId, rowId, limit, offset);
     return { count, ...limitOffsetLinks(url, limit, offset, count), results: entries.map(serialize) };
+  }
+
+  /** A user deleted for good stays in history by name only, as Baserow keeps them. */
+  @OnEvent('user.permanently_deleted')
+  async forgetUser(event: DomainEvent<'user.permanently_deleted'>): Promise<void> {
+    await this.db.run(() => this.history.forgetUser(event.payload.userId));
   }
 
   /** Every hour: entries older than ROW_HISTORY_RETENTION_DAYS are deleted. */

@@ -27,6 +27,9 @@ import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
 import { TableJobsService } from './tables/table-jobs.service';
 import { JobsModule } from '../jobs/jobs.module';
+import { RowHistoryController } from './row-history/row-history.controller';
+import { RowHistoryRepository } from './row-history/row-history.repository';
+import { RowHistoryService } from './row-history/row-history.service';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -34,7 +37,7 @@ import { JobsModule } from '../jobs/jobs.module';
  */
 @Module({
   imports: [ApplicationsModule, WorkspacesModule, JobsModule],
-  controllers: [TablesController, FieldsController, RowsController, PasswordAuthenticationController],
+  controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,
     FieldRepository,
@@ -52,11 +55,13 @@ import { JobsModule } from '../jobs/jobs.module';
     TablesService,
     TableJobsService,
     RowsService,
+    RowHistoryRepository,
+    RowHistoryService,
     DatabaseApplicationType,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [TableRepository, FieldRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowListQuery, RowMetadataRegistry],
+  exports: [TableRepository, FieldRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

@@ -13,6 +13,7 @@ import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeListener } from './realtime.listener';
 import { RealtimeRepository } from './realtime.repository';
 import { RowCommentsListener } from './row-comments.listener';
+import { RowHistoryListener } from './row-history.listener';
 import { SocketAuthenticator } from './socket-authenticator';
 import { SocketRegistry } from './socket-registry';
 import { ViewsListener } from './views.listener';
@@ -33,6 +34,7 @@ import { ViewsListener } from './views.listener';
     ViewsListener,
     DatabaseRealtimeListener,
     RowCommentsListener,
+    RowHistoryListener,
     RealtimeRepository,
     PageTypeRegistry,
     TablePageType,

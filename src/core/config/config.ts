@@ -65,6 +65,8 @@ export interface AppConfig {
   rowCommentPageSizeLimit: number;
   /** Largest row comment message, in characters of its ProseMirror JSON. */
   rowCommentMaxLength: number;
+  /** Row history entries older than this many days are purged by the hourly job. */
+  rowHistoryRetentionDays: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -216,6 +218,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Row comments.
     rowCommentPageSizeLimit: int(env, 'ROW_COMMENT_PAGE_SIZE_LIMIT', 200, 1),
     rowCommentMaxLength: int(env, 'ROW_COMMENT_MAX_LENGTH', 65536, 100, 10 * 1024 * 1024),
+    rowHistoryRetentionDays: int(env, 'ROW_HISTORY_RETENTION_DAYS', 180, 0),
   };
 }
 

@@ -14,6 +14,7 @@ import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
 import { DatabaseCore1733000000000 } from './migrations/1733000000000-DatabaseCore';
 import { InstanceSecret1735100000000 } from './migrations/1735100000000-InstanceSecret';
+import { RowHistory1736200000000 } from './migrations/1736200000000-RowHistory';
 import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
 
 /** Every metadata entity; a module that adds one lists it here. */
@@ -36,7 +37,7 @@ export const ENTITIES = [
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
-export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000, RowComments1736300000000];
+export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000, RowHistory1736200000000, RowComments1736300000000];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>): DataSourceOptions {

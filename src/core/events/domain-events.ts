@@ -55,6 +55,8 @@ export interface DomainEventMap {
   'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[] };
   /** `rows`: the rows as they were before deletion. */
   'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[] };
+  /** Row history entries just recorded, each as the API answers it, for its row's page. */
+  'row_history.created': { entries: { tableId: number; rowId: number; entry: Record<string, unknown> & { id: number } }[] };
   'view.created': { viewId: number; tableId: number };
   'view.updated': { viewId: number; tableId: number };
   'view.deleted': { viewId: number; tableId: number };

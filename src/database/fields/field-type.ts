@@ -117,6 +117,17 @@ export interface FieldType {
   /** The response values of the cells of `rows`, aligned by index. */
   readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<unknown[]> | unknown[];
 
+  /**
+   * Row history (Baserow's `prepare_value_for_row_history`): the cell as history keeps it, from
+   * its response value. Absent: the response value itself. Selects keep option ids, links row ids.
+   */
+  historyValue?(field: FieldEntity, apiValue: unknown): unknown;
+  /**
+   * Row history's `fields_metadata` of a changed cell beyond `{id, type}`, from the response
+   * values it had before and after (e.g. the options or linked rows those ids name).
+   */
+  historyMetadata?(field: FieldEntity, apiValues: unknown[]): Record<string, unknown>;
+
   /** The cell as text, the way conversions to text and primary values (`names`, link values) read it. */
   toText(field: FieldEntity, apiValue: unknown): string | null;
   /**

@@ -12,6 +12,7 @@ import type { FieldEntity } from '../fields/field.entity';
 import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
+import { RowHistoryService } from '../row-history/row-history.service';
 import { CountCache } from './count-cache';
 import { RowMetadataRegistry, RowsMetadata } from './row-metadata';
 import { ROW_ALIAS, RowListQuery, RowSelection, splitNames } from './row-list.query';
@@ -62,6 +63,7 @@ export class RowsService {
     private readonly types: FieldTypeRegistry,
     private readonly counts: CountCache,
     private readonly metadata: RowMetadataRegistry,
+    private readonly history: RowHistoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -305,6 +307,7 @@ export class RowsService {
       await this.tables.bump(tableId, 'rows_version');
       // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
       const rows = await this.rowsByIds(context, ids);
+      await this.history.record(user, context, { action: single ? 'create_row' : 'create_rows', rows });
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
       return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
     });
@@ -340,6 +343,8 @@ export class RowsService {
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, ids);
+      // Baserow's REST row updates, single or batch, are all `update_rows` actions.
+      await this.history.record(user, context, { action: 'update_rows', rowsBefore: before, rows, fieldIds });
       this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows });
       return { rows: this.shaped(context, rows, userFieldNames), updatedFieldIds: fieldIds };
     });
@@ -381,6 +386,7 @@ export class RowsService {
       for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, ids, ctx);
       await this.rows.delete(tableId, ids);
       await this.tables.bump(tableId, 'rows_version');
+      await this.history.record(user, context, { action: single ? 'delete_row' : 'delete_rows', rowsBefore: rows });
       this.db.record('rows.deleted', { tableId, rowIds: ids, rows });
     });
   }

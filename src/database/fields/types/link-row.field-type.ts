@@ -355,6 +355,18 @@ export class LinkRowFieldType implements FieldType {
     return values.length ? values.join(', ') : null;
   }
 
+  historyValue(_field: FieldEntity, apiValue: unknown): number[] {
+    return ((apiValue as LinkValue[] | null) ?? []).map((v) => v.id);
+  }
+
+  /** The linked rows' primary values, and where the other side lives (its history is recorded too). */
+  historyMetadata(field: FieldEntity, apiValues: unknown[]): Record<string, unknown> {
+    const linked: Record<string, { value: string }> = {};
+    for (const value of apiValues) for (const row of (value as LinkValue[] | null) ?? []) linked[String(row.id)] = { value: row.value };
+    const related = field.properties.related_field_id;
+    return { linked_rows: linked, linked_table_id: this.linkedTableId(field), linked_field_id: related == null ? null : Number(related) };
+  }
+
   /** Links to the same table are kept; to another table they are dropped; text is matched by primary value. */
   convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity): unknown {
     if (from.type !== this.type) return undefined;

@@ -24,4 +24,8 @@ export class LongTextFieldType extends ColumnFieldType {
   prepareValue(_field: FieldEntity, value: unknown): string | null {
     return requireString(value);
   }
+
+  historyMetadata(field: FieldEntity): Record<string, unknown> {
+    return { long_text_enable_rich_text: !!field.properties.long_text_enable_rich_text };
+  }
 }

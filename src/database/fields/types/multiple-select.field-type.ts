@@ -15,6 +15,7 @@ import {
   SELECT_OPTIONS_SPEC,
   syncSelectOptions,
   withDuplicatedOptions,
+  historySelectOptions,
 } from './select-options';
 
 /** `multiple_select`: an ordered list of the field's options, in `database_multipleselect_<field id>`. */
@@ -124,6 +125,14 @@ export class MultipleSelectFieldType implements FieldType {
   toText(_field: FieldEntity, apiValue: unknown): string | null {
     const values = ((apiValue as OptionJson[] | null) ?? []).map((o) => o.value);
     return values.length ? values.join(', ') : null;
+  }
+
+  historyValue(_field: FieldEntity, apiValue: unknown): number[] {
+    return ((apiValue as OptionJson[] | null) ?? []).map((o) => o.id);
+  }
+
+  historyMetadata(_field: FieldEntity, apiValues: unknown[]): Record<string, unknown> {
+    return historySelectOptions(apiValues);
   }
 
   /** A single select's option stays selected; values of other types are matched by text. */

@@ -50,6 +50,10 @@ export class NumberFieldType extends ColumnFieldType {
     return formatDecimal(raw as string | number | null, places(field));
   }
 
+  historyMetadata(field: FieldEntity): Record<string, unknown> {
+    return { number_decimal_places: places(field), number_negative: !!field.properties.number_negative };
+  }
+
   /** The cell as the API shows it (`10.50`) contains the term; on both databases alike. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     if (!canContain('decimal', term)) return null;

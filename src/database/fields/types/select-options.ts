@@ -22,6 +22,13 @@ export type OptionJson = { id: number; value: string; color: string };
 
 export const optionJson = (option: SelectOptionEntity): OptionJson => ({ id: option.id, value: option.value, color: option.color });
 
+/** Row history's `select_options`: the options the recorded cells name, by id (Baserow's shape). */
+export function historySelectOptions(apiValues: unknown[]): Record<string, unknown> {
+  const options: Record<string, OptionJson> = {};
+  for (const value of apiValues) for (const option of [value ?? []].flat() as OptionJson[]) options[String(option.id)] = { id: option.id, value: option.value, color: option.color };
+  return { select_options: options };
+}
+
 /** The field's options as the request knows them (refreshed in the context when they change). */
 export function optionsOf(field: FieldEntity, ctx: FieldContext): SelectOptionEntity[] {
   return ctx.selectOptions.get(field.id) ?? [];

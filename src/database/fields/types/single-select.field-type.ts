@@ -18,6 +18,7 @@ import {
   SELECT_OPTIONS_SPEC,
   syncSelectOptions,
   withDuplicatedOptions,
+  historySelectOptions,
 } from './select-options';
 
 /** `single_select`: the id of one of the field's options, in an integer column. */
@@ -89,6 +90,14 @@ export class SingleSelectFieldType extends ColumnFieldType {
 
   toText(_field: FieldEntity, apiValue: unknown): string | null {
     return (apiValue as OptionJson | null)?.value || null;
+  }
+
+  historyValue(_field: FieldEntity, apiValue: unknown): number | null {
+    return (apiValue as OptionJson | null)?.id ?? null;
+  }
+
+  historyMetadata(_field: FieldEntity, apiValues: unknown[]): Record<string, unknown> {
+    return historySelectOptions(apiValues);
   }
 
   /** A multiple select keeps its first option; another select field's option keeps its value. */

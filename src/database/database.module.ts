@@ -26,13 +26,14 @@ import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
 import { TableJobsService } from './tables/table-jobs.service';
 import { JobsModule } from '../jobs/jobs.module';
+import { TokensModule } from '../tokens/tokens.module';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
  */
 @Module({
-  imports: [ApplicationsModule, WorkspacesModule, JobsModule],
+  imports: [ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
   controllers: [TablesController, FieldsController, RowsController, PasswordAuthenticationController],
   providers: [
     TableRepository,

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '../core/context/request-context';
 import { Dialect } from '../core/database/dialect';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -8,7 +9,7 @@ import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { FieldContext } from './fields/field-type';
 import { FieldRepository } from './fields/field.repository';
 import { TableEntity } from './table.entity';
-import { TableRepository } from './table.repository';
+import { TableAccessRow, TableRepository } from './table.repository';
 
 /** A table with its live fields, as every row and field request needs it. */
 export interface TableContext {
@@ -19,6 +20,12 @@ export interface TableContext {
   byId: Map<number, FieldEntity>;
   byName: Map<string, FieldEntity>;
   selectOptions: Map<number, SelectOptionEntity[]>;
+}
+
+/** On a database token's request: 401 unless the token may do the route's operation on the table. */
+export function checkTableGrant(access: TableAccessRow): void {
+  const grant = RequestContext.tableGrant();
+  if (grant && !(access.isMember && grant.allows(access.table, access.workspaceId))) throw DatabaseErrors.noPermissionToTable();
 }
 
 interface CachedFields {
@@ -44,10 +51,14 @@ export class TableContextService {
     @Inject(DIALECT) private readonly dialect: Dialect,
   ) {}
 
-  /** The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a member. */
+  /**
+   * The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a
+   * member; on a database token's request, 401 when the token may not do the route's operation on it.
+   */
   async require(tableId: number, userId: number): Promise<TableContext> {
     const access = await this.tables.findAccess(tableId, userId);
     if (!access) throw DatabaseErrors.tableDoesNotExist();
+    checkTableGrant(access);
     if (!access.isMember) throw Errors.userNotInWorkspace();
     return this.withFields(access.table, access.workspaceId);
   }

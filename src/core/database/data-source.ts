@@ -5,6 +5,7 @@ import { BlacklistedTokenEntity } from '../../auth/blacklisted-token.entity';
 import { FieldEntity, SelectOptionEntity } from '../../database/fields/field.entity';
 import { TableEntity } from '../../database/table.entity';
 import { JobEntity } from '../../jobs/job.entity';
+import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from '../../tokens/token.entity';
 import { SettingsEntity } from '../../settings/settings.entity';
 import { UserEntity } from '../../users/user.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
@@ -13,6 +14,7 @@ import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
 import { DatabaseCore1733000000000 } from './migrations/1733000000000-DatabaseCore';
 import { InstanceSecret1735100000000 } from './migrations/1735100000000-InstanceSecret';
+import { DatabaseTokens1736100000000 } from './migrations/1736100000000-DatabaseTokens';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -29,10 +31,12 @@ export const ENTITIES = [
   ViewFieldOptionsEntity,
   JobEntity,
   SettingsEntity,
+  DatabaseTokenEntity,
+  DatabaseTokenPermissionEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
-export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000];
+export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000, DatabaseTokens1736100000000];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>): DataSourceOptions {

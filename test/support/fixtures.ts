@@ -11,6 +11,8 @@ export interface Tenant {
   user: SignedUp;
   member: SignedUp;
   ids: Record<string, string>;
+  /** The key of the user's database token (`tokenId`) on the workspace, with every permission. */
+  tokenKey: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export const PATH_PARAMETERS = [
   'invitationId',
   'token',
   'workspaceUserId',
+  'tokenId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -59,6 +62,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
   const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
+  const databaseToken = await ok<any>(t, 'POST', '/api/database/tokens/', token, { name: `${name} token`, workspace: workspace.id });
   await settleJob(t, token, job.id);
 
   // The second member joins through an invitation; a second invitation stays pending.
@@ -96,7 +100,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         invitationId: String(pending.id),
         token: invitationToken,
         workspaceUserId: String(membership.id),
+        tokenId: String(databaseToken.id),
       },
+      tokenKey: databaseToken.key,
     };
   } finally {
     mailer.send = original;
@@ -116,6 +122,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/jobs/${ids.jobId}/`, user.token],
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
+    [`/api/database/tokens/${ids.tokenId}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

@@ -342,5 +342,13 @@ describeRedis('database tokens across instances (Redis)', () => {
     const rotated = (await a.request('PATCH', `/api/database/tokens/${token.id}/`, { token: tenant.user.token, body: { rotate_key: true } })).body;
     expect((await onB()).body.error).toBe('ERROR_TOKEN_DOES_NOT_EXIST');
     expect((await b.request('GET', rows, { headers: { Authorization: `Token ${rotated.key}` } })).status).toBe(200);
+
+    // Deleting on A frees B's cache entry too, through Redis.
+    const cacheOfB = b.app.get(Caches).versioned<number, unknown>(TOKEN_GRANTS_CACHE);
+    expect(cacheOfB.has(token.id)).toBe(true);
+    expect((await a.request('DELETE', `/api/database/tokens/${token.id}/`, { token: tenant.user.token })).status).toBe(204);
+    for (let i = 0; i < 500 && cacheOfB.has(token.id); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(cacheOfB.has(token.id)).toBe(false);
+    expect((await b.request('GET', rows, { headers: { Authorization: `Token ${rotated.key}` } })).body.error).toBe('ERROR_TOKEN_DOES_NOT_EXIST');
   });
 });

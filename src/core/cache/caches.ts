@@ -44,6 +44,11 @@ export class VersionedCache<K extends Key, V> {
     for (const key of keys) this.entries.delete(key as K);
   }
 
+  /** Whether an entry is kept for the key (whatever its version). */
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -4,6 +4,7 @@ import { Caches } from '../src/core/cache/caches';
 import { TOKEN_GRANTS_CACHE } from '../src/tokens/token-authenticator';
 import { freshDatabase, startApp, TEST_DB, TestApp, TestDatabase } from './support/app';
 import { createTenant, Tenant } from './support/fixtures';
+import { connect, expectNone } from './support/ws';
 
 /** Database tokens (§10): CRUD, validation, `Authorization: Token <key>` on exactly the routes that accept it. */
 describe(`database tokens (${TEST_DB})`, () => {
@@ -237,6 +238,32 @@ describe(`database tokens (${TEST_DB})`, () => {
     expect((await withKey(key, 'GET', '/api/database/rows/table/999999/')).body.error).toBe('ERROR_TABLE_DOES_NOT_EXIST');
   });
 
+  it("acts as its owner: rows carry the owner as creator, and the table page hears it as usual", async () => {
+    const { key } = await createToken('Realtime');
+    const creator = (await jwt('POST', `/api/database/fields/table/${projects}/`, { name: 'Creator', type: 'created_by' })).body.id;
+    const origin = await connect(t, ada.user.token);
+    const watcher = await connect(t, ada.member.token);
+    const stranger = await connect(t, eve.user.token);
+    try {
+      for (const socket of [origin, watcher]) {
+        socket.send({ page: 'table', table_id: projects });
+        await socket.waitFor('page_add');
+      }
+      stranger.send({ page: 'table', table_id: Number(eve.ids.tableId) });
+      await stranger.waitFor('page_add');
+      const res = await t.request('POST', `/api/database/rows/table/${projects}/`, { body: {}, headers: { Authorization: `Token ${key}`, ...origin.origin } });
+      expect(res.status).toBe(200);
+      expect(res.body[`field_${creator}`]).toEqual({ id: ada.user.id, name: 'Ada' });
+      const message = await watcher.waitFor('rows_created');
+      expect(message).toMatchObject({ table_id: projects, rows: [{ id: res.body.id }] });
+      await expectNone(origin, stranger);
+    } finally {
+      origin.close();
+      watcher.close();
+      stranger.close();
+    }
+  });
+
   it('is refused outside its workspace and its permissions, and obeys a change at once', async () => {
     const token = await createToken('Narrow');
     const { key } = token;
@@ -250,6 +277,13 @@ describe(`database tokens (${TEST_DB})`, () => {
     expect(await call('POST', `/api/database/rows/table/${eve.ids.tableId}/`, {})).toEqual(noPermission);
     expect(await call('GET', `/api/database/fields/table/${eve.ids.tableId}/`)).toEqual(noPermission);
     expect(await t.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM database_table_${eve.ids.tableId}`)).toEqual(before);
+    // A table of another workspace of the same owner is outside the token's workspace too.
+    const second = (await jwt('POST', '/api/workspaces/', { name: 'Second' })).body;
+    const secondDb = (await jwt('POST', `/api/applications/workspace/${second.id}/`, { name: 'Db', type: 'database' })).body;
+    const secondTable = (await jwt('POST', `/api/database/tables/database/${secondDb.id}/`, { name: 'Elsewhere' })).body;
+    expect(await call('GET', `/api/database/rows/table/${secondTable.id}/`)).toEqual(noPermission);
+    expect(await call('POST', `/api/database/rows/table/${secondTable.id}/`, {})).toEqual(noPermission);
+    expect((await withKey(key, 'GET', '/api/database/tables/all-tables/')).body.map((x: any) => x.id)).not.toContain(secondTable.id);
 
     expect((await withKey(key, 'GET', `/api/database/rows/table/${projects}/`)).status).toBe(200);
     await setPermissions(token.id, { create: [['table', customers]], read: [['table', customers]], update: false, delete: false });

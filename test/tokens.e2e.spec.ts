@@ -386,3 +386,31 @@ describeRedis('database tokens across instances (Redis)', () => {
     expect((await b.request('GET', rows, { headers: { Authorization: `Token ${rotated.key}` } })).body.error).toBe('ERROR_TOKEN_DOES_NOT_EXIST');
   });
 });
+
+describe(`database token keys after a change of SECRET_KEY (${TEST_DB})`, () => {
+  it('keeps the keys working, shows them as null and shows a rotated one again', async () => {
+    const database = await freshDatabase();
+    try {
+      const first = await startApp({}, database);
+      const tenant = await createTenant(first, 'Ada');
+      await first.close();
+      const second = await startApp({ SECRET_KEY: 'another-secret-key-that-is-long-enough' }, database);
+      try {
+        const login = await second.request('POST', '/api/user/token-auth/', { body: { email: tenant.user.email, password: tenant.user.password } });
+        const token = login.body.access_token;
+        const shown = await second.request('GET', `/api/database/tokens/${tenant.ids.tokenId}/`, { token });
+        expect([shown.status, shown.body.key]).toEqual([200, null]);
+        expect((await second.request('GET', '/api/database/tokens/', { token })).status).toBe(200);
+        const rows = await second.request('GET', `/api/database/rows/table/${tenant.ids.tableId}/`, { headers: { Authorization: `Token ${tenant.tokenKey}` } });
+        expect(rows.status).toBe(200);
+        const rotated = await second.request('PATCH', `/api/database/tokens/${tenant.ids.tokenId}/`, { token, body: { rotate_key: true } });
+        expect(rotated.body.key).toMatch(/^[A-Za-z0-9]{32}$/);
+        expect((await second.request('GET', `/api/database/tokens/${tenant.ids.tokenId}/`, { token })).body.key).toBe(rotated.body.key);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -100,7 +100,7 @@ export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
       id,
       name: { type: 'string', maxLength: 100 },
       workspace: id,
-      key: { type: 'string', minLength: 32, maxLength: 32 },
+      key: { type: 'string', minLength: 32, maxLength: 32, nullable: true, description: 'Null only when SECRET_KEY changed since the key was made: rotate it to see a new one.' },
       permissions: {
         type: 'object',
         properties: { create: tokenPermission, read: tokenPermission, update: tokenPermission, delete: tokenPermission },

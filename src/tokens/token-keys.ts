@@ -37,10 +37,15 @@ export class TokenKeyCipher {
     return [iv, cipher.getAuthTag(), data].map((part) => part.toString('base64url')).join('.');
   }
 
-  decrypt(sealed: string): string {
-    const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  /** The key, or null when it was sealed with another secret (SECRET_KEY changed since): rotating it shows a new one. */
+  decrypt(sealed: string): string | null {
+    try {
+      const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
   }
 }

@@ -17,7 +17,8 @@ export interface TokenJson {
   id: number;
   name: string;
   workspace: number;
-  key: string;
+  /** Null only when the instance secret changed since the key was made (the key still works). */
+  key: string | null;
   permissions: PermissionsJson;
 }
 

@@ -130,6 +130,17 @@ describe(`database tokens (${TEST_DB})`, () => {
     expect([await storedTokens(), await storedPermissions()]).toEqual(before);
   });
 
+  it('applies concurrent permission changes one after the other', async () => {
+    const token = await createToken('Raced');
+    const bodies = [
+      { create: [['table', customers]], read: [['table', projects]], update: false, delete: false },
+      { create: false, read: [['database', databaseId]], update: [['table', customers]], delete: true },
+    ];
+    const answers = await Promise.all(bodies.concat(bodies).map((permissions) => jwt('PATCH', `/api/database/tokens/${token.id}/`, { permissions })));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    expect(bodies).toContainEqual((await jwt('GET', `/api/database/tokens/${token.id}/`)).body.permissions);
+  });
+
   it('updates the name and permissions and shows them as Baserow does', async () => {
     const token = await createToken('Scoped');
     const res = await jwt('PATCH', `/api/database/tokens/${token.id}/`, {
@@ -284,6 +295,12 @@ describe(`database tokens (${TEST_DB})`, () => {
     expect(await call('GET', `/api/database/rows/table/${secondTable.id}/`)).toEqual(noPermission);
     expect(await call('POST', `/api/database/rows/table/${secondTable.id}/`, {})).toEqual(noPermission);
     expect((await withKey(key, 'GET', '/api/database/tables/all-tables/')).body.map((x: any) => x.id)).not.toContain(secondTable.id);
+    // A token of a deleted workspace no longer exists.
+    const gone = await createToken('Gone', second.id);
+    expect((await withKey(gone.key, 'GET', `/api/database/rows/table/${secondTable.id}/`)).status).toBe(200);
+    expect((await jwt('DELETE', `/api/workspaces/${second.id}/`)).status).toBe(204);
+    expect((await withKey(gone.key, 'GET', '/api/database/tokens/check/')).body.error).toBe('ERROR_TOKEN_DOES_NOT_EXIST');
+    expect((await jwt('GET', '/api/database/tokens/')).body.map((x: any) => x.id)).not.toContain(gone.id);
 
     expect((await withKey(key, 'GET', `/api/database/rows/table/${projects}/`)).status).toBe(200);
     await setPermissions(token.id, { create: [['table', customers]], read: [['table', customers]], update: false, delete: false });

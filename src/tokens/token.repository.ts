@@ -108,16 +108,19 @@ export class TokenRepository {
     return byToken;
   }
 
-  /** Replaces a token's grants and bumps its version, in the caller's transaction. */
+  /**
+   * Replaces a token's grants and bumps its version, in the caller's transaction. The bump
+   * comes first: it locks the token's row, so concurrent replacements run one after the other.
+   */
   async replacePermissions(tokenId: number, rows: PermissionRow[]): Promise<void> {
-    await this.permissions.delete({ tokenId });
-    if (rows.length) await this.permissions.insert(rows.map((row) => ({ ...row, tokenId })));
     await this.tokens
       .createQueryBuilder()
       .update(DatabaseTokenEntity)
       .set({ version: () => 'version + 1' })
       .where('id = :tokenId', { tokenId })
       .execute();
+    await this.permissions.delete({ tokenId });
+    if (rows.length) await this.permissions.insert(rows.map((row) => ({ ...row, tokenId })));
   }
 
   /** Live tables (in live databases) among `ids`, with their workspace. */

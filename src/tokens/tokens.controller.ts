@@ -1,4 +1,4 @@
-import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authentication, CurrentUser, TokenOperations } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
@@ -6,13 +6,7 @@ import { Field } from '../core/validation/field';
 import { Answer } from '../openapi/decorators';
 import { Schemas } from '../openapi/schemas';
 import type { UserEntity } from '../users/user.entity';
-import type { AuthenticatedToken } from './token-authenticator';
 import { TokenJson, TokensService } from './tokens.service';
-
-/** The database token that authenticated the request (routes declaring the `Token` scheme). */
-export const CurrentToken = createParamDecorator((_: unknown, context: ExecutionContext): AuthenticatedToken => {
-  return context.switchToHttp().getRequest().databaseToken;
-});
 
 const TOKEN = Schemas.ref('DatabaseToken');
 

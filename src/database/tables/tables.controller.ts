@@ -4,7 +4,7 @@ import { Answer } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
 import type { AuthenticatedToken } from '../../tokens/token-authenticator';
-import { CurrentToken } from '../../tokens/tokens.controller';
+import { CurrentToken } from '../../tokens/current-token';
 import { TableListItem, TokensService } from '../../tokens/tokens.service';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';

@@ -319,6 +319,15 @@ describe(`database tokens (${TEST_DB})`, () => {
     expect(await call('GET', `/api/database/fields/table/${projects}/`)).toEqual(noPermission);
     expect((await jwt('GET', `/api/database/rows/table/${customers}/${ada.ids.rowId}/`)).status).toBe(200);
 
+    // Password checks take read on the field's table.
+    const password = (await jwt('POST', `/api/database/fields/table/${projects}/`, { name: 'Secret', type: 'password', allow_endpoint_authentication: true })).body.id;
+    const row = (await jwt('POST', `/api/database/rows/table/${projects}/`, { [`field_${password}`]: 'open sesame' })).body.id;
+    const check = { field_id: password, row_id: row, password: 'open sesame' };
+    expect(await call('POST', '/api/database/fields/password-authentication/', check)).toEqual(noPermission);
+    await setPermissions(token.id, { create: [['table', customers]], read: [['table', customers], ['table', projects]], update: false, delete: false });
+    expect(await withKey(key, 'POST', '/api/database/fields/password-authentication/', check)).toMatchObject({ status: 200, body: { is_correct: true } });
+    await setPermissions(token.id, { create: [['table', customers]], read: [['table', customers]], update: false, delete: false });
+
     const tables = await withKey(key, 'GET', '/api/database/tables/all-tables/');
     expect(tables.body).toEqual([{ id: customers, name: expect.any(String), order: expect.any(Number), database_id: databaseId }]);
     await setPermissions(token.id, { create: false, read: false, update: false, delete: false });

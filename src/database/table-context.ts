@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Caches, VersionedCache } from '../core/cache/caches';
 import { RequestContext } from '../core/context/request-context';
 import { Dialect } from '../core/database/dialect';
 import { DIALECT } from '../core/database/tokens';
@@ -29,7 +30,6 @@ export function checkTableGrant(access: TableAccessRow): void {
 }
 
 interface CachedFields {
-  version: number;
   fields: FieldEntity[];
   selectOptions: Map<number, SelectOptionEntity[]>;
 }
@@ -42,14 +42,17 @@ interface CachedFields {
  */
 @Injectable()
 export class TableContextService {
-  private readonly cache = new Map<number, CachedFields>();
+  private readonly cache: VersionedCache<number, CachedFields>;
 
   constructor(
+    caches: Caches,
     private readonly db: UnitOfWork,
     private readonly tables: TableRepository,
     private readonly fields: FieldRepository,
     @Inject(DIALECT) private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.cache = caches.versioned<number, CachedFields>('table-fields');
+  }
 
   /**
    * The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a
@@ -65,12 +68,12 @@ export class TableContextService {
 
   /** The context of a table already checked (or read by the system). */
   async withFields(table: TableEntity, workspaceId: number): Promise<TableContext> {
-    let cached = this.cache.get(table.id);
-    if (!cached || cached.version !== table.fieldsVersion) {
+    let cached = this.cache.get(table.id, table.fieldsVersion);
+    if (!cached) {
       const fields = await this.fields.ofTable(table.id);
       const selectOptions = await this.fields.selectOptions(fields.filter((f) => f.type.endsWith('select')).map((f) => f.id));
-      cached = { version: table.fieldsVersion, fields, selectOptions };
-      if (!this.db.inTransaction) this.cache.set(table.id, cached);
+      cached = { fields, selectOptions };
+      if (!this.db.inTransaction) this.cache.set(table.id, table.fieldsVersion, cached);
     }
     const fields = cached.fields;
     return {

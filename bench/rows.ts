@@ -13,6 +13,8 @@
  *    count) with 10 and 50 clients looping for BENCH_SECONDS after a 2 s warm-up: req/s, p50,
  *    p99; every response must be 200 with the expected count, anything else is an error;
  *  - search: the same plus `&search=quokka` (a word in about 3 % of the names);
+ *  - list_token: the list again with `Authorization: Token <database token key>` instead of the JWT;
+ *    the insertion also alternates JWT and database token batches and reports both rates;
  *  - ws: 100 sockets subscribed to the table page; one row PATCH is timed from sending the
  *    request to the last socket receiving its `rows_updated` (BENCH_WS_RUNS runs after 3 warm-ups).
  * With BENCH_DB_INDEX=both (default) the three measurements run without indexes, then
@@ -105,15 +107,15 @@ interface Reply {
   text: string;
 }
 
-/** One request over `agent`; resolves once the whole body is read. */
-function send(agent: Agent, base: URL, method: string, path: string, body?: unknown, token?: string): Promise<Reply> {
+/** One request over `agent`; resolves once the whole body is read. `auth`: the `Authorization` header. */
+function send(agent: Agent, base: URL, method: string, path: string, body?: unknown, auth?: string): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | number> = {};
   if (payload !== undefined) {
     headers['Content-Type'] = 'application/json';
     headers['Content-Length'] = Buffer.byteLength(payload);
   }
-  if (token) headers.Authorization = `JWT ${token}`;
+  if (auth) headers.Authorization = auth;
   return new Promise((resolve, reject) => {
     const req = request({ agent, host: base.hostname, port: base.port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -131,6 +133,8 @@ class Api {
   readonly base: URL;
   readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   token = '';
+  /** A database token key with every permission on the bench user's workspace. */
+  databaseTokenKey = '';
   private refreshToken = '';
   private timer: NodeJS.Timeout | null = null;
 
@@ -138,8 +142,16 @@ class Api {
     this.base = new URL(url);
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<any> {
-    const reply = await send(this.agent, this.base, method, path, body, this.token || undefined);
+  get jwtAuth(): string {
+    return `JWT ${this.token}`;
+  }
+
+  get tokenAuth(): string {
+    return `Token ${this.databaseTokenKey}`;
+  }
+
+  async call(method: string, path: string, body?: unknown, auth = this.token ? this.jwtAuth : undefined): Promise<any> {
+    const reply = await send(this.agent, this.base, method, path, body, auth);
     if (reply.status >= 400) throw new Error(`${method} ${path}: ${reply.status} ${reply.text.slice(0, 500)}`);
     return reply.text ? JSON.parse(reply.text) : null;
   }
@@ -157,6 +169,8 @@ class Api {
         .catch((error) => log(`token refresh failed: ${error}`));
     }, TOKEN_REFRESH_MS);
     this.timer.unref();
+    const [workspace] = await this.call('GET', '/api/workspaces/');
+    this.databaseTokenKey = (await this.call('POST', '/api/database/tokens/', { name: 'Bench', workspace: workspace.id })).key;
   }
 
   close(): void {
@@ -277,22 +291,32 @@ function generateRows(fields: Fields): { batches: Record<string, unknown>[][]; g
   return { batches, generated };
 }
 
-/** Inserts every batch, INSERT_CONCURRENCY requests in flight; answers the elapsed seconds. */
-async function insertRows(api: Api, tableId: number, batches: Record<string, unknown>[][]): Promise<number> {
+/**
+ * Inserts every batch, INSERT_CONCURRENCY requests in flight, alternating the JWT and the
+ * database token; answers the elapsed seconds and, per credential, the rows and the summed
+ * request seconds.
+ */
+async function insertRows(api: Api, tableId: number, batches: Record<string, unknown>[][]) {
   let next = 0;
   let done = 0;
+  const byAuth = { jwt: { rows: 0, seconds: 0 }, token: { rows: 0, seconds: 0 } };
   const start = performance.now();
   const worker = async () => {
     while (next < batches.length) {
-      const batch = batches[next++];
-      const created = await api.call('POST', `/api/database/rows/table/${tableId}/batch/`, { items: batch });
+      const index = next++;
+      const batch = batches[index];
+      const kind = index % 2 === 0 ? 'jwt' : 'token';
+      const t0 = performance.now();
+      const created = await api.call('POST', `/api/database/rows/table/${tableId}/batch/`, { items: batch }, kind === 'jwt' ? api.jwtAuth : api.tokenAuth);
+      byAuth[kind].rows += batch.length;
+      byAuth[kind].seconds += (performance.now() - t0) / 1000;
       if (created?.items?.length !== batch.length) throw new Error(`batch create answered ${created?.items?.length} rows for ${batch.length}`);
       done += 1;
       if (Math.floor((done * 10) / batches.length) > Math.floor(((done - 1) * 10) / batches.length)) log(`inserted ${done} of ${batches.length} batches`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(INSERT_CONCURRENCY, batches.length) }, worker));
-  return (performance.now() - start) / 1000;
+  return { seconds: (performance.now() - start) / 1000, byAuth };
 }
 
 // ---------------------------------------------------------------- load (list and search)
@@ -323,7 +347,7 @@ function countOf(text: string): number | null {
  * warm-up of WARMUP_SECONDS, then SECONDS measured. A response counts as an error unless it is
  * 200 with `expectedCount`.
  */
-async function load(api: Api, path: string, clients: number, expectedCount: number) {
+async function load(api: Api, path: string, clients: number, expectedCount: number, credential: 'jwt' | 'token' = 'jwt') {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const firstErrors: string[] = [];
   const run = async (seconds: number, record: boolean) => {
@@ -337,7 +361,7 @@ async function load(api: Api, path: string, clients: number, expectedCount: numb
         const t0 = performance.now();
         let problem: string | null = null;
         try {
-          const reply = await send(agent, api.base, 'GET', path, undefined, api.token);
+          const reply = await send(agent, api.base, 'GET', path, undefined, credential === 'jwt' ? api.jwtAuth : api.tokenAuth);
           if (reply.status !== 200) problem = `status ${reply.status}: ${reply.text.slice(0, 200)}`;
           else {
             const count = countOf(reply.text);
@@ -512,14 +536,18 @@ async function wsRuns(api: Api, tableId: number, fields: Fields, audience: Audie
 
 async function measureMode(api: Api, tableId: number, fields: Fields, expected: { list: number; search: number }) {
   const base = `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&filter__field_${fields.amount}__higher_than=${FILTER_ABOVE}&order_by=-field_${fields.quantity}`;
-  const queries = { list: { path: base, count: expected.list }, search: { path: `${base}&search=${SEARCH_TERM}`, count: expected.search } };
+  const queries = {
+    list: { path: base, count: expected.list, credential: 'jwt' as const },
+    list_token: { path: base, count: expected.list, credential: 'token' as const },
+    search: { path: `${base}&search=${SEARCH_TERM}`, count: expected.search, credential: 'jwt' as const },
+  };
   const result: Record<string, unknown> = {};
   for (const [name, query] of Object.entries(queries)) {
     const checks = await verifyList(api, query.path, fields, query.count, name === 'search');
-    const levels: Record<string, unknown> = { expected_count: query.count, checks: checks.length ? checks : 'ok' };
+    const levels: Record<string, unknown> = { expected_count: query.count, credential: query.credential, checks: checks.length ? checks : 'ok' };
     for (const clients of CONCURRENCY) {
       log(`${name} at ${clients} clients`);
-      levels[`c${clients}`] = await load(api, query.path, clients, query.count);
+      levels[`c${clients}`] = await load(api, query.path, clients, query.count, query.credential);
     }
     result[name] = levels;
   }
@@ -572,7 +600,8 @@ async function main(): Promise<void> {
     const { tableId, fields } = await createTable(api, indexedFromStart);
     const { batches, generated } = generateRows(fields);
     log(`inserting ${ROWS} rows in ${batches.length} batches, ${INSERT_CONCURRENCY} in flight`);
-    const insertSeconds = await insertRows(api, tableId, batches);
+    const inserted = await insertRows(api, tableId, batches);
+    const insertSeconds = inserted.seconds;
     const total = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1`)).count;
     if (total !== ROWS) throw new Error(`the table has ${total} rows after inserting ${ROWS}`);
 
@@ -632,6 +661,9 @@ async function main(): Promise<void> {
         seconds: round(insertSeconds, 3),
         batch_size: BATCH_SIZE,
         concurrency: INSERT_CONCURRENCY,
+        // Batches alternate JWT and database token; rows per second of request time for each.
+        jwt_rows_per_s: inserted.byAuth.jwt.seconds ? round(inserted.byAuth.jwt.rows / inserted.byAuth.jwt.seconds, 1) : null,
+        token_rows_per_s: inserted.byAuth.token.seconds ? round(inserted.byAuth.token.rows / inserted.byAuth.token.seconds, 1) : null,
         db_index: indexedFromStart,
       },
       modes,

@@ -1,5 +1,5 @@
 import { Reflector } from '@nestjs/core';
-import { authenticationOf } from '../src/auth/decorators';
+import { AUTH_SCHEMES, authenticationOf } from '../src/auth/decorators';
 import { RouteTable } from '../src/core/http/route-table';
 import { dynamicQueries } from '../src/core/validation/dynamic-query';
 import { fieldSpecs } from '../src/core/validation/field';
@@ -18,7 +18,7 @@ describe('OpenAPI document and Redoc', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.info.title).toBe('Rowspace API');
-    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['JWT', 'Token']);
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['Database token', 'JWT']);
     const tags = res.body.tags.map((tag: { name: string }) => tag.name);
     expect(tags.slice(0, 2)).toEqual(['Settings', 'User']);
     expect(tags).toContain('Workspaces');
@@ -52,7 +52,7 @@ describe('OpenAPI document and Redoc', () => {
       const label = `${route.method} ${route.path}`;
       if (!operation.operationId || ids.has(operation.operationId)) wrong.push(`${label}: operationId ${operation.operationId}`);
       ids.add(operation.operationId);
-      const declared = authenticationOf(reflector, route.handler, route.controller).map((scheme) => ({ [scheme]: [] }));
+      const declared = authenticationOf(reflector, route.handler, route.controller).map((scheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
       if (JSON.stringify(operation.security) !== JSON.stringify(declared)) wrong.push(`${label}: security ${JSON.stringify(operation.security)}`);
     }
     expect(wrong).toEqual([]);
@@ -61,7 +61,9 @@ describe('OpenAPI document and Redoc', () => {
       expect([path, security(path, method)]).toEqual([path, []]);
     }
     expect(security('/api/workspaces/', 'get')).toEqual([{ JWT: [] }]);
-    expect(security('/api/database/rows/table/{tableId}/', 'get')).toEqual([{ JWT: [] }]);
+    expect(security('/api/database/rows/table/{tableId}/', 'get')).toEqual([{ JWT: [] }, { 'Database token': [] }]);
+    expect(security('/api/database/tables/all-tables/', 'get')).toEqual([{ 'Database token': [] }]);
+    expect(security('/api/database/rows/table/{tableId}/{rowId}/adjacent/', 'get')).toEqual([{ JWT: [] }]);
   });
 
   it('documents every query parameter, request body and answer of every route', async () => {
@@ -98,7 +100,8 @@ describe('OpenAPI document and Redoc', () => {
         if (when && operation.responses[status]?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error') wrong.push(`${label}: no ${status} envelope`);
       };
       expectError('400', !!args.body || !!args.query);
-      expectError('401', operation.security.length > 0);
+      const tokenOnly = JSON.stringify(operation.security) === JSON.stringify([{ 'Database token': [] }]);
+      expectError(tokenOnly ? '403' : '401', operation.security.length > 0);
       expectError('404', route.path.includes(':'));
       expectError('413', !!args.body);
     }

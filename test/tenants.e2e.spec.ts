@@ -22,6 +22,9 @@ const EXPECTED: Record<string, [number, string]> = {
   cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
+  get_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
+  update_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
+  delete_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
 };
 const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 
@@ -60,6 +63,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment_notification_mode: () => ({ mode: 'all' }),
+  update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 
 /** Query parameters that name objects, tried with the first user's ids on the second user's routes. */
@@ -134,6 +138,27 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${where}: leaked Alice's data: ${res.text.slice(0, 200)}`);
       if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
     }
+    expect(problems).toEqual([]);
+  });
+
+  it("answers a token of Bob's workspace on Alice's routes that accept tokens with 401, showing and changing nothing", async () => {
+    const problems: string[] = [];
+    const tokenRoutes = operations.filter((op) => op.schemes.includes('Database token'));
+    expect(tokenRoutes.map((op) => op.operationId)).toEqual(expect.arrayContaining(['list_database_table_rows', 'batch_update_database_table_rows', 'list_database_table_fields']));
+    for (const op of tokenRoutes) {
+      const before = await fingerprint(dataSource);
+      const headers = { Authorization: `Token ${bob.tokenKey}` };
+      const res = await t.request(op.method, fillPath(op.path, alice.ids), { headers, body: bodyFor(op, alice.ids) });
+      const where = `${op.operationId} ${op.method} ${op.path}`;
+      if (res.status !== 401 || res.body?.error !== 'ERROR_NO_PERMISSION_TO_TABLE') problems.push(`${where}: expected 401 ERROR_NO_PERMISSION_TO_TABLE, got ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${where}: leaked Alice's data: ${res.text.slice(0, 200)}`);
+      if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
+    }
+    const names = await t.request('GET', `/api/database/rows/names/?table__${alice.ids.tableId}=${alice.ids.rowId}`, { headers: { Authorization: `Token ${bob.tokenKey}` } });
+    if (names.status !== 401 || names.text.includes(secret)) problems.push(`row names: ${names.status} ${names.text.slice(0, 200)}`);
+    const tables = await t.request('GET', '/api/database/tables/all-tables/', { headers: { Authorization: `Token ${bob.tokenKey}` } });
+    expect(tables.status).toBe(200);
+    expect(tables.body.map((table: { id: number }) => String(table.id))).not.toContain(alice.ids.tableId);
     expect(problems).toEqual([]);
   });
 

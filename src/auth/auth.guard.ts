@@ -3,9 +3,11 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { RequestContext } from '../core/context/request-context';
 import { Errors, PlainHttpError } from '../core/errors/api-error';
+import { AuthenticatedToken, TokenAuthenticator } from '../tokens/token-authenticator';
+import { TokenAuthenticationFailure } from '../tokens/tokens.errors';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-import { authenticationOf } from './decorators';
+import { AuthScheme, authenticationOf, tokenOperationsOf } from './decorators';
 import { TokenService } from './token.service';
 
 /** Whether a token issued at `iat` (seconds) predates the user's last password change. */
@@ -13,10 +15,16 @@ export function issuedBeforePasswordChange(user: UserEntity, iat: number): boole
   return user.passwordChangedAt != null && iat * 1000 < user.passwordChangedAt.getTime();
 }
 
+type AuthRequest = Request & { user?: UserEntity; databaseToken?: AuthenticatedToken };
+const JWT_CHALLENGE = { 'WWW-Authenticate': 'JWT realm="api"' };
+
 /**
- * Authenticates `Authorization: JWT <access token>` on every route declaring the JWT scheme
- * (see `Authentication`; routes declaring none are public),
- * with Baserow's 401 bodies, and records the acting user and `WebSocketId` for events.
+ * The one authentication guard. A route declares the schemes it accepts (`Authentication`;
+ * none: public) and the guard runs the strategy the `Authorization` keyword names:
+ * `JWT <access token>` (the user) or `Token <key>` (a database token: its owner acts, within
+ * the token's grants for the operations the route declares with `TokenOperations`).
+ * A scheme the route does not accept is not recognised, as in Baserow: not authenticated.
+ * Records the acting user and `WebSocketId` for events.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -24,20 +32,31 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
     private readonly users: UserRepository,
+    private readonly databaseTokens: TokenAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const schemes = authenticationOf(this.reflector, context.getHandler(), context.getClass());
-    const req = context.switchToHttp().getRequest<Request & { user?: UserEntity }>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     const webSocketId = (req.headers['websocketid'] as string | undefined) ?? null;
     RequestContext.setActor(null, webSocketId);
     if (!schemes.length) return true;
     const header = req.headers.authorization;
     const parts = header?.trim().split(/\s+/) ?? [];
-    if (!header || parts[0] !== 'JWT' || !schemes.includes('JWT')) throw Errors.notAuthenticated();
+    // Baserow's token-only views have no challenge header, so DRF answers their failures with 403.
+    const tokenOnly = !schemes.includes('JWT');
+    if (header && parts[0].toLowerCase() === 'token' && schemes.includes('Token')) {
+      const token = await this.authenticateToken(parts, tokenOnly);
+      req.user = token.user;
+      req.databaseToken = token;
+      RequestContext.setActor(token.user.id, webSocketId);
+      RequestContext.setTableGrant(token.grants.grant(tokenOperationsOf(this.reflector, context.getHandler(), context.getClass())));
+      return true;
+    }
+    if (!header || parts[0] !== 'JWT' || !schemes.includes('JWT')) throw this.notAuthenticated(schemes);
     if (parts.length !== 2) {
-      throw new PlainHttpError(401, { detail: 'Authorization header must contain two space-delimited values' }, { 'WWW-Authenticate': 'JWT realm="api"' });
+      throw new PlainHttpError(401, { detail: 'Authorization header must contain two space-delimited values' }, JWT_CHALLENGE);
     }
     const claims = this.tokens.verify(parts[1], 'access');
     if (!claims) throw Errors.invalidAccessToken();
@@ -46,5 +65,20 @@ export class AuthGuard implements CanActivate {
     req.user = user;
     RequestContext.setActor(user.id, webSocketId);
     return true;
+  }
+
+  private async authenticateToken(parts: string[], tokenOnly: boolean): Promise<AuthenticatedToken> {
+    try {
+      return await this.databaseTokens.authenticate(parts);
+    } catch (error) {
+      if (!(error instanceof TokenAuthenticationFailure)) throw error;
+      const body = { detail: error.detail, error: error.code };
+      throw tokenOnly ? new PlainHttpError(403, body) : new PlainHttpError(401, body, JWT_CHALLENGE);
+    }
+  }
+
+  private notAuthenticated(schemes: readonly AuthScheme[]): PlainHttpError {
+    if (schemes.includes('JWT')) return Errors.notAuthenticated();
+    return new PlainHttpError(403, { detail: 'Authentication credentials were not provided.' });
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuthController } from './auth.controller';
@@ -11,7 +12,7 @@ import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 
 @Module({
-  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule],
+  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule],
   controllers: [AuthController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
   exports: [AuthGuard, TokenService, TokenRepository],

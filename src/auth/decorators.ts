@@ -3,13 +3,14 @@ import type { Reflector } from '@nestjs/core';
 import type { UserEntity } from '../users/user.entity';
 
 /**
- * The `Authorization` schemes Rowspace knows, as Baserow names them: the keyword before the
- * credential (`JWT <access token>`, `Token <database token>`) and how the document describes it.
- * Adding a scheme is one line here (and its check in the guard).
+ * The `Authorization` schemes Rowspace knows: the keyword before the credential
+ * (`JWT <access token>`, `Token <database token>`), the name of its security scheme in the
+ * OpenAPI document (Baserow's) and how the document describes it.
+ * Adding a scheme is one entry here (and its strategy in the guard).
  */
 export const AUTH_SCHEMES = {
-  JWT: 'A JWT access token from `POST /api/user/token-auth/`: `Authorization: JWT <access_token>`.',
-  Token: 'A database token: `Authorization: Token <token>`.',
+  JWT: { name: 'JWT', description: 'A JWT access token from `POST /api/user/token-auth/`: `Authorization: JWT <access_token>`.' },
+  Token: { name: 'Database token', description: 'A database token: `Authorization: Token <key>`, on the row endpoints and the few others that accept it.' },
 } as const;
 export type AuthScheme = keyof typeof AUTH_SCHEMES;
 
@@ -30,6 +31,21 @@ export const Public = (): MethodDecorator & ClassDecorator => Authentication();
 /** The schemes a handler of a controller accepts (the method's declaration wins over the class's). */
 export function authenticationOf(reflector: Reflector, handler: Function, controller: Function): readonly AuthScheme[] {
   return reflector.getAllAndOverride<AuthScheme[] | undefined>(AUTHENTICATION, [handler, controller]) ?? DEFAULT_AUTHENTICATION;
+}
+
+export type TokenOperation = 'create' | 'read' | 'update' | 'delete';
+export const TOKEN_OPERATIONS_METADATA = 'rowspace:token-operations';
+
+/**
+ * On a route accepting the `Token` scheme: the operations a database token needs on the tables
+ * the route names, any one of them sufficing (rows list: `read`; fields list: `read`, `create`
+ * or `update`). None: the token is authenticated but may touch no table.
+ */
+export const TokenOperations = (...operations: TokenOperation[]): MethodDecorator & ClassDecorator => SetMetadata(TOKEN_OPERATIONS_METADATA, operations);
+
+/** The token operations a handler declares. */
+export function tokenOperationsOf(reflector: Reflector, handler: Function, controller: Function): readonly TokenOperation[] {
+  return reflector.getAllAndOverride<TokenOperation[] | undefined>(TOKEN_OPERATIONS_METADATA, [handler, controller]) ?? [];
 }
 
 /** The authenticated user of the request. */

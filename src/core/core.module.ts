@@ -4,6 +4,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { JwtModule } from '@nestjs/jwt';
 import { ScheduleModule } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
+import { Caches } from './cache/caches';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DataSourceModule } from './database/data-source.module';
 import { Dialect } from './database/dialect';
@@ -46,8 +47,9 @@ export class CoreModule {
         Signer,
         InFlight,
         RequestRateLimiter,
+        Caches,
       ],
-      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter],
+      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter, Caches],
     };
   }
 }

@@ -3,6 +3,8 @@ import { ApiError } from '../core/errors/api-error';
 /** The errors of tables, fields and rows, with Baserow's codes, statuses and details. */
 export const DatabaseErrors = {
   tableDoesNotExist: () => new ApiError('ERROR_TABLE_DOES_NOT_EXIST', 404, 'The requested table does not exist.'),
+  /** A database token used on a table outside its workspace or its permissions. */
+  noPermissionToTable: () => new ApiError('ERROR_NO_PERMISSION_TO_TABLE', 401, 'The token does not have permissions to the table.'),
   tableNotInDatabase: (id: number) => new ApiError('ERROR_TABLE_NOT_IN_DATABASE', 400, `The table id ${id} does not belong to the database.`),
   fieldDoesNotExist: () => new ApiError('ERROR_FIELD_DOES_NOT_EXIST', 404, 'The requested field does not exist.'),
   fieldNotInTable: () => new ApiError('ERROR_FIELD_NOT_IN_TABLE', 400, 'The provided field does not belong in the related table.'),

@@ -30,13 +30,14 @@ import { JobsModule } from '../jobs/jobs.module';
 import { RowHistoryController } from './row-history/row-history.controller';
 import { RowHistoryRepository } from './row-history/row-history.repository';
 import { RowHistoryService } from './row-history/row-history.service';
+import { TokensModule } from '../tokens/tokens.module';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
  */
 @Module({
-  imports: [ApplicationsModule, WorkspacesModule, JobsModule],
+  imports: [ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,

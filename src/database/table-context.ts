@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Caches, VersionedCache } from '../core/cache/caches';
+import { RequestContext } from '../core/context/request-context';
 import { Dialect } from '../core/database/dialect';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -8,7 +10,7 @@ import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { FieldContext } from './fields/field-type';
 import { FieldRepository } from './fields/field.repository';
 import { TableEntity } from './table.entity';
-import { TableRepository } from './table.repository';
+import { TableAccessRow, TableRepository } from './table.repository';
 
 /** A table with its live fields, as every row and field request needs it. */
 export interface TableContext {
@@ -21,8 +23,13 @@ export interface TableContext {
   selectOptions: Map<number, SelectOptionEntity[]>;
 }
 
+/** On a database token's request: 401 unless the token may do the route's operation on the table. */
+export function checkTableGrant(access: TableAccessRow): void {
+  const grant = RequestContext.tableGrant();
+  if (grant && !(access.isMember && grant.allows(access.table, access.workspaceId))) throw DatabaseErrors.noPermissionToTable();
+}
+
 interface CachedFields {
-  version: number;
   fields: FieldEntity[];
   selectOptions: Map<number, SelectOptionEntity[]>;
 }
@@ -35,31 +42,38 @@ interface CachedFields {
  */
 @Injectable()
 export class TableContextService {
-  private readonly cache = new Map<number, CachedFields>();
+  private readonly cache: VersionedCache<number, CachedFields>;
 
   constructor(
+    caches: Caches,
     private readonly db: UnitOfWork,
     private readonly tables: TableRepository,
     private readonly fields: FieldRepository,
     @Inject(DIALECT) private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.cache = caches.versioned<number, CachedFields>('table-fields');
+  }
 
-  /** The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a member. */
+  /**
+   * The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a
+   * member; on a database token's request, 401 when the token may not do the route's operation on it.
+   */
   async require(tableId: number, userId: number): Promise<TableContext> {
     const access = await this.tables.findAccess(tableId, userId);
     if (!access) throw DatabaseErrors.tableDoesNotExist();
+    checkTableGrant(access);
     if (!access.isMember) throw Errors.userNotInWorkspace();
     return this.withFields(access.table, access.workspaceId);
   }
 
   /** The context of a table already checked (or read by the system). */
   async withFields(table: TableEntity, workspaceId: number): Promise<TableContext> {
-    let cached = this.cache.get(table.id);
-    if (!cached || cached.version !== table.fieldsVersion) {
+    let cached = this.cache.get(table.id, table.fieldsVersion);
+    if (!cached) {
       const fields = await this.fields.ofTable(table.id);
       const selectOptions = await this.fields.selectOptions(fields.filter((f) => f.type.endsWith('select')).map((f) => f.id));
-      cached = { version: table.fieldsVersion, fields, selectOptions };
-      if (!this.db.inTransaction) this.cache.set(table.id, cached);
+      cached = { fields, selectOptions };
+      if (!this.db.inTransaction) this.cache.set(table.id, table.fieldsVersion, cached);
     }
     const fields = cached.fields;
     return {

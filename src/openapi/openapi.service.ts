@@ -47,7 +47,7 @@ export class OpenApiService {
     config.components = {
       ...config.components,
       securitySchemes: Object.fromEntries(
-        Object.entries(AUTH_SCHEMES).map(([name, description]) => [name, { type: 'apiKey', in: 'header', name: 'Authorization', description }]),
+        Object.values(AUTH_SCHEMES).map(({ name, description }) => [name, { type: 'apiKey', in: 'header', name: 'Authorization', description }]),
       ),
     };
     const document = SwaggerModule.createDocument(app, config);
@@ -70,7 +70,7 @@ export class OpenApiService {
       const base = operation.operationId ?? '';
       for (let n = 2; operationIds.has(operation.operationId ?? ''); n++) operation.operationId = `${base}_${n}`;
       operationIds.add(operation.operationId ?? '');
-      operation.security = authenticationOf(reflector, route.handler, route.controller).map((scheme: AuthScheme) => ({ [scheme]: [] }));
+      operation.security = authenticationOf(reflector, route.handler, route.controller).map((scheme: AuthScheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
       describeRoute(app, reflector, route, operation);
     }
     document.components = { ...document.components, schemas: { ...document.components?.schemas, ...COMPONENT_SCHEMAS } };
@@ -144,7 +144,9 @@ function describeRoute(app: INestApplication, reflector: Reflector, route: Route
   }
   const takesInput = !!args.body || (args.query && (fieldSpecs(args.query) || dynamicQueries(args.query).length));
   if (takesInput) responses['400'] = errorAnswer('Invalid request: `ERROR_REQUEST_BODY_VALIDATION`, `ERROR_QUERY_PARAMETER_VALIDATION` or another error of the operation.');
-  if (operation.security?.length) responses['401'] = errorAnswer('Missing or invalid credentials.');
+  // Routes only a database token opens answer every authentication failure with 403, as Baserow's.
+  const tokenOnly = operation.security?.length === 1 && AUTH_SCHEMES.Token.name in operation.security[0];
+  if (operation.security?.length) responses[tokenOnly ? '403' : '401'] = errorAnswer('Missing or invalid credentials.');
   if (/:/.test(route.path)) responses['404'] = errorAnswer('The object does not exist or is not yours (`ERROR_..._DOES_NOT_EXIST`).');
   if (args.body) responses['413'] = errorAnswer('`ERROR_REQUEST_BODY_TOO_LARGE`: the body exceeds the configured limit.');
   operation.responses = responses;

@@ -19,6 +19,13 @@ export function specsSchema(specs: Readonly<Record<string, FieldSpec>>, options:
 const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
 const id: SchemaObject = { type: 'integer', minimum: 1, maximum: INT32_MAX };
 const anyObject: SchemaObject = { type: 'object', additionalProperties: true };
+const tokenPermission: SchemaObject = {
+  oneOf: [
+    { type: 'boolean' },
+    { type: 'array', items: { type: 'array', minItems: 2, maxItems: 2, items: { oneOf: [{ type: 'string', enum: ['database', 'table'] }, { type: 'integer' }] } } },
+  ],
+  description: '`true` (the whole workspace), `false`, or `[["database", id], ["table", id]]`.',
+};
 
 /**
  * The shapes Rowspace answers, as components of the document. Objects stay open
@@ -85,6 +92,22 @@ export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
     type: 'object',
     properties: { id, username: { type: 'string' }, first_name: { type: 'string' }, email: { type: 'string' } },
     additionalProperties: true,
+  },
+  DatabaseToken: {
+    type: 'object',
+    description: 'A database token: send `Authorization: Token <key>` to the row endpoints.',
+    properties: {
+      id,
+      name: { type: 'string', maxLength: 100 },
+      workspace: id,
+      key: { type: 'string', minLength: 32, maxLength: 32, nullable: true, description: 'Null only when SECRET_KEY changed since the key was made: rotate it to see a new one.' },
+      permissions: {
+        type: 'object',
+        properties: { create: tokenPermission, read: tokenPermission, update: tokenPermission, delete: tokenPermission },
+        required: ['create', 'read', 'update', 'delete'],
+      },
+    },
+    required: ['id', 'name', 'workspace', 'key', 'permissions'],
   },
   TokenAuth: {
     type: 'object',

@@ -11,6 +11,8 @@ export interface Tenant {
   user: SignedUp;
   member: SignedUp;
   ids: Record<string, string>;
+  /** The key of the user's database token (`tokenId`) on the workspace, with every permission. */
+  tokenKey: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export const PATH_PARAMETERS = [
   'token',
   'workspaceUserId',
   'commentId',
+  'tokenId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -63,6 +66,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
   const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
+  const databaseToken = await ok<any>(t, 'POST', '/api/database/tokens/', token, { name: `${name} token`, workspace: workspace.id });
   await settleJob(t, token, job.id);
 
   // The second member joins through an invitation; a second invitation stays pending.
@@ -101,7 +105,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         token: invitationToken,
         workspaceUserId: String(membership.id),
         commentId: String(comment.id),
+        tokenId: String(databaseToken.id),
       },
+      tokenKey: databaseToken.key,
     };
   } finally {
     mailer.send = original;
@@ -121,6 +127,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/jobs/${ids.jobId}/`, user.token],
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
+    [`/api/database/tokens/${ids.tokenId}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

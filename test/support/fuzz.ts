@@ -16,6 +16,8 @@ export interface Operation {
   body: Schema | null;
   /** The route needs no credentials (empty `security`, or marked public). */
   public: boolean;
+  /** The security schemes the route accepts (`JWT`, `Database token`). */
+  schemes: string[];
 }
 
 export type Schema = Record<string, any>;
@@ -71,6 +73,7 @@ export function operationsOf(document: Schema): Operation[] {
           .map((p) => ({ name: p.name, schema: resolve(document, p.schema ?? {}), ...(p['x-name-pattern'] ? { namePattern: new RegExp(p['x-name-pattern']) } : {}) })),
         body: bodySchema ? resolveDeep(document, bodySchema) : null,
         public: Array.isArray(op.security) && op.security.length === 0,
+        schemes: (op.security ?? []).flatMap((requirement: Schema) => Object.keys(requirement)),
       });
     }
   }

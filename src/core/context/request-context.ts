@@ -1,9 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+/**
+ * What a database token lets the request do on a table, for the operation its route declares
+ * (rows read, create...). Table access checks consult it: a request without one is a user's.
+ */
+export interface TableGrant {
+  allows(table: { id: number; databaseId: number }, workspaceId: number): boolean;
+}
+
 /** Who caused the work being done: the user and the socket named by the `WebSocketId` header. */
 export interface Actor {
   userId: number | null;
   webSocketId: string | null;
+  /** Set when a database token authenticated the request (the user is the token's owner). */
+  tableGrant?: TableGrant;
 }
 
 const storage = new AsyncLocalStorage<Actor>();
@@ -15,6 +25,14 @@ export const RequestContext = {
   },
   current(): Actor {
     return storage.getStore() ?? { userId: null, webSocketId: null };
+  },
+  /** The database token's grant of this request, if a token authenticated it. */
+  tableGrant(): TableGrant | undefined {
+    return storage.getStore()?.tableGrant;
+  },
+  setTableGrant(grant: TableGrant | undefined): void {
+    const store = storage.getStore();
+    if (store) store.tableGrant = grant;
   },
   /** Called by authentication: events caused from here on carry this user and socket id. */
   setActor(userId: number | null, webSocketId: string | null): void {

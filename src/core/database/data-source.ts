@@ -6,6 +6,7 @@ import { FieldEntity, SelectOptionEntity } from '../../database/fields/field.ent
 import { RowCommentEntity, RowCommentsNotificationModeEntity } from '../../database/row-comments/row-comment.entity';
 import { TableEntity } from '../../database/table.entity';
 import { JobEntity } from '../../jobs/job.entity';
+import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from '../../tokens/token.entity';
 import { SettingsEntity } from '../../settings/settings.entity';
 import { UserEntity } from '../../users/user.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
@@ -14,6 +15,7 @@ import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
 import { DatabaseCore1733000000000 } from './migrations/1733000000000-DatabaseCore';
 import { InstanceSecret1735100000000 } from './migrations/1735100000000-InstanceSecret';
+import { DatabaseTokens1736100000000 } from './migrations/1736100000000-DatabaseTokens';
 import { RowHistory1736200000000 } from './migrations/1736200000000-RowHistory';
 import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
 
@@ -34,10 +36,19 @@ export const ENTITIES = [
   SettingsEntity,
   RowCommentEntity,
   RowCommentsNotificationModeEntity,
+  DatabaseTokenEntity,
+  DatabaseTokenPermissionEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
-export const MIGRATIONS = [InitialSchema1732000000000, DatabaseCore1733000000000, InstanceSecret1735100000000, RowHistory1736200000000, RowComments1736300000000];
+export const MIGRATIONS = [
+  InitialSchema1732000000000,
+  DatabaseCore1733000000000,
+  InstanceSecret1735100000000,
+  DatabaseTokens1736100000000,
+  RowHistory1736200000000,
+  RowComments1736300000000,
+];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>): DataSourceOptions {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** What a derived key is for; a value signed for one purpose never verifies for another. */
-export type KeyPurpose = 'jwt' | 'signing';
+export type KeyPurpose = 'jwt' | 'signing' | 'token-encryption';
 
 /** HMAC-SHA256(instance secret, purpose): one independent key per purpose from the one secret. */
 export function deriveKey(secret: string, purpose: KeyPurpose): string {
@@ -16,10 +16,15 @@ export class KeyRing {
   private readonly keys = new Map<KeyPurpose, string>();
 
   constructor(secret: string) {
-    for (const purpose of ['jwt', 'signing'] as const) this.keys.set(purpose, deriveKey(secret, purpose));
+    for (const purpose of ['jwt', 'signing', 'token-encryption'] as const) this.keys.set(purpose, deriveKey(secret, purpose));
   }
 
   key(purpose: KeyPurpose): string {
     return this.keys.get(purpose)!;
+  }
+
+  /** The 32 raw bytes of a purpose's key (an AES-256 key). */
+  bytes(purpose: KeyPurpose): Buffer {
+    return Buffer.from(this.key(purpose), 'base64url');
   }
 }

@@ -4,7 +4,7 @@ import { Answer, RequestBody } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
 import { fieldBodySchema } from './field-body.schema';
 import { FieldTypeRegistry } from './field-type';
-import { Authentication, CurrentUser } from '../../auth/decorators';
+import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
@@ -35,6 +35,8 @@ export class FieldsController {
 
   @Get('table/:tableId')
   @Answer(Schemas.list('Field'))
+  @Authentication('JWT', 'Token')
+  @TokenOperations('read', 'create', 'update')
   @ApiOperation({ operationId: 'list_database_table_fields', summary: 'Fields of a table, the primary first.' })
   list(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<FieldJson[]> {
     return this.fields.list(user, tableId);
@@ -44,6 +46,9 @@ export class FieldsController {
   @HttpCode(200)
   @RequestBody((app) => fieldBodySchema(app.get(FieldTypeRegistry), { partial: false }))
   @Answer(Schemas.ref('Field'))
+  // Tokens are authenticated here but may create no field (401 ERROR_NO_PERMISSION_TO_TABLE), as in Baserow.
+  @Authentication('JWT', 'Token')
+  @TokenOperations()
   @ApiOperation({ operationId: 'create_database_table_field', summary: 'Creates a field; answers it with `related_fields`.' })
   create(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: Record<string, unknown>): Promise<FieldJson> {
     return this.fields.create(user, tableId, body);

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../../openapi/decorators';
-import { Authentication, CurrentUser } from '../../auth/decorators';
+import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
 import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
 import { PasswordFieldType } from './types/password.field-type';
@@ -18,7 +18,8 @@ export class PasswordAuthenticationDto {
 }
 
 @ApiTags('Database table fields')
-@Authentication('JWT')
+@Authentication('JWT', 'Token')
+@TokenOperations('read')
 @Controller('api/database/fields/password-authentication')
 export class PasswordAuthenticationController {
   constructor(private readonly passwords: PasswordFieldType) {}

@@ -2,7 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/co
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
-import { Authentication, CurrentUser } from '../../auth/decorators';
+import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
+import type { AuthenticatedToken } from '../../tokens/token-authenticator';
+import { CurrentToken } from '../../tokens/current-token';
+import { TableListItem, TokensService } from '../../tokens/tokens.service';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
 import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
@@ -16,7 +19,18 @@ export class TablesController {
   constructor(
     private readonly tables: TablesService,
     private readonly jobs: TableJobsService,
+    private readonly tokens: TokensService,
   ) {}
+
+  // First: `:tableId` must not take it.
+  @Get('all-tables')
+  @Authentication('Token')
+  @TokenOperations('create', 'read', 'update', 'delete')
+  @Answer({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, order: { type: 'integer' }, database_id: { type: 'integer' } } } })
+  @ApiOperation({ operationId: 'list_all_token_tables', summary: 'Token only: the tables the token has a create, read, update or delete permission on.' })
+  allTables(@CurrentToken() token: AuthenticatedToken): Promise<TableListItem[]> {
+    return this.tokens.tables(token);
+  }
 
   @Get('database/:databaseId')
   @Answer(Schemas.list('Table'))

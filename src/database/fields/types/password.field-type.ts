@@ -6,6 +6,7 @@ import { PasswordHasher } from '../../../users/password-hasher';
 import { DatabaseErrors } from '../../database.errors';
 import { RowRepository } from '../../rows/row.repository';
 import { TableRepository } from '../../table.repository';
+import { checkTableGrant } from '../../table-context';
 import type { FieldEntity } from '../field.entity';
 import { FieldRepository } from '../field.repository';
 import { cellError, fieldColumn, KEEP_CELL, rowsTable } from '../field-type';
@@ -72,6 +73,7 @@ export class PasswordFieldType extends ColumnFieldType {
     if (!found || found.field.type !== this.type || !found.field.properties.allow_endpoint_authentication) throw DatabaseErrors.fieldDoesNotExist();
     const access = await this.tables.findAccess(found.table.id, userId);
     if (!access) throw DatabaseErrors.fieldDoesNotExist();
+    checkTableGrant(access);
     if (!access.isMember) throw Errors.permissionDenied();
     const sql = this.rows.sql();
     const [row] = await this.rows.query<Record<string, unknown>>(

@@ -15,6 +15,8 @@ import { MonitoringModule } from './monitoring/monitoring.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SettingsModule } from './settings/settings.module';
+import { TrashModule } from './trash/trash.module';
+import { TrashTypesModule } from './trash/types/trash-types.module';
 import { UsersModule } from './users/users.module';
 import { ViewsModule } from './views/views.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -27,6 +29,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config),
         SettingsModule,
+        TrashModule,
         UsersModule,
         AuthModule,
         WorkspacesModule,
@@ -37,6 +40,7 @@ export class AppModule {
         OpenApiModule,
         RealtimeModule,
         ViewsModule,
+        TrashTypesModule,
         MonitoringModule.forRoot(config),
         // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
         ...loadExtraModules(config.extraModules),

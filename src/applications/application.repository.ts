@@ -54,6 +54,15 @@ export class ApplicationRepository {
     return Number(row?.max ?? 0);
   }
 
+  /** An application, trashed or not (the trash's lookups). */
+  findAny(id: number): Promise<ApplicationEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.repo.delete({ id });
+  }
+
   create(values: Partial<ApplicationEntity>): Promise<ApplicationEntity> {
     return this.repo.save(this.repo.create(values));
   }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, Errors } from '../core/errors/api-error';
+import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
@@ -13,9 +14,6 @@ import { ApplicationJson } from './application.serializer';
 import { ApplicationTypeRegistry } from './application-type';
 
 
-export const ApplicationErrors = {
-  notInWorkspace: (id: number) => new ApiError('ERROR_APPLICATION_NOT_IN_GROUP', 400, `The application id ${id} does not belong to the group.`),
-};
 
 /** SHA-256 hex of an id's decimal string, as `applications_reordered` and `tables_reordered` carry ids. */
 export function hashId(id: number): string {
@@ -30,6 +28,7 @@ export class ApplicationsService {
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly workspaces: WorkspacesService,
     private readonly types: ApplicationTypeRegistry,
+    private readonly trash: TrashService,
   ) {}
 
   /** A live application the user may use: 404 when missing or trashed, 400 when not a member. */
@@ -119,7 +118,15 @@ export class ApplicationsService {
   async delete(user: UserEntity, applicationId: number): Promise<void> {
     await this.db.run(async () => {
       const found = await this.require(applicationId, user.id);
-      await this.repo.update(found.id, { trashed: true });
+      const workspace = await this.workspaceRepo.findWorkspace(found.workspaceId);
+      await this.trash.trashItem(ApplicationEntity, user, {
+        type: 'application',
+        itemId: found.id,
+        workspaceId: found.workspaceId,
+        applicationId: found.id,
+        name: found.name,
+        parentName: workspace?.name ?? null,
+      });
       this.db.record('application.deleted', { applicationId, workspaceId: found.workspaceId });
     });
   }
@@ -133,6 +140,12 @@ export class ApplicationsService {
     }
   }
 
+  /** An application deleted for good: its type drops its data, then it goes. */
+  async permanentlyDelete(application: ApplicationEntity): Promise<void> {
+    await this.types.get(application.type)?.beforePermanentDelete?.(application);
+    await this.repo.delete(application.id);
+  }
+
   /** Orders the workspace's applications as listed; the ones not listed get order 0. */
   async order(user: UserEntity, workspaceId: number, applicationIds: number[]): Promise<void> {
     await this.db.run(async () => {
@@ -140,7 +153,7 @@ export class ApplicationsService {
       // Trashed applications cannot be ordered (Baserow's default manager hides them).
       const all = await this.repo.liveIdsOfWorkspace(workspaceId);
       const known = new Set(all);
-      for (const id of applicationIds) if (!known.has(id)) throw ApplicationErrors.notInWorkspace(id);
+      for (const id of applicationIds) if (!known.has(id)) throw Errors.applicationNotInWorkspace(id);
       const positions = new Map<number, number>();
       applicationIds.forEach((id, index) => positions.set(id, index + 1));
       for (const id of all) await this.repo.update(id, { order: positions.get(id) ?? 0 });

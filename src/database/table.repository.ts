@@ -52,6 +52,16 @@ export class TableRepository {
     return { table, workspaceId: Number(raw.raw[0].workspace_id), isMember: raw.raw[0].membership_id != null };
   }
 
+  /** A table, trashed or not (the trash's lookups). */
+  findAny(id: number): Promise<TableEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** Deletes the table's metadata for good (its fields and views go with it). */
+  async delete(id: number): Promise<void> {
+    await this.repo.delete({ id });
+  }
+
   async create(values: Partial<TableEntity>): Promise<TableEntity> {
     return this.repo.save(this.repo.create(values));
   }

@@ -47,7 +47,7 @@ export class DatabaseRealtimeListener {
   async tableUpdated(event: DomainEvent<'table.updated'>): Promise<void> {
     const context = await this.contexts.ofTable(event.payload.tableId);
     if (!context) return;
-    const message = { type: 'table_updated', table_id: context.table.id, table: serializeTable(context.table), force_table_refresh: false };
+    const message = { type: 'table_updated', table_id: context.table.id, table: serializeTable(context.table), force_table_refresh: event.payload.forceTableRefresh ?? false };
     await this.toWorkspace(event.payload.workspaceId, message, origin(event));
   }
 
@@ -81,6 +81,16 @@ export class DatabaseRealtimeListener {
     await this.fieldChanged(event, (field, related) => ({ type: 'field_updated', field_id: field.id, field, related_fields: related }));
   }
 
+  /**
+   * `field_restored` (always from the system): the field and its related fields with the
+   * `filters`, `sortings` and `group_bys` of every view that uses them.
+   */
+  @OnEvent('field.restored')
+  async fieldRestored(event: DomainEvent<'field.restored'>): Promise<void> {
+    const withViewUse = (json: FieldJson) => ({ ...json, filters: [], sortings: [], group_bys: [] });
+    await this.fieldChanged(event, (field, related) => ({ type: 'field_restored', field: withViewUse(field), related_fields: related.map(withViewUse) }));
+  }
+
   @OnEvent('field.deleted')
   async fieldDeleted(event: DomainEvent<'field.deleted'>): Promise<void> {
     const { fieldId, tableId, relatedFieldIds } = event.payload;
@@ -95,7 +105,7 @@ export class DatabaseRealtimeListener {
    * The field's message to its table page; related fields of other tables go to their own
    * table's page as one `field_updated` each (the first changed field, the rest related), to all.
    */
-  private async fieldChanged(event: DomainEvent<'field.created' | 'field.updated'>, build: (field: FieldJson, related: FieldJson[]) => ServerMessage): Promise<void> {
+  private async fieldChanged(event: DomainEvent<'field.created' | 'field.updated' | 'field.restored'>, build: (field: FieldJson, related: FieldJson[]) => ServerMessage): Promise<void> {
     const { fieldId, tableId, relatedFieldIds } = event.payload;
     const field = await this.fieldRepo.findLive(fieldId);
     if (!field) return;

@@ -98,6 +98,19 @@ export class RealtimeListener {
     );
   }
 
+  /** `group_restored` to each member with the workspace and its applications as that member sees them. */
+  @OnEvent('workspace.restored')
+  async workspaceRestored(event: DomainEvent<'workspace.restored'>): Promise<void> {
+    const { workspaceId } = event.payload;
+    const applications = await this.applications.serialize(await this.applicationRepo.ofWorkspaces([workspaceId]));
+    const deliveries: Delivery[] = [];
+    for (const userId of await this.repo.memberUserIds([workspaceId])) {
+      const workspace = await this.workspaces.item(workspaceId, userId).catch(() => null);
+      if (workspace) deliveries.push(toUsers([userId], { type: 'group_restored', workspace_id: workspaceId, workspace, applications }, origin(event)));
+    }
+    await this.broadcaster.send(...deliveries);
+  }
+
   @OnEvent('workspaces.reordered')
   async workspacesReordered(event: DomainEvent<'workspaces.reordered'>): Promise<void> {
     const { userId, workspaceIds } = event.payload;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { liveRow } from '../database/rows/table-schema.repository';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApplicationEntity } from '../applications/application.entity';
 import { TableEntity } from '../database/table.entity';
@@ -45,7 +46,7 @@ export class RealtimeRepository {
     return row !== undefined;
   }
 
-  /** Whether row `rowId` exists in `database_table_<tableId>`; a table without its SQL table has no rows. */
+  /** Whether live row `rowId` exists in `database_table_<tableId>`; a table without its SQL table has no rows. */
   async rowExists(tableId: number, rowId: number): Promise<boolean> {
     if (!Number.isSafeInteger(tableId)) return false;
     try {
@@ -53,7 +54,7 @@ export class RealtimeRepository {
         .createQueryBuilder()
         .select('r.id', 'id')
         .from(`database_table_${tableId}`, 'r')
-        .where('r.id = :rowId', { rowId })
+        .where(`r.id = :rowId AND ${liveRow('r')}`, { rowId })
         .limit(1)
         .getRawOne();
       return row !== undefined;

@@ -41,6 +41,15 @@ export class ViewRepository {
     return query.getMany();
   }
 
+  /** A view, trashed or not (the trash's lookups). */
+  findAny(id: number): Promise<ViewEntity | null> {
+    return this.views.findOneBy({ id });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.views.delete({ id });
+  }
+
   async create(values: Partial<ViewEntity>): Promise<ViewEntity> {
     return this.views.save(this.views.create(values));
   }

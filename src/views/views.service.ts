@@ -9,6 +9,7 @@ import type { DefaultViewFactory } from '../database/tables/tables.service';
 import { TableContext, TableContextService } from '../database/table-context';
 import type { TableEntity } from '../database/table.entity';
 import { TableRepository } from '../database/table.repository';
+import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
 import { ViewEntity } from './view.entity';
@@ -81,6 +82,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly contexts: TableContextService,
     private readonly tables: TableRepository,
     private readonly hasher: PasswordHasher,
+    private readonly trash: TrashService,
   ) {}
 
   // ------------------------------------------------------------------ access
@@ -259,8 +261,15 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   /** Moves the view to the trash. */
   async delete(user: UserEntity, viewId: number): Promise<void> {
     await this.db.run(async () => {
-      const { view } = await this.require(viewId, user.id);
-      await this.repo.update(view.id, { trashed: true });
+      const { view, context } = await this.require(viewId, user.id);
+      await this.trash.trashItem(ViewEntity, user, {
+        type: 'view',
+        itemId: view.id,
+        workspaceId: context.workspaceId,
+        applicationId: context.table.databaseId,
+        name: view.name,
+        parentName: context.table.name,
+      });
       this.db.record('view.deleted', { viewId: view.id, tableId: view.tableId });
     });
   }

@@ -33,6 +33,11 @@ export class WorkspaceRepository {
     return this.workspaces.findOneBy({ id, trashed: false });
   }
 
+  /** A workspace, trashed or not (the trash's lookups). */
+  findAnyWorkspace(id: number): Promise<WorkspaceEntity | null> {
+    return this.workspaces.findOneBy({ id });
+  }
+
   findWorkspaces(ids: number[]): Promise<WorkspaceEntity[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.workspaces.createQueryBuilder('w').where('w.id IN (:...ids) AND w.trashed = :f', { ids, f: false }).getMany();

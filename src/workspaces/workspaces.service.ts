@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
 import { WorkspaceRepository } from './workspace.repository';
@@ -41,6 +42,7 @@ export class WorkspacesService {
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: WorkspaceRepository,
+    private readonly trash: TrashService,
   ) {}
 
   /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
@@ -113,9 +115,9 @@ export class WorkspacesService {
   /** Moves the workspace to the trash; from then on it behaves as not existing. */
   async delete(user: UserEntity, workspaceId: number): Promise<void> {
     await this.db.run(async () => {
-      await this.requireAdmin(workspaceId, user.id, 'workspace.delete');
+      const { workspace } = await this.requireAdmin(workspaceId, user.id, 'workspace.delete');
       const memberUserIds = await this.repo.memberUserIds(workspaceId);
-      await this.repo.updateWorkspace(workspaceId, { trashed: true });
+      await this.trash.trashItem(WorkspaceEntity, user, { type: 'workspace', itemId: workspaceId, workspaceId, applicationId: null, name: workspace.name, parentName: null });
       this.db.record('workspace.deleted', { workspaceId, memberUserIds });
     });
   }

@@ -67,6 +67,11 @@ export interface AppConfig {
   rowCommentMaxLength: number;
   /** Row history entries older than this many days are purged by the hourly job. */
   rowHistoryRetentionDays: number;
+  // Trash.
+  /** Trashed items older than this many hours are deleted for good by the hourly job. */
+  hoursUntilTrashPermanentlyDeleted: number;
+  /** Largest page of a workspace's trash a list request may ask for (`size`). */
+  trashPageSizeLimit: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -219,6 +224,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rowCommentPageSizeLimit: int(env, 'ROW_COMMENT_PAGE_SIZE_LIMIT', 200, 1),
     rowCommentMaxLength: int(env, 'ROW_COMMENT_MAX_LENGTH', 65536, 100, 10 * 1024 * 1024),
     rowHistoryRetentionDays: int(env, 'ROW_HISTORY_RETENTION_DAYS', 180, 0),
+    hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
+    trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
   };
 }
 

@@ -8,6 +8,7 @@ import { TableEntity } from '../../database/table.entity';
 import { JobEntity } from '../../jobs/job.entity';
 import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from '../../tokens/token.entity';
 import { SettingsEntity } from '../../settings/settings.entity';
+import { TrashedRowsEntity, TrashEntryEntity } from '../../trash/trash-entry.entity';
 import { UserEntity } from '../../users/user.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
 import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from '../../workspaces/workspace.entity';
@@ -18,6 +19,7 @@ import { InstanceSecret1735100000000 } from './migrations/1735100000000-Instance
 import { DatabaseTokens1736100000000 } from './migrations/1736100000000-DatabaseTokens';
 import { RowHistory1736200000000 } from './migrations/1736200000000-RowHistory';
 import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
+import { Trash1736400000000 } from './migrations/1736400000000-Trash';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -38,6 +40,8 @@ export const ENTITIES = [
   RowCommentsNotificationModeEntity,
   DatabaseTokenEntity,
   DatabaseTokenPermissionEntity,
+  TrashEntryEntity,
+  TrashedRowsEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
@@ -48,6 +52,7 @@ export const MIGRATIONS = [
   DatabaseTokens1736100000000,
   RowHistory1736200000000,
   RowComments1736300000000,
+  Trash1736400000000,
 ];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */

@@ -55,6 +55,16 @@ export class UnitOfWork {
     tx.events.push({ name, payload, actor: { userId, webSocketId } });
   }
 
+  /**
+   * Records an event of the system rather than of the requesting user (Baserow's `user=None`:
+   * trash restores): no socket is excluded from its messages.
+   */
+  recordAsSystem<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
+    const tx = this.current.getStore();
+    if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
+    tx.events.push({ name, payload, actor: { userId: null, webSocketId: null } });
+  }
+
   private async dispatch(events: DomainEvent[]): Promise<void> {
     for (const event of events) {
       try {

@@ -57,5 +57,6 @@ export const Errors = {
     new ApiError('ERROR_USER_INVALID_GROUP_PERMISSIONS', 400, `You need ${operation} permissions.`),
   applicationDoesNotExist: () =>
     new ApiError('ERROR_APPLICATION_DOES_NOT_EXIST', 404, 'The requested application does not exist.'),
+  applicationNotInWorkspace: (id: number) => new ApiError('ERROR_APPLICATION_NOT_IN_GROUP', 400, `The application id ${id} does not belong to the group.`),
   jobDoesNotExist: () => new ApiError('ERROR_JOB_DOES_NOT_EXIST', 404, 'The requested job does not exist.'),
 };

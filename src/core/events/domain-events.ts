@@ -33,6 +33,8 @@ export interface DomainEventMap {
   'workspace.created': { workspaceId: number };
   'workspace.updated': { workspaceId: number };
   'workspace.deleted': { workspaceId: number; memberUserIds: number[] };
+  /** Back from the trash: each member gets the workspace as they see it, with its applications. */
+  'workspace.restored': { workspaceId: number };
   'workspaces.reordered': { userId: number; workspaceIds: number[] };
   'workspace_user.added': { workspaceId: number; workspaceUserId: number };
   'workspace_user.updated': { workspaceId: number; workspaceUserId: number };
@@ -42,12 +44,14 @@ export interface DomainEventMap {
   'application.deleted': { applicationId: number; workspaceId: number };
   'applications.reordered': { workspaceId: number; applicationIds: number[] };
   'table.created': { tableId: number; databaseId: number; workspaceId: number };
-  'table.updated': { tableId: number; databaseId: number; workspaceId: number };
+  /** `forceTableRefresh`: clients reload the table's rows (a restore of 50 rows or more). */
+  'table.updated': { tableId: number; databaseId: number; workspaceId: number; forceTableRefresh?: boolean };
   'table.deleted': { tableId: number; databaseId: number; workspaceId: number };
   'tables.reordered': { databaseId: number; workspaceId: number; tableIds: number[] };
   'field.created': { fieldId: number; tableId: number; relatedFieldIds: number[] };
   'field.updated': { fieldId: number; tableId: number; relatedFieldIds: number[] };
   'field.deleted': { fieldId: number; tableId: number; relatedFieldIds: number[] };
+  'field.restored': { fieldId: number; tableId: number; relatedFieldIds: number[] };
   /** `beforeRowId`: the row the new rows were placed before (`?before=`), or null. */
   /** `rows`: the new rows as read in the transaction that created them. */
   'rows.created': { tableId: number; rowIds: number[]; beforeRowId: number | null; rows?: RowSnapshot[] };
@@ -55,6 +59,8 @@ export interface DomainEventMap {
   'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[] };
   /** `rows`: the rows as they were before deletion. */
   'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[] };
+  /** Trashed rows deleted for good (modules forget what they keep of them: comments, history). */
+  'rows.deleted_for_good': { tableId: number; rowIds: number[] };
   /** Row history entries just recorded, each as the API answers it, for its row's page. */
   'row_history.created': { entries: { tableId: number; rowId: number; entry: Record<string, unknown> & { id: number } }[] };
   'view.created': { viewId: number; tableId: number };

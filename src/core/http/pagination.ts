@@ -15,3 +15,17 @@ export function limitOffsetLinks(url: URL, limit: number, offset: number, count:
     previous: offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit),
   };
 }
+
+/** Absolute `next`/`previous` links from the request URL with `page` replaced (page 1 drops it). */
+export function pageLinks(url: URL, page: number, size: number, count: number): { next: string | null; previous: string | null } {
+  const link = (target: number): string => {
+    const copy = new URL(url.toString());
+    if (target === 1) copy.searchParams.delete('page');
+    else copy.searchParams.set('page', String(target));
+    return copy.toString();
+  };
+  return {
+    next: page * size < count ? link(page + 1) : null,
+    previous: page > 1 ? link(page - 1) : null,
+  };
+}

@@ -78,6 +78,8 @@ export interface FieldType {
   afterSave?(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]>;
   /** Called before the field (and its storage) is deleted; answers the related fields deleted with it. */
   beforeDelete?(field: FieldEntity, ctx: FieldContext): Promise<FieldEntity[]>;
+  /** Refuses to bring a trashed field back while something it needs is still trashed (throws the API error). */
+  beforeRestore?(field: FieldEntity): Promise<void>;
 
   /** Whether a property change (same type, same column) still needs the cells converted. */
   needsConversion?(previous: FieldEntity, field: FieldEntity): boolean;

@@ -28,6 +28,16 @@ export class FieldRepository {
     return links.filter((field) => Number(field.properties.link_row_table_id) === tableId);
   }
 
+  /** A field, trashed or not (the trash's lookups). */
+  findAny(id: number): Promise<FieldEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** Every field of the table, trashed ones included. */
+  allOfTable(tableId: number): Promise<FieldEntity[]> {
+    return this.repo.find({ where: { tableId }, order: { id: 'ASC' } });
+  }
+
   findLive(id: number): Promise<FieldEntity | null> {
     return this.repo.findOne({ where: { id, trashed: false } });
   }

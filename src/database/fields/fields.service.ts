@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { bodyObjectError, checkObject, checkValue, FieldSpec } from '../../core/validation/field';
+import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import { RowRepository } from '../rows/row.repository';
@@ -44,6 +45,7 @@ export class FieldsService {
     private readonly contexts: TableContextService,
     private readonly schema: TableSchemaRepository,
     private readonly rows: RowRepository,
+    private readonly trash: TrashService,
     readonly types: FieldTypeRegistry,
   ) {}
 
@@ -256,12 +258,52 @@ export class FieldsService {
       if (field.primary) throw DatabaseErrors.cannotDeletePrimaryField();
       const type = this.types.of(field);
       const relatedFields = (await type.beforeDelete?.(field, this.contexts.fieldContext(context, user.id))) ?? [];
-      await this.repo.save({ ...field, trashed: true });
+      await this.trash.trashItem(FieldEntity, user, {
+        type: 'field',
+        itemId: field.id,
+        workspaceId: context.workspaceId,
+        applicationId: context.table.databaseId,
+        name: field.name,
+        parentName: context.table.name,
+        relatedItems: relatedFields.length ? { field: relatedFields.map((f) => f.id) } : {},
+      });
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
       return relatedFields;
     });
     return this.serializeMany(related);
+  }
+
+  /**
+   * Brings a trashed field back with the fields trashed with it (a link's related field),
+   * as Baserow's `restore_field`: a name taken meanwhile becomes "<name> (Restored)".
+   */
+  async restore(fieldId: number, relatedIds: number[]): Promise<void> {
+    await this.db.run(async () => {
+      const field = await this.repo.findAny(fieldId);
+      if (!field?.trashed) throw new Error(`Field ${fieldId} is not in the trash.`);
+      const type = this.types.of(field);
+      await type.beforeRestore?.(field);
+      const restored: FieldEntity[] = [];
+      for (const candidate of [field, ...(await Promise.all(relatedIds.map((id) => this.repo.findAny(id))))]) {
+        if (!candidate?.trashed || !(await this.tables.findAccess(candidate.tableId, 0))) continue;
+        const live = await this.repo.ofTable(candidate.tableId);
+        candidate.name = nextFreeName(live.map((f) => f.name), candidate.name);
+        candidate.trashed = false;
+        await this.repo.save(candidate);
+        await this.tables.bump(candidate.tableId, 'fields_version');
+        restored.push(candidate);
+      }
+      this.db.recordAsSystem('field.restored', { fieldId, tableId: field.tableId, relatedFieldIds: restored.slice(1).map((f) => f.id) });
+    });
+  }
+
+  /** A trashed field deleted for good: its column or other storage, then its metadata. */
+  async deleteForGood(field: FieldEntity): Promise<void> {
+    const table = await this.tables.findAny(field.tableId);
+    if (!table) return;
+    await this.dropStorage(field, this.types.of(field), this.contexts.fieldContext({ table, selectOptions: new Map() }, null));
+    await this.repo.delete(field.id);
   }
 
   // ------------------------------------------------------------------ primary field
@@ -346,4 +388,13 @@ export class FieldsService {
       input: { ...body, ...props.values, ...writeOnly.values },
     };
   }
+}
+
+/** Baserow's `find_next_unused_field_name([name, "<name> (Restored)"])`: the name, else the restored name, numbered when needed. */
+function nextFreeName(taken: string[], name: string): string {
+  const names = new Set(taken);
+  if (!names.has(name)) return name;
+  const restored = `${name} (Restored)`;
+  if (!names.has(restored)) return restored;
+  for (let n = 2; ; n++) if (!names.has(`${restored} ${n}`)) return `${restored} ${n}`;
 }

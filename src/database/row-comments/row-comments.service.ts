@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import type { DomainEvent } from '../../core/events/domain-events';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { toApiDateTime } from '../../core/database/columns';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { validationError } from '../../core/errors/api-error';
-import { limitOffsetLinks } from '../../core/http/pagination';
+import { limitOffsetLinks, pageLinks } from '../../core/http/pagination';
 import { bodyObjectError } from '../../core/validation/field';
 import { databaseId, NO_ID } from '../../core/validation/ids';
+import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
-import { pageLinks } from '../rows/rows.service';
 import { RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 import { checkCommentMessage, CheckedMessage } from './comment-message';
@@ -53,6 +55,7 @@ export class RowCommentsService {
     private readonly contexts: TableContextService,
     private readonly rows: RowsService,
     private readonly repo: RowCommentRepository,
+    private readonly trash: TrashService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,7 +111,16 @@ export class RowCommentsService {
       const context = await this.contexts.require(tableId, user.id);
       const comment = await this.requireComment(context, commentId);
       if (comment.userId !== user.id) throw RowCommentErrors.notAuthor();
-      await this.repo.update(comment.id, { trashed: true });
+      await this.trash.trashItem(RowCommentEntity, user, {
+        type: 'row_comment',
+        itemId: comment.id,
+        workspaceId: context.workspaceId,
+        applicationId: context.table.databaseId,
+        name: ' ',
+        // The comment's parent is its row, which the trash names by id.
+        parentName: String(comment.rowId),
+        ownerId: comment.userId,
+      });
       const [json] = await this.serialize([{ ...comment, trashed: true }]);
       this.db.record('row_comment.deleted', { tableId, rowId: comment.rowId, comment: json });
       return json;
@@ -123,11 +135,17 @@ export class RowCommentsService {
     return this.db.run(async () => {
       const comment = await this.repo.find(databaseId(commentId) ?? NO_ID);
       if (!comment?.trashed) return false;
-      await this.repo.update(comment.id, { trashed: false });
+      await this.trash.untrashItem(RowCommentEntity, comment.id);
       const [json] = await this.serialize([{ ...comment, trashed: false }]);
-      this.db.record('row_comment.restored', { tableId: comment.tableId, rowId: comment.rowId, comment: json });
+      this.db.recordAsSystem('row_comment.restored', { tableId: comment.tableId, rowId: comment.rowId, comment: json });
       return true;
     });
+  }
+
+  /** A comment in the trash (its table and row), or null. */
+  async trashed(commentId: number): Promise<RowCommentEntity | null> {
+    const comment = await this.repo.find(databaseId(commentId) ?? NO_ID);
+    return comment?.trashed ? comment : null;
   }
 
   /** Forgets a trashed comment for good (the trash's permanent deletion); false when there is none. */
@@ -141,6 +159,11 @@ export class RowCommentsService {
   }
 
   /** Forgets the comments and notification modes of rows deleted for good (as Baserow's `permanently_deleted` receiver of rows). */
+  @OnEvent('rows.deleted_for_good')
+  async forgetDeletedRows(event: DomainEvent<'rows.deleted_for_good'>): Promise<void> {
+    await this.forgetRows(event.payload.tableId, event.payload.rowIds);
+  }
+
   async forgetRows(tableId: number, rowIds: number[]): Promise<void> {
     await this.db.run(() => this.repo.deleteOfRows(tableId, rowIds));
   }

@@ -11,6 +11,7 @@ import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type
 import { builtinFilterField } from '../filters/builtin-fields';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
 import { TableContext, TableContextService } from '../table-context';
+import { liveRow } from './table-schema.repository';
 
 export const ROW_ALIAS = 'r';
 
@@ -253,9 +254,9 @@ export class RowListQuery {
     return { tree: leaves.length ? { filter_type: filterType, filters: leaves, groups: [] } : null, rowIds };
   }
 
-  /** The WHERE condition of a selection (without the keyword), or null for every row. */
-  async where(selection: RowSelection, context: TableContext, sql: Sql, userFieldNames: boolean): Promise<string | null> {
-    const parts: string[] = [];
+  /** The WHERE condition of a selection (without the keyword): live rows, then filters, ids and search. */
+  async where(selection: RowSelection, context: TableContext, sql: Sql, userFieldNames: boolean): Promise<string> {
+    const parts: string[] = [liveRow(ROW_ALIAS)];
     const tables = selection.filters || selection.search ? await this.contexts.linkedTables(context) : undefined;
     if (selection.filters) {
       const condition = this.compiler.compile(selection.filters, context, sql, { alias: ROW_ALIAS, userFieldNames, tables });
@@ -263,7 +264,7 @@ export class RowListQuery {
     }
     if (selection.rowIds) parts.push(selection.rowIds.length ? `${quote(ROW_ALIAS)}."id" IN ${sql.list(selection.rowIds)}` : '1 = 0');
     if (selection.search) parts.push(this.searchCondition(selection.search, context, sql, tables));
-    return parts.length ? parts.join(' AND ') : null;
+    return parts.join(' AND ');
   }
 
   /** Compat search: any searchable cell contains the term, or the term is the row id. */

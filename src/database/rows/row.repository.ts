@@ -5,6 +5,7 @@ import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { inIdRange } from '../../core/validation/ids';
 import { RawRow, rowsTable } from '../fields/field-type';
+import { liveRow } from './table-schema.repository';
 
 /** A row to insert: its stored column values and its order. */
 export interface NewRow {
@@ -49,13 +50,39 @@ export class RowRepository {
     return result.map((row) => Number(row.id));
   }
 
-  /** Rows by id (in no particular order); an id beyond 32 bits names none. */
-  async findByIds(tableId: number, requested: number[]): Promise<RawRow[]> {
+  /** Live rows by id (in no particular order); an id beyond 32 bits names none. */
+  async findByIds(tableId: number, requested: number[], which: 'live' | 'trashed' = 'live'): Promise<RawRow[]> {
     const ids = requested.filter(inIdRange);
     if (!ids.length) return [];
     const sql = this.sql();
-    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);
+    const state = which === 'live' ? liveRow() : `NOT (${liveRow()})`;
+    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)} AND ${state}`, sql.params);
     return rows.map((row) => normalize(row));
+  }
+
+  /**
+   * Moves live rows to the trash or trashed rows back; answers how many changed, so a
+   * caller racing another delete (or restore) of the same rows can tell.
+   */
+  async setTrashed(tableId: number, ids: number[], trashed: boolean): Promise<number> {
+    let changed = 0;
+    for (let start = 0; start < ids.length; start += 500) {
+      const sql = this.sql();
+      const state = trashed ? liveRow() : `NOT (${liveRow()})`;
+      changed += await this.execute(
+        `UPDATE ${quote(rowsTable(tableId))} SET "trashed" = ${trashed ? 'TRUE' : 'FALSE'} WHERE "id" IN ${sql.list(ids.slice(start, start + 500))} AND ${state}`,
+        sql.params,
+      );
+    }
+    return changed;
+  }
+
+  /** Runs a write in the caller's transaction and answers the number of rows it changed. */
+  private async execute(text: string, params: unknown[]): Promise<number> {
+    const runner = this.db.manager.queryRunner;
+    if (!runner) throw new Error('A counted write runs inside a unit of work.');
+    const result = await runner.query(text, params, true);
+    return result.affected ?? 0;
   }
 
   /** Updates some columns of one row and stamps `updated_on` / `last_modified_by_id`. */
@@ -73,15 +100,15 @@ export class RowRepository {
     await this.query(`DELETE FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)}`, sql.params);
   }
 
-  /** The orders of `count` new last rows: the largest order rounded up, plus one, two, … */
+  /** The orders of `count` new last rows: the largest live order rounded up, plus one, two, … (as Baserow, trashed rows aside). */
   async nextOrders(tableId: number, count: number): Promise<bigint[]> {
-    const [row] = await this.query<{ max: unknown }>(`SELECT MAX("order") AS "max" FROM ${quote(rowsTable(tableId))}`);
+    const [row] = await this.query<{ max: unknown }>(`SELECT MAX("order") AS "max" FROM ${quote(rowsTable(tableId))} WHERE ${liveRow()}`);
     const max = row?.max == null ? 0n : this.dialect.orderFromDb(row.max);
     const first = ((max + ORDER_ONE - 1n) / ORDER_ONE) * ORDER_ONE + ORDER_ONE;
     return Array.from({ length: count }, (_, i) => first + BigInt(i) * ORDER_ONE);
   }
 
-  /** The order of a row, and of the row right before it (null when it is the first). */
+  /** The order of a row, and of the live row right before it (null when it is the first). */
   async ordersAround(tableId: number, rowId: number): Promise<{ order: bigint; previous: bigint | null } | null> {
     const table = quote(rowsTable(tableId));
     const sql = this.sql();
@@ -89,7 +116,7 @@ export class RowRepository {
     if (!row) return null;
     const sql2 = this.sql();
     const [prev] = await this.query<{ order: unknown }>(
-      `SELECT "order" FROM ${table} WHERE "order" < ${sql2.param(row.order)} ORDER BY "order" DESC, "id" DESC LIMIT 1`,
+      `SELECT "order" FROM ${table} WHERE "order" < ${sql2.param(row.order)} AND ${liveRow()} ORDER BY "order" DESC, "id" DESC LIMIT 1`,
       sql2.params,
     );
     return { order: this.dialect.orderFromDb(row.order), previous: prev ? this.dialect.orderFromDb(prev.order) : null };
@@ -99,13 +126,13 @@ export class RowRepository {
     await this.update(tableId, id, { order: this.dialect.orderToDb(order) }, userId);
   }
 
-  /** Every row, in id batches (conversions read a whole column). */
-  async *scan(tableId: number, batchSize = 2000): AsyncGenerator<RawRow[]> {
+  /** Every row, trashed ones included unless `liveOnly`, in id batches (conversions read a whole column). */
+  async *scan(tableId: number, { liveOnly = false, batchSize = 2000 } = {}): AsyncGenerator<RawRow[]> {
     let after = 0;
     for (;;) {
       const sql = this.sql();
       const rows = await this.query(
-        `SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" > ${sql.param(after)} ORDER BY "id" LIMIT ${batchSize}`,
+        `SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" > ${sql.param(after)}${liveOnly ? ` AND ${liveRow()}` : ''} ORDER BY "id" LIMIT ${batchSize}`,
         sql.params,
       );
       if (!rows.length) return;
@@ -130,14 +157,14 @@ export class RowRepository {
   }
 
   /**
-   * Copies every row of a table into another with its id, order, stamps and the given
+   * Copies every live row of a table into another with its id, order, stamps and the given
    * column pairs; the copy's id sequence continues after the largest id.
    */
   async copyRows(fromTableId: number, toTableId: number, columns: { from: string; to: string }[]): Promise<void> {
     const system = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id'];
     const target = [...system, ...columns.map((c) => c.to)].map(quote).join(', ');
     const source = [...system, ...columns.map((c) => c.from)].map(quote).join(', ');
-    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))}`);
+    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))} WHERE ${liveRow()}`);
     const sync = this.dialect.syncRowIdSequence(rowsTable(toTableId));
     if (sync) await this.query(sync);
   }

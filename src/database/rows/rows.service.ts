@@ -4,8 +4,11 @@ import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { formatOrder } from '../../core/database/dialect';
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
+import { pageLinks } from '../../core/http/pagination';
 import { ApiError, ErrorTree, queryValidationError, validationError } from '../../core/errors/api-error';
 import { pythonTypeName } from '../../core/validation/field';
+import { TrashErrors } from '../../trash/trash.errors';
+import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
@@ -64,6 +67,7 @@ export class RowsService {
     private readonly counts: CountCache,
     private readonly metadata: RowMetadataRegistry,
     private readonly history: RowHistoryService,
+    private readonly trash: TrashService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -145,7 +149,7 @@ export class RowsService {
   async select(context: TableContext, selection: RowSelection, userFieldNames: boolean, limit: number, offset: number): Promise<{ count: number; rows: RawRow[] }> {
     const sql = this.rows.sql();
     const where = await this.listQuery.where(selection, context, sql, userFieldNames);
-    const whereSql = where ? ` WHERE ${where}` : '';
+    const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
     const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql, sql.params);
     let count = this.counts.get(key);
@@ -378,17 +382,62 @@ export class RowsService {
     await this.deleteMany(user, tableId, ids, false);
   }
 
+  /**
+   * Moves rows to the trash: one `row` entry for the single-row endpoint, one `rows` entry
+   * for a batch. Their links stay, so a restore brings them back as they were.
+   */
   private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const rows = await this.existingRows(context, ids, single);
-      const ctx = this.contexts.fieldContext(context, user.id);
-      for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, ids, ctx);
-      await this.rows.delete(tableId, ids);
+      if ((await this.rows.setTrashed(tableId, ids, true)) !== ids.length) throw TrashErrors.alreadyDeleted();
+      const names = this.trashNames(context, rows);
+      const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
+      if (single) await this.trash.record(user, { ...entry, type: 'row', itemId: ids[0], name: String(ids[0]) });
+      else await this.trash.record(user, { ...entry, type: 'rows', itemId: (await this.trash.saveTrashedRows(tableId, ids)).id, name: ' ' });
       await this.tables.bump(tableId, 'rows_version');
       await this.history.record(user, context, { action: single ? 'delete_row' : 'delete_rows', rowsBefore: rows });
       this.db.record('rows.deleted', { tableId, rowIds: ids, rows });
     });
+  }
+
+  /**
+   * Brings trashed rows back (a trash restore, by the system): fewer than 50 are announced
+   * as `rows_created`, more as a `table_updated` that makes clients reload the table.
+   */
+  async restore(user: Pick<UserEntity, 'id' | 'firstName'>, tableId: number, ids: number[]): Promise<void> {
+    await this.db.run(async () => {
+      const context = await this.contexts.ofTable(tableId);
+      if (!context) return;
+      const trashed = (await this.rows.findByIds(tableId, ids, 'trashed')).map((row) => row.id);
+      if ((await this.rows.setTrashed(tableId, trashed, false)) !== trashed.length) throw TrashErrors.itemDoesNotExist();
+      await this.tables.bump(tableId, 'rows_version');
+      const rows = await this.rowsByIds(context, trashed);
+      await this.history.recordRestore(user, context, rows);
+      if (rows.length < 50) this.db.recordAsSystem('rows.created', { tableId, rowIds: trashed, beforeRowId: null, rows });
+      else this.db.recordAsSystem('table.updated', { tableId, databaseId: context.table.databaseId, workspaceId: context.workspaceId, forceTableRefresh: true });
+    });
+  }
+
+  /** Trashed rows deleted for good, with their links and what other modules keep of them. */
+  async deleteForGood(tableId: number, ids: number[]): Promise<void> {
+    await this.db.run(async () => {
+      const table = await this.tables.findAny(tableId);
+      if (!table) return;
+      const trashed = (await this.rows.findByIds(tableId, ids, 'trashed')).map((row) => row.id);
+      if (!trashed.length) return;
+      const context = await this.contexts.withFields(table, 0);
+      const ctx = this.contexts.fieldContext(context, null);
+      for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, trashed, ctx);
+      await this.rows.delete(tableId, trashed);
+      this.db.record('rows.deleted_for_good', { tableId, rowIds: trashed });
+    });
+  }
+
+  /** The trash's names of rows: their primary text, or `unnamed row <id>`. */
+  private trashNames(context: TableContext, rows: RowJson[]): string[] {
+    const primary = context.fields.find((f) => f.primary);
+    return rows.map((row) => (primary ? this.types.of(primary).toText(primary, row[fieldColumn(primary)]) : null) || `unnamed row ${row.id}`);
   }
 
   /**
@@ -475,7 +524,7 @@ export class RowsService {
     const sql = this.rows.sql();
     const where = await this.listQuery.where(selection, context, sql, false);
     const from = this.listQuery.from(context);
-    const ordered = `SELECT ${quote(ROW_ALIAS)}."id", ROW_NUMBER() OVER (ORDER BY ${this.listQuery.orderBy(selection.sorts, sql)}) AS "position" FROM ${from}${where ? ` WHERE ${where}` : ''}`;
+    const ordered = `SELECT ${quote(ROW_ALIAS)}."id", ROW_NUMBER() OVER (ORDER BY ${this.listQuery.orderBy(selection.sorts, sql)}) AS "position" FROM ${from} WHERE ${where}`;
     const target = sql.param(rowId);
     const found = await this.rows.query<{ id: unknown }>(
       `WITH "ordered" AS (${ordered}) SELECT o2."id" FROM "ordered" o1 JOIN "ordered" o2 ON o2."position" = o1."position" ${previous ? '-' : '+'} 1 WHERE o1."id" = ${target}`,
@@ -510,16 +559,3 @@ function checkRowId(value: unknown, errors: ErrorTree): number {
   return id ?? 0;
 }
 
-/** Absolute `next`/`previous` links from the request URL with `page` replaced (page 1 drops it). */
-export function pageLinks(url: URL, page: number, size: number, count: number): { next: string | null; previous: string | null } {
-  const link = (target: number): string => {
-    const copy = new URL(url.toString());
-    if (target === 1) copy.searchParams.delete('page');
-    else copy.searchParams.set('page', String(target));
-    return copy.toString();
-  };
-  return {
-    next: page * size < count ? link(page + 1) : null,
-    previous: page > 1 ? link(page - 1) : null,
-  };
-}

@@ -15,6 +15,40 @@ export const SYSTEM_COLUMNS: ColumnDefinition[] = [
 ];
 
 /**
+ * Trashed rows stay in their table (a restore brings them back with their id, order and
+ * links) with `trashed` set; every read of live rows adds `liveRow()`.
+ */
+export function trashedColumnSql(dialect: Pick<Dialect, 'columnType'>): string {
+  return `"trashed" ${dialect.columnType({ name: 'trashed', kind: 'boolean' })} NOT NULL DEFAULT FALSE`;
+}
+
+/** The condition of live rows, on the row alias given (none: the table itself). */
+export function liveRow(alias?: string): string {
+  return `${alias ? `${quote(alias)}.` : ''}"trashed" = FALSE`;
+}
+
+/** The default ordering of live rows (`order`, then `id`) is served by this index. */
+export function orderIndexSql(tableId: number): string {
+  const table = rowsTable(tableId);
+  return `CREATE INDEX ${quote(`${table}_order`)} ON ${quote(table)} ("trashed", "order", "id")`;
+}
+
+/**
+ * `db_index`: two indexes that match the generated ORDER BY of an ascending and a
+ * descending sort of live rows exactly (null order and the `order`, `id` tie-breakers
+ * included); either serves range filters on the column.
+ */
+export function columnIndexSql(dialect: Pick<Dialect, 'name'>, tableId: number, column: string): string[] {
+  const table = rowsTable(tableId);
+  const desc = dialect.name === 'postgres' ? 'DESC NULLS LAST' : 'DESC';
+  const asc = dialect.name === 'postgres' ? 'ASC NULLS FIRST' : 'ASC';
+  return [
+    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_asc`)} ON ${quote(table)} ("trashed", ${quote(column)} ${asc}, "order", "id")`,
+    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_desc`)} ON ${quote(table)} ("trashed", ${quote(column)} ${desc}, "order", "id")`,
+  ];
+}
+
+/**
  * The DDL of user tables (`database_table_<id>`), run inside the caller's transaction so a
  * failed metadata write leaves no table or column behind (both databases have transactional DDL).
  */
@@ -35,10 +69,9 @@ export class TableSchemaRepository {
 
   async createTable(tableId: number, columns: ColumnDefinition[]): Promise<void> {
     const table = rowsTable(tableId);
-    const definitions = [this.dialect.rowIdColumn, ...[...SYSTEM_COLUMNS, ...columns].map((c) => this.columnSql(c))];
+    const definitions = [this.dialect.rowIdColumn, ...[...SYSTEM_COLUMNS, ...columns].map((c) => this.columnSql(c)), trashedColumnSql(this.dialect)];
     await this.run(`CREATE TABLE ${quote(table)} (${definitions.join(', ')})`);
-    // The default ordering (`order`, then `id`) is served by this index.
-    await this.run(`CREATE INDEX ${quote(`${table}_order`)} ON ${quote(table)} ("order", "id")`);
+    await this.run(orderIndexSql(tableId));
   }
 
   async dropTable(tableId: number): Promise<void> {
@@ -58,17 +91,8 @@ export class TableSchemaRepository {
     await this.run(`ALTER TABLE ${quote(rowsTable(tableId))} RENAME COLUMN ${quote(from)} TO ${quote(to)}`);
   }
 
-  /**
-   * `db_index`: two indexes that match the generated ORDER BY of an ascending and a
-   * descending sort exactly (null order and the `order`, `id` tie-breakers included);
-   * either serves range filters on the column.
-   */
   async createIndexes(tableId: number, column: string): Promise<void> {
-    const table = rowsTable(tableId);
-    const desc = this.dialect.name === 'postgres' ? 'DESC NULLS LAST' : 'DESC';
-    const asc = this.dialect.name === 'postgres' ? 'ASC NULLS FIRST' : 'ASC';
-    await this.run(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_asc`)} ON ${quote(table)} (${quote(column)} ${asc}, "order", "id")`);
-    await this.run(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_desc`)} ON ${quote(table)} (${quote(column)} ${desc}, "order", "id")`);
+    for (const statement of columnIndexSql(this.dialect, tableId, column)) await this.run(statement);
   }
 
   async dropIndexes(tableId: number, column: string): Promise<void> {

@@ -3,6 +3,7 @@ import { ApplicationsService } from '../../applications/applications.service';
 import type { ApplicationEntity } from '../../applications/application.entity';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { Errors } from '../../core/errors/api-error';
+import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import { serializeTable } from '../database-application.type';
@@ -70,6 +71,7 @@ export class TablesService {
     private readonly rows: RowRepository,
     private readonly types: FieldTypeRegistry,
     private readonly fieldRepo: FieldRepository,
+    private readonly trash: TrashService,
   ) {}
 
   useDefaultViews(factory: DefaultViewFactory): void {
@@ -170,13 +172,23 @@ export class TablesService {
   async delete(user: UserEntity, tableId: number): Promise<void> {
     await this.db.run(async () => {
       const { table, workspaceId } = await this.contexts.require(tableId, user.id);
+      const database = await this.applications.require(table.databaseId, user.id);
       const others = (await this.repo.liveIdsOfDatabase(table.databaseId)).filter((id) => id !== table.id);
-      for (const link of await this.fieldRepo.linksTo(table.id, others)) {
+      const links = await this.fieldRepo.linksTo(table.id, others);
+      await this.trash.trashItem(TableEntity, user, {
+        type: 'table',
+        itemId: table.id,
+        workspaceId,
+        applicationId: table.databaseId,
+        name: table.name,
+        parentName: database.name,
+        relatedItems: links.length ? { field: links.map((link) => link.id) } : {},
+      });
+      for (const link of links) {
         await this.fieldRepo.save({ ...link, trashed: true });
         await this.repo.bump(link.tableId, 'fields_version');
         this.db.record('field.deleted', { fieldId: link.id, tableId: link.tableId, relatedFieldIds: [] });
       }
-      await this.repo.update(table.id, { trashed: true });
       this.db.record('table.deleted', { tableId, databaseId: table.databaseId, workspaceId });
     });
   }
@@ -252,7 +264,15 @@ export class TablesService {
 
   /** Drops the SQL tables of a database deleted for good. */
   async dropTablesOf(databaseId: number): Promise<void> {
-    for (const table of await this.repo.allOfDatabase(databaseId)) await this.schema.dropTable(table.id);
+    for (const table of await this.repo.allOfDatabase(databaseId)) await this.deleteForGood(table);
+  }
+
+  /** A table deleted for good: its fields' storage (junction tables), its SQL table and its metadata. */
+  async deleteForGood(table: TableEntity): Promise<void> {
+    const ctx = this.contexts.fieldContext({ table, selectOptions: new Map() }, null);
+    for (const field of await this.fieldRepo.allOfTable(table.id)) await this.types.of(field).dropStorage?.(field, ctx);
+    await this.schema.dropTable(table.id);
+    await this.repo.delete(table.id);
   }
 }
 

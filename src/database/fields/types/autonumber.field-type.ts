@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { liveRow } from '../../rows/table-schema.repository';
 import type { ColumnDefinition } from '../../../core/database/dialect';
 import { quote } from '../../../core/database/sql';
 import { ROW_ALIAS, RowListQuery, RowSort } from '../../rows/row-list.query';
@@ -57,13 +58,13 @@ export class AutonumberFieldType extends ColumnFieldType {
     }
     const sql = this.rows.sql();
     const from = `${quote(rowsTable(field.tableId))} ${quote(ROW_ALIAS)}`;
-    const ordered = await this.rows.query<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" FROM ${from} ORDER BY ${this.listQuery.orderBy(sorts, sql)}`, sql.params);
+    const ordered = await this.rows.query<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" FROM ${from} WHERE ${liveRow(ROW_ALIAS)} ORDER BY ${this.listQuery.orderBy(sorts, sql)}`, sql.params);
     await this.rows.setColumn(field.tableId, this.column(field), ordered.map((row, i) => ({ id: Number(row.id), value: i + 1 })));
   }
 
   async fillNewRows(field: FieldEntity, rowIds: number[]): Promise<void> {
     if (!rowIds.length) return;
-    const [row] = await this.rows.query<{ max: unknown }>(`SELECT MAX(${quote(fieldColumn(field))}) AS "max" FROM ${quote(rowsTable(field.tableId))}`);
+    const [row] = await this.rows.query<{ max: unknown }>(`SELECT MAX(${quote(fieldColumn(field))}) AS "max" FROM ${quote(rowsTable(field.tableId))} WHERE ${liveRow()}`);
     const max = row?.max == null ? 0 : Number(row.max);
     await this.rows.setColumn(field.tableId, this.column(field), rowIds.map((id, i) => ({ id, value: max + i + 1 })));
   }

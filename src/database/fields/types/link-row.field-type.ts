@@ -13,6 +13,8 @@ import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegi
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
 import { Junction } from './junction';
+import { TrashErrors } from '../../../trash/trash.errors';
+import { liveRow } from '../../rows/table-schema.repository';
 
 type LinkValue = { id: number; value: string; order: string };
 
@@ -195,6 +197,11 @@ export class LinkRowFieldType implements FieldType {
     if (related && current?.type !== this.type) await this.trash(related);
   }
 
+  /** A link to a table still in the trash cannot come back before that table. */
+  async beforeRestore(field: FieldEntity): Promise<void> {
+    if (!(await this.tables.findAccess(this.linkedTableId(field), 0))) throw TrashErrors.relatedTableTrashed();
+  }
+
   async beforeDelete(field: FieldEntity): Promise<FieldEntity[]> {
     const related = await this.liveRelated(field);
     if (!related) return [];
@@ -294,7 +301,7 @@ export class LinkRowFieldType implements FieldType {
     if (!primary) return found;
     const type = this.registry.of(primary);
     const ctx = this.contexts.fieldContext(context, null);
-    for await (const batch of this.rows.scan(tableId)) {
+    for await (const batch of this.rows.scan(tableId, { liveOnly: true })) {
       const values = await type.readValues(primary, batch, ctx);
       batch.forEach((row, i) => {
         const text = type.toText(primary, values[i]) ?? '';
@@ -392,16 +399,20 @@ export class LinkRowFieldType implements FieldType {
    * whose primary value contains a term (through the primary field type's search).
    */
   relationSource(field: FieldEntity, ref: ColumnRef): RelationSource & { targetContains(targetId: string, term: string): string | null } {
+    const junction = this.junction(field);
+    const linkedId = this.linkedTableId(field);
+    // Links to trashed rows stay (a restore brings them back) but match nothing meanwhile.
+    const live = `(SELECT jl.* FROM ${quote(junction.table)} jl JOIN ${quote(rowsTable(linkedId))} xl ON xl."id" = jl.${quote(junction.target)} WHERE ${liveRow('xl')})`;
     return {
-      ...this.junction(field).source(),
+      ...junction.source(),
+      from: live,
       targetContains: (targetId, term) => {
-        const linkedId = this.linkedTableId(field);
         const primary = ref.tables?.get(linkedId)?.fields.find((f) => f.primary);
         if (!primary) return null;
         const alias = `lt_${field.id}`;
         const condition = this.registry.of(primary).searchCondition(primary, { alias, sql: ref.sql, tables: ref.tables }, term);
         if (!condition) return null;
-        return `EXISTS (SELECT 1 FROM ${quote(rowsTable(linkedId))} ${quote(alias)} WHERE ${quote(alias)}."id" = ${targetId} AND ${condition})`;
+        return `EXISTS (SELECT 1 FROM ${quote(rowsTable(linkedId))} ${quote(alias)} WHERE ${quote(alias)}."id" = ${targetId} AND ${liveRow(alias)} AND ${condition})`;
       },
     };
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { liveRow } from '../../rows/table-schema.repository';
 import type { ColumnDefinition } from '../../../core/database/dialect';
 import { quote } from '../../../core/database/sql';
 import { ApiError, Errors } from '../../../core/errors/api-error';
@@ -77,7 +78,7 @@ export class PasswordFieldType extends ColumnFieldType {
     if (!access.isMember) throw Errors.permissionDenied();
     const sql = this.rows.sql();
     const [row] = await this.rows.query<Record<string, unknown>>(
-      `SELECT ${quote(fieldColumn(found.field))} AS "hash" FROM ${quote(rowsTable(found.table.id))} WHERE "id" = ${sql.param(rowId)}`,
+      `SELECT ${quote(fieldColumn(found.field))} AS "hash" FROM ${quote(rowsTable(found.table.id))} WHERE "id" = ${sql.param(rowId)} AND ${liveRow()}`,
       sql.params,
     );
     if (!row) throw DatabaseErrors.rowDoesNotExist([rowId]);

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { UserEntity } from '../users/user.entity';
+import type { TrashEntryEntity } from './trash-entry.entity';
+
+/**
+ * One kind of trashable item (Baserow's trashable item type registry). A module registers
+ * its types with TrashTypeRegistry when it starts; the type knows how its item is looked up,
+ * restored (with the message the restore sends) and deleted for good. Trashing itself is done
+ * by the module's own delete, which records the entry through TrashService.
+ */
+export interface TrashType {
+  readonly type: string;
+  /** Rows are unique only within their table: their entries name the table as parent. */
+  readonly requiresParentId: boolean;
+  /** Whether the entry's item still exists (trashed). */
+  exists(entry: TrashEntryEntity): Promise<boolean>;
+  /** Whether something the item lives in (a table, a database, a workspace) is trashed. */
+  hasTrashedParent(entry: TrashEntryEntity): Promise<boolean>;
+  /** Brings the item (and what was trashed with it) back for `user`; records its restore message. Runs in the restore's unit of work. */
+  restore(entry: TrashEntryEntity, user: UserEntity): Promise<void>;
+  /** Deletes the item for good (its SQL storage included); nothing when it is gone already. */
+  permanentlyDelete(entry: TrashEntryEntity): Promise<void>;
+}
+
+@Injectable()
+export class TrashTypeRegistry {
+  private readonly types = new Map<string, TrashType>();
+
+  register(type: TrashType): void {
+    this.types.set(type.type, type);
+  }
+
+  get(type: string): TrashType | undefined {
+    return this.types.get(type);
+  }
+
+  names(): string[] {
+    return [...this.types.keys()];
+  }
+}

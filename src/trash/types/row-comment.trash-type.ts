@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { RowRepository } from '../../database/rows/row.repository';
+import { RowCommentsService } from '../../database/row-comments/row-comments.service';
+import type { TrashEntryEntity } from '../trash-entry.entity';
+import type { TrashType } from '../trash-type';
+import { TrashParents } from './parents';
+
+/** A row comment, seen and restored by its author only: restored with `row_comment_restored`. */
+@Injectable()
+export class RowCommentTrashType implements TrashType {
+  readonly type = 'row_comment';
+  readonly requiresParentId = false;
+
+  constructor(
+    private readonly comments: RowCommentsService,
+    private readonly rows: RowRepository,
+    private readonly parents: TrashParents,
+  ) {}
+
+  async exists(entry: TrashEntryEntity): Promise<boolean> {
+    return (await this.comments.trashed(entry.trashItemId)) !== null;
+  }
+
+  /** Its row (in the trash itself) or the row's table is trashed. */
+  async hasTrashedParent(entry: TrashEntryEntity): Promise<boolean> {
+    const comment = await this.comments.trashed(entry.trashItemId);
+    if (!comment || (await this.parents.tableTrashed(comment.tableId))) return true;
+    return (await this.rows.findByIds(comment.tableId, [comment.rowId])).length === 0;
+  }
+
+  async restore(entry: TrashEntryEntity): Promise<void> {
+    await this.comments.restore(entry.trashItemId);
+  }
+
+  async permanentlyDelete(entry: TrashEntryEntity): Promise<void> {
+    await this.comments.deletePermanently(entry.trashItemId);
+  }
+}

@@ -31,6 +31,14 @@ export { FieldListFilter, cellColumn, negate, ilikeContains, NOTHING } from './d
 export { RowMetadataRegistry } from './database/rows/row-metadata';
 export type { RowMetadataType } from './database/rows/row-metadata';
 
+// Trash: a module that trashes its own items records entries and registers a type per item kind.
+export { TrashService } from './trash/trash.service';
+export type { NewTrashEntry } from './trash/trash.service';
+export { TrashTypeRegistry } from './trash/trash-type';
+export type { TrashType } from './trash/trash-type';
+export type { TrashEntryEntity } from './trash/trash-entry.entity';
+export { liveRow } from './database/rows/table-schema.repository';
+
 // SQL: bound values and identifiers, the dialect seam (SQLite and PostgreSQL).
 export { Sql, quote } from './core/database/sql';
 export { escapeLike } from './core/database/dialect';

@@ -238,7 +238,7 @@ describe('real time /ws/core/ (baserow-realtime.md)', () => {
       client.send({ page: 'row', table_id: tableId, row_id: 1 });
       await expectNone(client);
       const ds = t.app.get(DataSource);
-      await ds.query(`CREATE TABLE database_table_${tableId} (id integer PRIMARY KEY)`);
+      await ds.query(`CREATE TABLE database_table_${tableId} (id integer PRIMARY KEY, trashed boolean NOT NULL DEFAULT FALSE)`);
       await ds.query(`INSERT INTO database_table_${tableId} (id) VALUES (1)`);
       client.send({ page: 'row', table_id: tableId, row_id: 2 });
       client.send({ page: 'row', table_id: tableId });
@@ -286,7 +286,7 @@ describe('real time /ws/core/ (baserow-realtime.md)', () => {
       const tableId = await addTable(t, database.id);
       const otherTable = await addTable(t, database.id);
       const ds = t.app.get(DataSource);
-      await ds.query(`CREATE TABLE database_table_${tableId} (id integer PRIMARY KEY)`);
+      await ds.query(`CREATE TABLE database_table_${tableId} (id integer PRIMARY KEY, trashed boolean NOT NULL DEFAULT FALSE)`);
       await ds.query(`INSERT INTO database_table_${tableId} (id) VALUES (7)`);
       const b2 = await socket(t, member.token);
       b1.send({ page: 'table', table_id: tableId });

@@ -206,6 +206,36 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       aliceSocket.close();
     }
   });
+  it("keeps Alice's trash from a stranger: not listed, not restorable, not emptied, its restores not heard", async () => {
+    const { ids, user } = alice;
+    const rows = `/api/database/rows/table/${ids.tableId}`;
+    const row = (await t.request('POST', `${rows}/`, { token: user.token, body: { [`field_${ids.fieldId}`]: `${secret} trashed cell` } })).body.id;
+    expect((await t.request('DELETE', `${rows}/${row}/`, { token: user.token })).status).toBe(204);
+    const restore = { trash_item_type: 'row', trash_item_id: row, parent_trash_item_id: Number(ids.tableId) };
+    const bobSocket = await connect(t, bob.user.token);
+    try {
+      const before = await fingerprint(dataSource);
+      const structure = await t.request('GET', '/api/trash/', { token: bob.user.token });
+      expect(structure.status).toBe(200);
+      expect(structure.body.workspaces.map((w: { id: number }) => String(w.id))).not.toContain(ids.workspaceId);
+      for (const [method, path, body] of [
+        ['GET', `/api/trash/workspace/${ids.workspaceId}/`, undefined],
+        ['GET', `/api/trash/workspace/${bob.ids.workspaceId}/?application_id=${ids.applicationId}`, undefined],
+        ['DELETE', `/api/trash/workspace/${ids.workspaceId}/`, undefined],
+        ['PATCH', '/api/trash/restore/', restore],
+      ] as const) {
+        const res = await t.request(method, path, { token: bob.user.token, body });
+        expect([res.status, res.body?.error]).toEqual(path.includes('application_id') ? [400, 'ERROR_APPLICATION_NOT_IN_GROUP'] : [400, 'ERROR_USER_NOT_IN_GROUP']);
+        expect(res.text).not.toContain(secret);
+      }
+      expect(await fingerprint(dataSource)).toBe(before);
+      expect((await t.request('PATCH', '/api/trash/restore/', { token: user.token, body: restore })).status).toBe(204);
+      await expectNone(bobSocket);
+    } finally {
+      bobSocket.close();
+    }
+  });
+
   it("names Alice's objects in bodies and queries on Bob's own routes without touching or showing them", async () => {
     const problems: string[] = [];
     let aliceBefore = await aliceView();

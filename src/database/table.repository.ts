@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { ApplicationEntity } from '../applications/application.entity';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { WorkspaceEntity, WorkspaceUserEntity } from '../workspaces/workspace.entity';
@@ -84,6 +85,13 @@ export class TableRepository {
   /** Every table of the databases, trashed ones included (permanent deletion drops their SQL tables). */
   async allOfDatabase(databaseId: number): Promise<TableEntity[]> {
     return this.repo.find({ where: { databaseId } });
+  }
+
+  /** The row versions of tables, as `id:version` text (a count cache key part). */
+  async rowsVersions(ids: number[]): Promise<string> {
+    if (!ids.length) return '';
+    const rows = await this.repo.find({ where: { id: In(ids) }, select: { id: true, rowsVersion: true }, order: { id: 'ASC' } });
+    return rows.map((row) => `${row.id}:${row.rowsVersion}`).join(',');
   }
 
   /** Bumps a version counter inside the write's transaction. */

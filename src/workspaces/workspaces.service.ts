@@ -193,7 +193,10 @@ export class WorkspacesService {
     const deleted: number[] = [];
     for (const id of workspaceIds) if ((await this.repo.countAdmins(id, userId)) === 0) deleted.push(id);
     await beforeDelete(deleted);
-    for (const id of deleted) await this.repo.deleteWorkspace(id);
+    for (const id of deleted) {
+      await this.repo.deleteWorkspace(id);
+      await this.trash.forgetEntriesOf({ workspaceId: id });
+    }
     return { kept: workspaceIds.filter((id) => !deleted.includes(id)), deleted };
   }
 

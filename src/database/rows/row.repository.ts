@@ -157,14 +157,15 @@ export class RowRepository {
   }
 
   /**
-   * Copies every live row of a table into another with its id, order, stamps and the given
-   * column pairs; the copy's id sequence continues after the largest id.
+   * Copies every row of a table into another with its id, order, stamps and the given column
+   * pairs; the copy's id sequence continues after the largest id. Trashed rows are copied
+   * still trashed, so the links the copy's junction tables take over never meet a reused id.
    */
   async copyRows(fromTableId: number, toTableId: number, columns: { from: string; to: string }[]): Promise<void> {
-    const system = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id'];
+    const system = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', 'trashed'];
     const target = [...system, ...columns.map((c) => c.to)].map(quote).join(', ');
     const source = [...system, ...columns.map((c) => c.from)].map(quote).join(', ');
-    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))} WHERE ${liveRow()}`);
+    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))}`);
     const sync = this.dialect.syncRowIdSequence(rowsTable(toTableId));
     if (sync) await this.query(sync);
   }

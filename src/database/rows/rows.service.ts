@@ -151,7 +151,9 @@ export class RowsService {
     const where = await this.listQuery.where(selection, context, sql, userFieldNames);
     const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
-    const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql, sql.params);
+    // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
+    const linked = [...new Set([...whereSql.matchAll(/"database_table_(\d+)"/g)].map((m) => Number(m[1])))].filter((id) => id !== context.table.id);
+    const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql + (await this.tables.rowsVersions(linked)), sql.params);
     let count = this.counts.get(key);
     if (count === undefined) {
       const [row] = await this.rows.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);

@@ -8,6 +8,7 @@ import type { TrashType } from '../trash-type';
 import { TrashParents } from './parents';
 
 /** The rows an entry names: one row (`row`, its id) or a batch (`rows`, the id of its TrashedRows). */
+@Injectable()
 abstract class RowsTrashTypeBase implements TrashType {
   abstract readonly type: string;
   readonly requiresParentId = true;

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { TrashService } from '../src/trash/trash.service';
 import { Response, SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
@@ -874,6 +875,9 @@ describe(`trash (${TEST_DB})`, () => {
       const table = await newTable(space.databaseId, 'Purged', [['Name'], ['a'], ['b']]);
       const kept = await newTable(space.databaseId, 'Kept', [['Name'], ['c']]);
       const [a] = table.rows;
+      const note = await api('POST', `/api/database/fields/table/${kept.id}/`, { name: 'Note', type: 'text' });
+      expectStatus(note, 200);
+      expectStatus(await api('DELETE', `/api/database/fields/${note.body.id}/`), 200);
       expectStatus(await api('DELETE', rowUrl(kept.id, kept.rows[0])), 204);
       expectStatus(await api('DELETE', rowUrl(table.id, a)), 204);
       expectStatus(await api('DELETE', `/api/database/tables/${table.id}/`), 204);
@@ -884,6 +888,7 @@ describe(`trash (${TEST_DB})`, () => {
         ['table', table.id],
         ['row', a],
         ['row', kept.rows[0]],
+        ['field', note.body.id],
       ]);
 
       await service.purgeExpired(new Date(Date.now() + 73 * 3600 * 1000));
@@ -894,6 +899,11 @@ describe(`trash (${TEST_DB})`, () => {
       expectError(await api('GET', rowsUrl(table.id)), 404, 'ERROR_TABLE_DOES_NOT_EXIST');
       expectError(await api('GET', rowUrl(kept.id, kept.rows[0])), 404, 'ERROR_ROW_DOES_NOT_EXIST');
       expect((await listRows(kept.id)).count).toBe(0);
+      // Gone from the database itself: the SQL table, the row, the field's column.
+      const db = t.app.get(DataSource);
+      await expect(db.query(`SELECT 1 FROM database_table_${table.id}`)).rejects.toThrow();
+      expect(await db.query(`SELECT id FROM database_table_${kept.id}`)).toEqual([]);
+      await expect(db.query(`SELECT field_${note.body.id} FROM database_table_${kept.id}`)).rejects.toThrow();
     });
   });
 });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TrashService } from '../src/trash/trash.service';
 import { Response, SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
@@ -891,7 +892,11 @@ describe(`trash (${TEST_DB})`, () => {
         ['field', note.body.id],
       ]);
 
+      const logged = jest.spyOn(Logger.prototype, 'error');
       await service.purgeExpired(new Date(Date.now() + 73 * 3600 * 1000));
+      const failures = logged.mock.calls.filter(([message]) => String(message).includes('Permanent deletion'));
+      logged.mockRestore();
+      expect(failures).toEqual([]);
       expect(await trashedItems(space.workspaceId)).toEqual([]);
       expectError(await restore({ trash_item_type: 'table', trash_item_id: table.id }), 404, 'ERROR_TRASH_ITEM_DOES_NOT_EXIST');
       expectError(await restore({ trash_item_type: 'row', trash_item_id: a, parent_trash_item_id: table.id }), 404, 'ERROR_TRASH_ITEM_DOES_NOT_EXIST');

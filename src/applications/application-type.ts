@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { UserEntity } from '../users/user.entity';
 import type { ApplicationEntity } from './application.entity';
@@ -19,18 +20,4 @@ export interface ApplicationType {
 }
 
 @Injectable()
-export class ApplicationTypeRegistry {
-  private readonly types = new Map<string, ApplicationType>();
-
-  register(type: ApplicationType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: string): ApplicationType | undefined {
-    return this.types.get(type);
-  }
-
-  names(): string[] {
-    return [...this.types.keys()];
-  }
-}
+export class ApplicationTypeRegistry extends TypeRegistry<ApplicationType> {}

@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { UserEntity } from '../users/user.entity';
 import type { TrashEntryEntity } from './trash-entry.entity';
@@ -23,18 +24,4 @@ export interface TrashType {
 }
 
 @Injectable()
-export class TrashTypeRegistry {
-  private readonly types = new Map<string, TrashType>();
-
-  register(type: TrashType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: string): TrashType | undefined {
-    return this.types.get(type);
-  }
-
-  names(): string[] {
-    return [...this.types.keys()];
-  }
-}
+export class TrashTypeRegistry extends TypeRegistry<TrashType> {}

@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { FieldSpec } from '../core/validation/field';
 import type { FieldEntity } from '../database/fields/field.entity';
@@ -24,26 +25,12 @@ export interface ViewType {
 }
 
 @Injectable()
-export class ViewTypeRegistry {
-  private readonly types = new Map<string, ViewType>();
-
-  register(type: ViewType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: string): ViewType | undefined {
-    return this.types.get(type);
-  }
+export class ViewTypeRegistry extends TypeRegistry<ViewType> {
+  protected readonly kind = 'View type';
 
   /** The type of a stored view; a view whose type is not registered is a programming error. */
   of(view: { type: string }): ViewType {
-    const type = this.types.get(view.type);
-    if (!type) throw new Error(`View type ${view.type} is not registered.`);
-    return type;
-  }
-
-  names(): string[] {
-    return [...this.types.keys()];
+    return this.require(view.type);
   }
 }
 

@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
@@ -154,26 +155,12 @@ export interface FieldType {
 }
 
 @Injectable()
-export class FieldTypeRegistry {
-  private readonly types = new Map<string, FieldType>();
-
-  register(type: FieldType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: string): FieldType | undefined {
-    return this.types.get(type);
-  }
+export class FieldTypeRegistry extends TypeRegistry<FieldType> {
+  protected readonly kind = 'Field type';
 
   /** The type of a stored field; a field whose type is not registered is a programming error. */
   of(field: FieldEntity): FieldType {
-    const type = this.types.get(field.type);
-    if (!type) throw new Error(`Field type ${field.type} is not registered.`);
-    return type;
-  }
-
-  names(): string[] {
-    return [...this.types.keys()];
+    return this.require(field.type);
   }
 }
 

@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../core/database/sql';
 import type { FieldEntity, SelectOptionEntity } from '../fields/field.entity';
@@ -31,18 +32,4 @@ export interface FilterType {
 }
 
 @Injectable()
-export class FilterTypeRegistry {
-  private readonly types = new Map<string, FilterType>();
-
-  register(type: FilterType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: string): FilterType | undefined {
-    return this.types.get(type);
-  }
-
-  names(): string[] {
-    return [...this.types.keys()];
-  }
-}
+export class FilterTypeRegistry extends TypeRegistry<FilterType> {}

@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 
 /**
@@ -15,13 +16,7 @@ export interface RowMetadataType {
 export type RowsMetadata = Record<string, Record<string, unknown>>;
 
 @Injectable()
-export class RowMetadataRegistry {
-  private readonly types = new Map<string, RowMetadataType>();
-
-  register(type: RowMetadataType): void {
-    this.types.set(type.type, type);
-  }
-
+export class RowMetadataRegistry extends TypeRegistry<RowMetadataType> {
   /** Every registered type's values merged per row, as Baserow's `generate_and_merge_metadata_for_rows`. */
   async forRows(tableId: number, rowIds: number[], userId: number | null): Promise<RowsMetadata> {
     const merged: RowsMetadata = {};

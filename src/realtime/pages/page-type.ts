@@ -1,3 +1,4 @@
+import { TypeRegistry } from '../../core/registry/type-registry';
 import { databaseId } from '../../core/validation/ids';
 import { Injectable } from '@nestjs/common';
 
@@ -25,21 +26,7 @@ export interface PageType {
 }
 
 @Injectable()
-export class PageTypeRegistry {
-  private readonly types = new Map<string, PageType>();
-
-  register(type: PageType): void {
-    this.types.set(type.type, type);
-  }
-
-  get(type: unknown): PageType | undefined {
-    return typeof type === 'string' ? this.types.get(type) : undefined;
-  }
-
-  all(): PageType[] {
-    return [...this.types.values()];
-  }
-}
+export class PageTypeRegistry extends TypeRegistry<PageType> {}
 
 /**
  * A positive integer id from a frame parameter: JSON numbers and digit strings are

@@ -27,10 +27,15 @@ export function liveRow(alias?: string): string {
   return `${alias ? `${quote(alias)}.` : ''}"trashed" = FALSE`;
 }
 
-/** The default ordering of live rows (`order`, then `id`) is served by this index. */
+/**
+ * The default ordering (`order`, then `id`) is served by this index. `trashed` comes last in
+ * this and the `db_index` indexes: the planner keeps choosing them by the sort and the filter
+ * as it did before trash existed (a leading `trashed` made SQLite prefer a range index and a
+ * sort), and counts of live rows stay covered by the index.
+ */
 export function orderIndexSql(tableId: number): string {
   const table = rowsTable(tableId);
-  return `CREATE INDEX ${quote(`${table}_order`)} ON ${quote(table)} ("trashed", "order", "id")`;
+  return `CREATE INDEX ${quote(`${table}_order`)} ON ${quote(table)} ("order", "id", "trashed")`;
 }
 
 /**
@@ -43,8 +48,8 @@ export function columnIndexSql(dialect: Pick<Dialect, 'name'>, tableId: number, 
   const desc = dialect.name === 'postgres' ? 'DESC NULLS LAST' : 'DESC';
   const asc = dialect.name === 'postgres' ? 'ASC NULLS FIRST' : 'ASC';
   return [
-    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_asc`)} ON ${quote(table)} ("trashed", ${quote(column)} ${asc}, "order", "id")`,
-    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_desc`)} ON ${quote(table)} ("trashed", ${quote(column)} ${desc}, "order", "id")`,
+    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_asc`)} ON ${quote(table)} (${quote(column)} ${asc}, "order", "id", "trashed")`,
+    `CREATE INDEX IF NOT EXISTS ${quote(`${table}_${column}_desc`)} ON ${quote(table)} (${quote(column)} ${desc}, "order", "id", "trashed")`,
   ];
 }
 

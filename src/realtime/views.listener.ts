@@ -3,6 +3,8 @@ import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DomainEvent } from '../core/events/domain-events';
 import { ALL_INCLUDES, NO_INCLUDES, ViewsService } from '../views/views.service';
+import { decorationJson } from '../views/decorations/decoration.entity';
+import { ViewDecorationRepository } from '../views/decorations/decoration.repository';
 import { ViewRepository } from '../views/view.repository';
 import { Broadcaster } from './broadcaster';
 import { encode, ServerMessage } from './delivery';
@@ -15,6 +17,7 @@ import { encode, ServerMessage } from './delivery';
 export class ViewsListener implements OnModuleInit {
   private views!: ViewsService;
   private repo!: ViewRepository;
+  private decorations!: ViewDecorationRepository;
 
   constructor(
     private readonly broadcaster: Broadcaster,
@@ -25,6 +28,7 @@ export class ViewsListener implements OnModuleInit {
   onModuleInit(): void {
     this.views = this.moduleRef.get(ViewsService, { strict: false });
     this.repo = this.moduleRef.get(ViewRepository, { strict: false });
+    this.decorations = this.moduleRef.get(ViewDecorationRepository, { strict: false });
   }
 
   private async toTable(tableId: number, message: ServerMessage, event: DomainEvent): Promise<void> {
@@ -66,5 +70,29 @@ export class ViewsListener implements OnModuleInit {
     if (!access) return;
     const fieldOptions = await this.views.fieldOptions(view, access.context);
     await this.toTable(event.payload.tableId, { type: 'view_field_options_updated', view_id: viewId, field_options: fieldOptions }, event);
+  }
+
+  @OnEvent('view_decoration.created')
+  async decorationCreated(event: DomainEvent<'view_decoration.created'>): Promise<void> {
+    const decoration = await this.decorations.find(event.payload.decorationId);
+    if (!decoration) return;
+    await this.toTable(event.payload.tableId, { type: 'view_decoration_created', view_decoration: decorationJson(decoration) }, event);
+  }
+
+  @OnEvent('view_decoration.updated')
+  async decorationUpdated(event: DomainEvent<'view_decoration.updated'>): Promise<void> {
+    const decoration = await this.decorations.find(event.payload.decorationId);
+    if (!decoration) return;
+    await this.toTable(
+      event.payload.tableId,
+      { type: 'view_decoration_updated', view_decoration_id: decoration.id, view_decoration: decorationJson(decoration) },
+      event,
+    );
+  }
+
+  @OnEvent('view_decoration.deleted')
+  async decorationDeleted(event: DomainEvent<'view_decoration.deleted'>): Promise<void> {
+    const { tableId, viewId, decorationId } = event.payload;
+    await this.toTable(tableId, { type: 'view_decoration_deleted', view_id: viewId, view_decoration_id: decorationId }, event);
   }
 }

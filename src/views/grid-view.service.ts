@@ -26,14 +26,14 @@ export class GridViewService {
     private readonly rows: RowsService,
   ) {}
 
-  private async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
+  async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
     const access = await this.views.require(viewId, user.id, ViewErrors.gridDoesNotExist);
     if (access.view.type !== 'grid') throw ViewErrors.gridDoesNotExist();
     return access;
   }
 
   /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts. */
-  private async selection(access: ViewAccess, query: GridRowsQuery): Promise<RowSelection> {
+  async selection(access: ViewAccess, query: FilteredRowsQuery & { order_by?: unknown }): Promise<RowSelection> {
     const { view, context } = access;
     const adhocQuery: FilteredRowsQuery = {};
     for (const [key, value] of Object.entries(query)) {

@@ -22,6 +22,8 @@ export interface ViewType {
   readonly fieldOptions: Readonly<Record<string, FieldSpec>> | null;
   /** The options of a field that has no stored options yet (defaults, or type-specific starting values). */
   defaultFieldOptions(field: FieldEntity): Record<string, unknown>;
+  /** Rules of options that depend on the field (grid: the aggregation must apply to it); throws the API error. */
+  checkFieldOptions?(field: FieldEntity, options: Record<string, unknown>): void;
 }
 
 @Injectable()

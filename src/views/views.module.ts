@@ -6,6 +6,17 @@ import { TablesService } from '../database/tables/tables.service';
 import { UsersModule } from '../users/users.module';
 import { GridViewController } from './grid-view.controller';
 import { GridViewService } from './grid-view.service';
+import { AggregationsController } from './aggregations/aggregations.controller';
+import { AggregationsService } from './aggregations/aggregations.service';
+import { ViewAggregationTypeRegistry } from './aggregations/aggregation-type';
+import { VIEW_AGGREGATION_TYPES } from './aggregations/types';
+import { DecorationCopier } from './decorations/decoration-copier';
+import { ViewDecorationRepository } from './decorations/decoration.repository';
+import { DecoratorTypeRegistry, DecoratorValueProviderTypeRegistry } from './decorations/decorator-type';
+import { DecorationsController } from './decorations/decorations.controller';
+import { DecorationsService } from './decorations/decorations.service';
+import { DECORATOR_VALUE_PROVIDER_TYPES } from './decorations/providers';
+import { DECORATOR_TYPES } from './decorations/types';
 import { VIEW_TYPES } from './types';
 import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
@@ -19,13 +30,32 @@ import { ViewsService } from './views.service';
  */
 @Module({
   imports: [DatabaseModule, UsersModule],
-  controllers: [ViewsController, GridViewController],
-  providers: [ViewRepository, ViewTypeRegistry, ViewsService, GridViewService, ...VIEW_TYPES],
-  exports: [ViewTypeRegistry, ViewsService, ViewRepository],
+  controllers: [ViewsController, GridViewController, DecorationsController, AggregationsController],
+  providers: [
+    ViewRepository,
+    ViewTypeRegistry,
+    ViewsService,
+    GridViewService,
+    ...VIEW_TYPES,
+    ViewDecorationRepository,
+    DecoratorTypeRegistry,
+    DecoratorValueProviderTypeRegistry,
+    DecorationCopier,
+    DecorationsService,
+    ...DECORATOR_TYPES,
+    ...DECORATOR_VALUE_PROVIDER_TYPES,
+    ViewAggregationTypeRegistry,
+    AggregationsService,
+    ...VIEW_AGGREGATION_TYPES,
+  ],
+  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewDecorationRepository],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(
     private readonly registry: ViewTypeRegistry,
+    private readonly decorators: DecoratorTypeRegistry,
+    private readonly providers: DecoratorValueProviderTypeRegistry,
+    private readonly aggregations: ViewAggregationTypeRegistry,
     private readonly views: ViewsService,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
@@ -34,6 +64,9 @@ export class ViewsModule implements OnModuleInit {
 
   onModuleInit(): void {
     for (const type of VIEW_TYPES) this.registry.register(this.moduleRef.get(type));
+    for (const type of DECORATOR_TYPES) this.decorators.register(this.moduleRef.get(type));
+    for (const type of DECORATOR_VALUE_PROVIDER_TYPES) this.providers.register(this.moduleRef.get(type));
+    for (const type of VIEW_AGGREGATION_TYPES) this.aggregations.register(this.moduleRef.get(type));
     this.tables.useDefaultViews(this.views);
     this.rows.useViewSelection(this.views);
   }

@@ -12,6 +12,8 @@ import { TableRepository } from '../database/table.repository';
 import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
+import { DecorationCopier, selectOptionMapping } from './decorations/decoration-copier';
+import type { DecorationJson } from './decorations/decoration.entity';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
@@ -83,6 +85,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly tables: TableRepository,
     private readonly hasher: PasswordHasher,
     private readonly trash: TrashService,
+    private readonly decorations: DecorationCopier,
   ) {}
 
   // ------------------------------------------------------------------ access
@@ -106,7 +109,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   // ------------------------------------------------------------------ serialization
 
   /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
-  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes): ViewJson {
+  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, decorations: DecorationJson[] = []): ViewJson {
     const type = this.types.of(view);
     const json: ViewJson = {
       id: view.id,
@@ -124,7 +127,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     }
     if (includes.sortings) json.sortings = [];
     if (includes.groupBys) json.group_bys = [];
-    if (includes.decorations) json.decorations = [];
+    if (includes.decorations) json.decorations = decorations;
     Object.assign(json, {
       filters_disabled: view.filtersDisabled,
       public_view_has_password: !!view.passwordHash,
@@ -142,12 +145,18 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return json;
   }
 
+  /** Views of one table as JSON, with the sub-objects `includes` asks for. */
+  async serializeAll(views: ViewEntity[], table: TableEntity, includes: ViewIncludes): Promise<ViewJson[]> {
+    const decorations = includes.decorations ? await this.decorations.jsonOf(views.map((v) => v.id)) : new Map<number, DecorationJson[]>();
+    return views.map((view) => this.serialize(view, table, includes, decorations.get(view.id)));
+  }
+
   /** The JSON of a live view as anyone sees it right now (for messages sent after commit); null when gone. */
   async viewJson(viewId: number, includes: ViewIncludes): Promise<ViewJson | null> {
     const view = await this.repo.findLive(viewId);
     if (!view) return null;
     const access = await this.tables.findAccess(view.tableId, 0);
-    return access ? this.serialize(view, access.table, includes) : null;
+    return access ? (await this.serializeAll([view], access.table, includes))[0] : null;
   }
 
   // ------------------------------------------------------------------ reading
@@ -155,12 +164,12 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return views.map((view) => this.serialize(view, context.table, options.includes));
+    return this.serializeAll(views, context.table, options.includes);
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.require(viewId, user.id);
-    return this.serialize(view, context.table, includes);
+    return (await this.serializeAll([view], context.table, includes))[0];
   }
 
   // ------------------------------------------------------------------ writing
@@ -181,7 +190,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
-    return this.serialize(view, table, includes);
+    return (await this.serializeAll([view], table, includes))[0];
   }
 
   private validateCreate(body: Record<string, unknown>): { type: ViewType; values: Record<string, unknown> } {
@@ -255,7 +264,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
       return { view: { ...view, ...changes }, table: context.table };
     });
-    return this.serialize(view, table, includes);
+    return (await this.serializeAll([view], table, includes))[0];
   }
 
   /** Moves the view to the trash. */
@@ -317,6 +326,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         copy.id,
         [...options.values()].map((o) => ({ fieldId: o.fieldId, options: { ...o.options } })),
       );
+      await this.decorations.copy(view.id, copy.id);
       const ids: number[] = [];
       for (const sibling of siblings) {
         ids.push(sibling.id);
@@ -328,7 +338,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       return { viewId: copy.id, table: context.table };
     });
     const copy = await this.repo.findLive(copyId);
-    return this.serialize(copy!, table, ALL_INCLUDES);
+    return (await this.serializeAll([copy!], table, ALL_INCLUDES))[0];
   }
 
   // ------------------------------------------------------------------ field options
@@ -368,6 +378,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);
       for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
+      for (const [fieldId, options] of changes) type.checkFieldOptions?.(context.byId.get(fieldId)!, options);
       await this.applyFieldOptions(view, context, changes);
       this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
       return { field_options: await this.fieldOptions(view, context) };
@@ -396,6 +407,8 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
 
   /** Table duplication: every live view is copied with its name, order, settings and field options (fields mapped to the copy's). */
   async duplicateViews(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
+    const original = await this.contexts.ofTable(originalTableId);
+    const ids = { fields: fieldIds, selectOptions: original ? selectOptionMapping(original, copy, fieldIds) : new Map<number, number>() };
     for (const view of await this.repo.ofTable(originalTableId)) {
       const created = await this.insert(copy.table.id, {
         name: view.name,
@@ -414,6 +427,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         created.id,
         [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
       );
+      await this.decorations.copy(view.id, created.id, ids);
     }
   }
 

@@ -10,6 +10,7 @@ import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from '../../tokens
 import { SettingsEntity } from '../../settings/settings.entity';
 import { TrashedRowsEntity, TrashEntryEntity } from '../../trash/trash-entry.entity';
 import { UserEntity } from '../../users/user.entity';
+import { ViewDecorationEntity } from '../../views/decorations/decoration.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
 import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { AppConfig, ensureParentDir } from '../config/config';
@@ -20,6 +21,7 @@ import { DatabaseTokens1736100000000 } from './migrations/1736100000000-Database
 import { RowHistory1736200000000 } from './migrations/1736200000000-RowHistory';
 import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
 import { Trash1736400000000 } from './migrations/1736400000000-Trash';
+import { ViewDecorations1736600000000 } from './migrations/1736600000000-ViewDecorations';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -34,6 +36,7 @@ export const ENTITIES = [
   SelectOptionEntity,
   ViewEntity,
   ViewFieldOptionsEntity,
+  ViewDecorationEntity,
   JobEntity,
   SettingsEntity,
   RowCommentEntity,
@@ -53,6 +56,7 @@ export const MIGRATIONS = [
   RowHistory1736200000000,
   RowComments1736300000000,
   Trash1736400000000,
+  ViewDecorations1736600000000,
 ];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */

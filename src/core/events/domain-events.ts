@@ -68,6 +68,9 @@ export interface DomainEventMap {
   'view.deleted': { viewId: number; tableId: number };
   'views.reordered': { tableId: number; viewIds: number[] };
   'view.field_options_updated': { viewId: number; tableId: number };
+  'view_decoration.created': { decorationId: number; viewId: number; tableId: number };
+  'view_decoration.updated': { decorationId: number; viewId: number; tableId: number };
+  'view_decoration.deleted': { decorationId: number; viewId: number; tableId: number };
   /** `comment`: the comment as the API shows it after the change (`trashed`, `message: null` once deleted). */
   'row_comment.created': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../../database/fields/field.entity';
+import { ViewAggregationTypeRegistry } from '../aggregations/aggregation-type';
+import { AggregationErrors } from '../aggregations/aggregations.errors';
 import { specDefaults, ViewType } from '../view-type';
 
 const FIELD_OPTIONS = {
@@ -23,7 +25,22 @@ export class GridViewType implements ViewType {
   readonly canSort = true;
   readonly canGroupBy = true;
   readonly canDecorate = true;
-  readonly fieldOptions = FIELD_OPTIONS;
+  /** `aggregation_raw_type` is "" or a registered raw aggregation (else the options are invalid). */
+  readonly fieldOptions = {
+    ...FIELD_OPTIONS,
+    aggregation_raw_type: {
+      ...FIELD_OPTIONS.aggregation_raw_type,
+      check: (value: string) => (value === '' || this.aggregations.get(value) ? null : { error: `"${value}" is not a valid choice.`, code: 'invalid_choice' }),
+    },
+  };
+
+  constructor(private readonly aggregations: ViewAggregationTypeRegistry) {}
+
+  /** A raw aggregation must apply to the field: ERROR_AGGREGATION_DOES_NOT_SUPPORTED_FIELD. */
+  checkFieldOptions(field: FieldEntity, options: Record<string, unknown>): void {
+    const type = this.aggregations.get(options.aggregation_raw_type);
+    if (type && !this.aggregations.compatible(type, field)) throw AggregationErrors.unsupportedField();
+  }
 
   defaultFieldOptions(_field: FieldEntity): Record<string, unknown> {
     return specDefaults(FIELD_OPTIONS);

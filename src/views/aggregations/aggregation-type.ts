@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../core/database/sql';
+import { TypeRegistry } from '../../core/registry/type-registry';
+import type { FieldEntity } from '../../database/fields/field.entity';
+
+/**
+ * What an aggregation type computes with: SQL over the rows of a view's selection (saved and
+ * ad-hoc filters, search). Every query gets a fresh `Sql` so values stay bound.
+ */
+export interface AggregationQuery {
+  readonly field: FieldEntity;
+  /**
+   * Runs `SELECT <select> FROM <rows> WHERE <selection> [AND <condition>] <tail>`; each
+   * callback receives the query's `Sql` (values bound in text order) and the field's value
+   * expression (with `grouping`, the value a distribution groups by: option values, first names).
+   */
+  rows(parts: {
+    select: (sql: Sql, value: string) => string;
+    condition?: (sql: Sql, value: string) => string;
+    tail?: (sql: Sql, value: string) => string;
+    grouping?: boolean;
+  }): Promise<Record<string, unknown>[]>;
+  /** The condition of an empty cell (Baserow's `empty_query` as the `empty` filter compiles it). */
+  empty(sql: Sql): string;
+  /** A raw aggregated value as the API answers the field's values (numbers as numbers, dates formatted). */
+  format(raw: unknown): Promise<unknown>;
+}
+
+/**
+ * One raw aggregation of Baserow's view aggregation registry (`empty_count`, `sum`, `median`,
+ * `distribution`, …): the field types it applies to and its value. One file per type in `types/`.
+ */
+export interface ViewAggregationType {
+  readonly type: string;
+  readonly compatibleFieldTypes: readonly string[];
+  compute(query: AggregationQuery): Promise<unknown>;
+}
+
+@Injectable()
+export class ViewAggregationTypeRegistry extends TypeRegistry<ViewAggregationType> {
+  protected readonly kind = 'View aggregation type';
+
+  compatible(type: ViewAggregationType, field: FieldEntity): boolean {
+    return type.compatibleFieldTypes.includes(field.type);
+  }
+}
+
+/** Field types whose cells are numbers (sums, averages, deviations). */
+export const NUMERIC_TYPES = ['number', 'rating'];
+
+/** Every field type Baserow counts empty and non-empty cells of (`empty_count`, `not_empty_count`). */
+export const COUNTABLE_TYPES = [
+  'text', 'long_text', 'url', 'number', 'rating', 'boolean', 'date', 'duration', 'last_modified', 'last_modified_by', 'created_on', 'created_by',
+  'link_row', 'email', 'file', 'phone_number', 'single_select', 'multiple_select', 'password',
+];
+
+/** A number from a database aggregate (PostgreSQL numeric comes as text); null stays null. */
+export function toNumber(raw: unknown): number | null {
+  if (raw === null || raw === undefined) return null;
+  return Number(raw);
+}
+
+/** Floating results rounded to 15 significant digits, so both databases answer alike. */
+export function toFloat(raw: unknown): number | null {
+  const value = toNumber(raw);
+  return value === null || !Number.isFinite(value) ? value : Number(value.toPrecision(15));
+}

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { quote, Sql } from '../../core/database/sql';
+import { DatabaseErrors } from '../../database/database.errors';
+import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldRepository } from '../../database/fields/field.repository';
+import { fieldColumn, FieldTypeRegistry } from '../../database/fields/field-type';
+import { FilterCompiler } from '../../database/filters/filter-tree';
+import { ROW_ALIAS, RowListQuery, RowSelection } from '../../database/rows/row-list.query';
+import { RowRepository } from '../../database/rows/row.repository';
+import { TableContext, TableContextService } from '../../database/table-context';
+import type { UserEntity } from '../../users/user.entity';
+import { GridViewService } from '../grid-view.service';
+import { ViewsService } from '../views.service';
+import { AggregationQuery, ViewAggregationType, ViewAggregationTypeRegistry } from './aggregation-type';
+import type { AggregationsQuery } from './aggregations.dto';
+import { AggregationErrors } from './aggregations.errors';
+
+/** Field types whose cells are numbers in the API (aggregated values are answered as numbers). */
+const NUMBER_VALUES = new Set(['number', 'rating', 'autonumber', 'duration']);
+/** Collaborator fields read from a system column of the row. */
+const SYSTEM_USER_COLUMNS: Record<string, string> = { created_by: 'created_by_id', last_modified_by: 'last_modified_by_id' };
+
+/** NaN is not JSON: Baserow answers it as the string "NaN". */
+const jsonSafe = (value: unknown): unknown => (typeof value === 'number' && Number.isNaN(value) ? 'NaN' : value);
+
+/**
+ * Grid view aggregations (§8.3): the raw aggregation of each field whose grid options name one,
+ * or of one field and type, over the view's selection (saved filters, or the ad-hoc ones that
+ * replace them, and the search), computed in SQL on either database.
+ */
+@Injectable()
+export class AggregationsService {
+  constructor(
+    private readonly grid: GridViewService,
+    private readonly views: ViewsService,
+    private readonly registry: ViewAggregationTypeRegistry,
+    private readonly rows: RowRepository,
+    private readonly listQuery: RowListQuery,
+    private readonly compiler: FilterCompiler,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly fields: FieldRepository,
+    private readonly contexts: TableContextService,
+  ) {}
+
+  /** `{"field_<id>": value, …, "total"?: n}` for the fields whose options set `aggregation_raw_type`. */
+  async all(user: UserEntity, viewId: number, query: AggregationsQuery): Promise<Record<string, unknown>> {
+    const access = await this.grid.requireGrid(user, viewId);
+    const selection = await this.grid.selection(access, query);
+    const options = await this.views.fieldOptions(access.view, access.context);
+    const result: Record<string, unknown> = {};
+    for (const field of access.context.fields) {
+      const type = this.registry.get(options[String(field.id)]?.aggregation_raw_type);
+      if (!type || !this.registry.compatible(type, field)) continue;
+      result[`field_${field.id}`] = jsonSafe(await type.compute(this.query(access.context, selection, field, user.id)));
+    }
+    if (includesTotal(query.include)) result.total = await this.total(access.context, selection);
+    return result;
+  }
+
+  /** `{"value": …, "total"?: n}` of one field and raw type. */
+  async one(user: UserEntity, viewId: number, fieldId: number, typeName: string | undefined, query: AggregationsQuery): Promise<Record<string, unknown>> {
+    const access = await this.grid.requireGrid(user, viewId);
+    const field = await this.fieldOf(access.context, fieldId);
+    const type = this.registry.get(typeName);
+    if (!type) throw AggregationErrors.typeDoesNotExist();
+    if (!this.registry.compatible(type, field)) throw AggregationErrors.unsupportedField();
+    const selection = await this.grid.selection(access, query);
+    const result: Record<string, unknown> = { value: jsonSafe(await type.compute(this.query(access.context, selection, field, user.id))) };
+    if (includesTotal(query.include)) result.total = await this.total(access.context, selection);
+    return result;
+  }
+
+  /** Whether a raw aggregation type exists and applies to the field (grid field options). */
+  check(typeName: string, field: FieldEntity): 'unknown' | 'unsupported' | null {
+    const type = this.registry.get(typeName);
+    if (!type) return 'unknown';
+    return this.registry.compatible(type, field) ? null : 'unsupported';
+  }
+
+  registered(): ViewAggregationType[] {
+    return this.registry.all();
+  }
+
+  private async fieldOf(context: TableContext, fieldId: number): Promise<FieldEntity> {
+    const field = context.byId.get(fieldId);
+    if (field) return field;
+    if (await this.fields.findLive(fieldId)) throw DatabaseErrors.fieldNotInTable();
+    throw DatabaseErrors.fieldDoesNotExist();
+  }
+
+  private async total(context: TableContext, selection: RowSelection): Promise<number> {
+    const sql = this.rows.sql();
+    const where = await this.listQuery.where(selection, context, sql, false);
+    const [row] = await this.rows.query<{ v: unknown }>(`SELECT COUNT(*) AS "v" FROM ${this.listQuery.from(context)} WHERE ${where}`, sql.params);
+    return Number(row.v);
+  }
+
+  private query(context: TableContext, selection: RowSelection, field: FieldEntity, userId: number): AggregationQuery {
+    const fieldType = this.fieldTypes.of(field);
+    /** The value of a cell: option ids and user ids, or (to group a distribution) option values and first names. */
+    const value = (sql: Sql, grouping: boolean): string => {
+      const column = SYSTEM_USER_COLUMNS[field.type] ?? fieldColumn(field);
+      if (!grouping && (SYSTEM_USER_COLUMNS[field.type] || field.type === 'single_select')) return `${quote(ROW_ALIAS)}.${quote(column)}`;
+      return fieldType.sortExpression(field, { alias: ROW_ALIAS, sql }) ?? `${quote(ROW_ALIAS)}.${quote(column)}`;
+    };
+    const empty = (sql: Sql): string => {
+      if (SYSTEM_USER_COLUMNS[field.type]) return `${quote(ROW_ALIAS)}.${quote(SYSTEM_USER_COLUMNS[field.type])} IS NULL`;
+      return this.compiler.leaf(field, 'empty', '', context, sql, ROW_ALIAS, new Date()) ?? '1 = 0';
+    };
+    return {
+      field,
+      empty,
+      rows: async ({ select, condition, tail, grouping }) => {
+        const sql = this.rows.sql();
+        const expression = value(sql, !!grouping);
+        const selected = select(sql, expression);
+        let where = await this.listQuery.where(selection, context, sql, false);
+        if (condition) where += ` AND ${await condition(sql, expression)}`;
+        const text = `SELECT ${selected} FROM ${this.listQuery.from(context)} WHERE ${where}${tail ? ` ${tail(sql, expression)}` : ''}`;
+        return this.rows.query(text, sql.params);
+      },
+      format: async (raw) => {
+        if (raw === null || raw === undefined) return null;
+        if (NUMBER_VALUES.has(field.type)) {
+          const number = Number(raw);
+          const places = field.type === 'number' ? Number(field.properties.number_decimal_places ?? 0) : null;
+          return places === null ? number : Number(number.toFixed(places));
+        }
+        if (field.type === 'boolean') return raw === true || raw === 1 || raw === '1' || raw === 't';
+        if (['date', 'created_on', 'last_modified'].includes(field.type)) {
+          const row = { id: 0, [fieldColumn(field)]: raw, created_on: raw, updated_on: raw };
+          const [formatted] = await fieldType.readValues(field, [row as never], this.contexts.fieldContext(context, userId));
+          return formatted;
+        }
+        return raw;
+      },
+    };
+  }
+}
+
+function includesTotal(include: unknown): boolean {
+  return String(include ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('total');
+}

@@ -59,6 +59,12 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   order_database_table_views: (ids) => ({ view_ids: [Number(ids.viewId)] }),
   update_database_table_view: () => ({ name: 'Renamed' }),
   update_database_table_view_field_options: (ids) => ({ field_options: { [ids.fieldId]: { width: 120 } } }),
+  create_database_table_view_decoration: (ids) => ({
+    type: 'background_color',
+    value_provider_type: 'conditional_color',
+    value_provider_conf: { colors: [{ id: 'c', color: 'red', filters: [{ id: 'f', field: Number(ids.fieldId), type: 'empty' }] }] },
+  }),
+  update_database_table_view_decoration: (ids) => ({ value_provider_type: 'single_select_color', value_provider_conf: { field_id: Number(ids.fieldId) } }),
   filter_database_table_grid_view_rows: (ids) => ({ row_ids: [Number(ids.rowId)] }),
   create_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment: () => ({ message: COMMENT_MESSAGE }),
@@ -95,6 +101,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       `/api/database/rows/table/${ids.tableId}/?size=200`,
       `/api/database/views/table/${ids.tableId}/`,
       `/api/database/views/${ids.viewId}/field-options/`,
+      `/api/database/views/${ids.viewId}/decorations/`,
       `/api/jobs/${ids.jobId}/`,
       `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`,
     ];
@@ -115,6 +122,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       ['PATCH', `/api/database/tables/${ids.tableId}/`, { name: `${secret} table` }],
       ['PATCH', `/api/database/fields/${ids.fieldId}/`, { name: `${secret} field` }],
       ['PATCH', `/api/database/views/${ids.viewId}/`, { name: `${secret} view` }],
+      ['PATCH', `/api/database/views/decoration/${ids.decorationId}/`, { value_provider_type: 'conditional_color', value_provider_conf: { colors: [{ id: 'c', color: `${secret} colour`, filters: [] }] } }],
       ['POST', `/api/database/rows/table/${ids.tableId}/`, { [`field_${ids.fieldId}`]: `${secret} cell` }],
       ['PATCH', `/api/row_comments/${ids.tableId}/comment/${ids.commentId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${secret} comment` }] }] } }],
     ];
@@ -194,6 +202,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       ['POST', `/api/row_comments/${ids.tableId}/${ids.rowId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${secret} comment` }] }] } }],
         ['PATCH', `${rows}/${ids.rowId}/`, { [`field_${ids.fieldId}`]: `${secret} changed cell` }],
         ['POST', `/api/database/views/table/${ids.tableId}/`, { name: `${secret} new view`, type: 'grid' }],
+        ['POST', `/api/database/views/${ids.viewId}/decorations/`, { type: 'background_color', value_provider_type: 'conditional_color', value_provider_conf: { colors: [{ id: 'c', color: `${secret} new colour`, filters: [] }] } }],
         ['POST', `/api/workspaces/`, { name: `${secret} second workspace` }],
       ];
       for (const [method, path, body] of writes) expect((await t.request(method, path, { token: user.token, body })).status).toBe(200);

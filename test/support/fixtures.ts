@@ -4,7 +4,7 @@ import { signUp, SignedUp, TestApp } from './app';
 /**
  * Everything one tenant owns that a route can name by id: a user with their example
  * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
- * job, a pending invitation with its token, and a second member of the workspace. The fuzz
+ * job, a pending invitation with its token, a decoration of the grid view, and a second member of the workspace. The fuzz
  * suite and the tenant matrix resolve a route's path parameters from it by name.
  */
 export interface Tenant {
@@ -33,6 +33,7 @@ export const PATH_PARAMETERS = [
   'workspaceUserId',
   'commentId',
   'tokenId',
+  'decorationId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -62,6 +63,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const field = fields.find((f) => !f.primary) ?? fields[0];
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
+  const decoration = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/decorations/`, token, { type: 'left_border_color' });
   const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
@@ -106,6 +108,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         workspaceUserId: String(membership.id),
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
+        decorationId: String(decoration.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -128,6 +131,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
+    [`/api/database/views/decoration/${ids.decorationId}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

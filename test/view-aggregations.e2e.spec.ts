@@ -49,6 +49,8 @@ beforeAll(async () => {
   await addField('when', { name: 'When', type: 'date' });
   await addField('link', { name: 'Link', type: 'link_row', link_row_table_id: linked });
   await addField('people', { name: 'People', type: 'multiple_collaborators' });
+  await addField('creator', { name: 'Creator', type: 'created_by' });
+  await addField('spent', { name: 'Spent', type: 'duration', duration_format: 'h:mm' });
   const existing = (await api('GET', `/api/database/rows/table/${tableId}/`)).results.map((r: { id: number }) => r.id);
   await api('POST', `/api/database/rows/table/${tableId}/batch-delete/`, { items: existing });
   const linkedRows = (await api('GET', `/api/database/rows/table/${linked}/`)).results.map((r: { id: number }) => r.id);
@@ -61,6 +63,7 @@ beforeAll(async () => {
     [`field_${f.active}`]: active,
     [`field_${f.when}`]: when,
     [`field_${f.link}`]: link,
+    [`field_${f.spent}`]: name === 'a' ? 3600 : name === 'b' ? 1800 : null,
   });
   await api('POST', `/api/database/rows/table/${tableId}/batch/`, {
     items: [
@@ -97,6 +100,16 @@ describe('one field’s aggregation', () => {
     expect(await value('amount', 'distribution')).toEqual([[1.5, 1], [2.25, 1], [10, 1], [null, 1]]);
     // An even count takes the mean of the two middle values (percentile_cont); rating 0 is a value, not empty.
     expect(await value('rating', 'median')).toBe(2);
+    // Deciles of the ratings 0, 1, 3, 5: percentile_cont at 0.1 … 0.9 (positions 0.3, 0.6, …, 2.7).
+    const ratings = [0, 1, 3, 5];
+    const deciles = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
+      const position = (d / 10) * (ratings.length - 1);
+      const low = Math.floor(position);
+      return ratings[low] + (position - low) * ((ratings[Math.ceil(position)] ?? ratings[low]) - ratings[low]);
+    });
+    const answered = (await value('rating', 'decile')) as number[];
+    expect(answered).toHaveLength(9);
+    answered.forEach((decile, i) => expect(decile).toBeCloseTo(deciles[i], 12));
     expect(await value('rating', 'empty_count')).toBe(0);
     expect(await value('rating', 'sum')).toBe(9);
   });
@@ -118,6 +131,13 @@ describe('one field’s aggregation', () => {
     expect(await value('when', 'max')).toBe('2024-03-04');
     expect(await value('when', 'empty_count')).toBe(1);
     expect(await value('when', 'unique_count')).toBe(3);
+    // Collaborators count by user and group by first name; durations are seconds.
+    expect(await value('creator', 'unique_count')).toBe(1);
+    expect(await value('creator', 'empty_count')).toBe(0);
+    expect(await value('creator', 'distribution')).toEqual([['Counter', 4]]);
+    expect(await value('spent', 'sum')).toBe(9000);
+    expect(await value('spent', 'max')).toBe(3600);
+    expect(await value('spent', 'empty_count')).toBe(1);
   });
 
   it('honours search and ad-hoc filters, and adds the total', async () => {

@@ -1,5 +1,6 @@
 import type { ViewAggregationType } from '../aggregation-type';
 import { AverageAggregationType } from './average.aggregation';
+import { DecileAggregationType } from './decile.aggregation';
 import { DistributionAggregationType } from './distribution.aggregation';
 import { EmptyCountAggregationType } from './empty-count.aggregation';
 import { MaxAggregationType } from './max.aggregation';
@@ -21,6 +22,7 @@ export const VIEW_AGGREGATION_TYPES: (new (...args: never[]) => ViewAggregationT
   SumAggregationType,
   AverageAggregationType,
   MedianAggregationType,
+  DecileAggregationType,
   StdDevAggregationType,
   VarianceAggregationType,
   DistributionAggregationType,

@@ -216,4 +216,20 @@ describe('the aggregations of a grid view', () => {
     expect(unsupported.body).toEqual({ error: 'ERROR_AGGREGATION_DOES_NOT_SUPPORTED_FIELD', detail: 'The aggregation type does not support the given field.' });
     expect(await api('GET', `/api/database/views/${viewId}/field-options/`)).toEqual(before);
   });
+
+  it('clears an aggregation that no longer applies when its field changes type', async () => {
+    const field = await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Score', type: 'number' });
+    await api('PATCH', `/api/database/views/${viewId}/field-options/`, { field_options: { [field.id]: { aggregation_raw_type: 'sum', aggregation_type: 'sum' } } });
+    await api('PATCH', `/api/database/fields/${field.id}/`, { type: 'rating' });
+    expect((await api('GET', `/api/database/views/${viewId}/field-options/`)).field_options[field.id]).toMatchObject({ aggregation_raw_type: 'sum' });
+    await api('PATCH', `/api/database/fields/${field.id}/`, { type: 'text' });
+    let options: any;
+    for (let i = 0; i < 50; i++) {
+      options = (await api('GET', `/api/database/views/${viewId}/field-options/`)).field_options[field.id];
+      if (options.aggregation_raw_type === '') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(options).toMatchObject({ aggregation_raw_type: '', aggregation_type: '' });
+    expect(await api('GET', `/api/database/views/grid/${viewId}/aggregations/`)).not.toHaveProperty(`field_${field.id}`);
+  });
 });

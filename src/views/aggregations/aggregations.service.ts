@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import type { DomainEvent } from '../../core/events/domain-events';
 import { quote, Sql } from '../../core/database/sql';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
@@ -10,8 +13,9 @@ import { RowRepository } from '../../database/rows/row.repository';
 import { TableContext, TableContextService } from '../../database/table-context';
 import type { UserEntity } from '../../users/user.entity';
 import { GridViewService } from '../grid-view.service';
+import { ViewRepository } from '../view.repository';
 import { ViewsService } from '../views.service';
-import { AggregationQuery, ViewAggregationType, ViewAggregationTypeRegistry } from './aggregation-type';
+import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-type';
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';
 
@@ -40,6 +44,8 @@ export class AggregationsService {
     private readonly fieldTypes: FieldTypeRegistry,
     private readonly fields: FieldRepository,
     private readonly contexts: TableContextService,
+    private readonly db: UnitOfWork,
+    private readonly viewRepo: ViewRepository,
   ) {}
 
   /** `{"field_<id>": value, …, "total"?: n}` for the fields whose options set `aggregation_raw_type`. */
@@ -70,15 +76,23 @@ export class AggregationsService {
     return result;
   }
 
-  /** Whether a raw aggregation type exists and applies to the field (grid field options). */
-  check(typeName: string, field: FieldEntity): 'unknown' | 'unsupported' | null {
-    const type = this.registry.get(typeName);
-    if (!type) return 'unknown';
-    return this.registry.compatible(type, field) ? null : 'unsupported';
-  }
-
-  registered(): ViewAggregationType[] {
-    return this.registry.all();
+  /**
+   * A field that changed type loses the grid aggregations that no longer apply to it
+   * (`aggregation_type` and `aggregation_raw_type` become ""), with `view_field_options_updated`.
+   */
+  @OnEvent('field.updated')
+  async fieldUpdated(event: DomainEvent<'field.updated'>): Promise<void> {
+    const field = await this.fields.findLive(event.payload.fieldId);
+    if (!field) return;
+    await this.db.run(async () => {
+      for (const view of await this.viewRepo.ofTable(field.tableId, { type: 'grid' })) {
+        const options = (await this.viewRepo.fieldOptions(view.id)).get(field.id);
+        const type = this.registry.get(options?.options.aggregation_raw_type);
+        if (!options || !type || this.registry.compatible(type, field)) continue;
+        await this.viewRepo.updateFieldOptions(options.id, { ...options.options, aggregation_type: '', aggregation_raw_type: '' });
+        this.db.recordAsSystem('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
+      }
+    });
   }
 
   private async fieldOf(context: TableContext, fieldId: number): Promise<FieldEntity> {

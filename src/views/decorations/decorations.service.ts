@@ -16,7 +16,7 @@ import type { ViewEntity } from '../view.entity';
 import { ViewAccess, ViewsService } from '../views.service';
 import { decorationJson, DecorationJson, ViewDecorationEntity } from './decoration.entity';
 import { ViewDecorationRepository } from './decoration.repository';
-import { ConfContext, DecorationConf, DecoratorTypeRegistry, DecoratorValueProviderTypeRegistry } from './decorator-type';
+import { ConfContext, DecorationConf, DecoratorTypeRegistry, DecoratorValueProviderType, DecoratorValueProviderTypeRegistry } from './decorator-type';
 import { DecorationErrors } from './decorations.errors';
 
 /** Baserow's `order` (a small integer); absent means last + 1. */
@@ -74,7 +74,9 @@ export class DecorationsService {
       const type = (values.type as string | undefined) ?? decoration.type;
       const provider = (values.value_provider_type as string | undefined) ?? decoration.valueProviderType;
       // Without a new conf the stored one is kept (as Baserow does), even under another provider.
-      const conf = body.value_provider_conf === undefined ? (this.checkProviderType(type, provider), decoration.valueProviderConf) : await this.checkProvider(type, provider, body.value_provider_conf, access.context);
+      let conf = decoration.valueProviderConf;
+      if (body.value_provider_conf === undefined) this.checkProviderType(type, provider);
+      else conf = await this.checkProvider(type, provider, body.value_provider_conf, access.context);
       const changes: Partial<ViewDecorationEntity> = { type, valueProviderType: provider, valueProviderConf: conf, order: (values.order as number | undefined) ?? decoration.order };
       await this.repo.update(decoration.id, changes);
       this.db.record('view_decoration.updated', { decorationId: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
@@ -172,7 +174,7 @@ export class DecorationsService {
   }
 
   /** Rewrites the confs of the table's decorations that `change` alters, with `view_decoration_updated` for each. */
-  private async followField(tableId: number, change: (provider: NonNullable<ReturnType<DecoratorValueProviderTypeRegistry['get']>>, conf: DecorationConf) => DecorationConf | null): Promise<void> {
+  private async followField(tableId: number, change: (provider: DecoratorValueProviderType, conf: DecorationConf) => DecorationConf | null): Promise<void> {
     await this.db.run(async () => {
       for (const decoration of await this.repo.ofTable(tableId)) {
         const provider = this.providers.get(decoration.valueProviderType);

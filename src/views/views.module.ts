@@ -1,9 +1,14 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DatabaseModule } from '../database/database.module';
+import { FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
 import { TablesService } from '../database/tables/tables.service';
 import { UsersModule } from '../users/users.module';
+import { GalleryViewController } from './gallery-view.controller';
+import { GalleryViewService } from './gallery-view.service';
+import { KanbanViewController } from './kanban-view.controller';
+import { KanbanViewService } from './kanban-view.service';
 import { GridViewController } from './grid-view.controller';
 import { GridViewService } from './grid-view.service';
 import { VIEW_TYPES } from './types';
@@ -19,8 +24,8 @@ import { ViewsService } from './views.service';
  */
 @Module({
   imports: [DatabaseModule, UsersModule],
-  controllers: [ViewsController, GridViewController],
-  providers: [ViewRepository, ViewTypeRegistry, ViewsService, GridViewService, ...VIEW_TYPES],
+  controllers: [ViewsController, GridViewController, GalleryViewController, KanbanViewController],
+  providers: [ViewRepository, ViewTypeRegistry, ViewsService, GridViewService, GalleryViewService, KanbanViewService, ...VIEW_TYPES],
   exports: [ViewTypeRegistry, ViewsService, ViewRepository],
 })
 export class ViewsModule implements OnModuleInit {
@@ -29,6 +34,7 @@ export class ViewsModule implements OnModuleInit {
     private readonly views: ViewsService,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
+    private readonly fields: FieldsService,
     private readonly moduleRef: ModuleRef,
   ) {}
 
@@ -36,5 +42,6 @@ export class ViewsModule implements OnModuleInit {
     for (const type of VIEW_TYPES) this.registry.register(this.moduleRef.get(type));
     this.tables.useDefaultViews(this.views);
     this.rows.useViewSelection(this.views);
+    this.fields.useFieldChangeListener(this.views);
   }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors, ErrorTree, validationError } from '../core/errors/api-error';
 import { checkObject, checkValue, FieldSpec } from '../core/validation/field';
+import type { FieldEntity } from '../database/fields/field.entity';
 import type { RowSelection } from '../database/rows/row-list.query';
 import type { ViewSelectionSource } from '../database/rows/rows.service';
 import type { DefaultViewFactory } from '../database/tables/tables.service';
@@ -106,7 +107,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   // ------------------------------------------------------------------ serialization
 
   /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
-  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes): ViewJson {
+  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, userId: number | null = null): ViewJson {
     const type = this.types.of(view);
     const json: ViewJson = {
       id: view.id,
@@ -134,7 +135,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       owned_by_id: view.ownedById,
     });
     const defaults = specDefaults(type.properties);
-    for (const key of Object.keys(type.properties)) json[key] = view.properties[key] ?? defaults[key];
+    const properties: Record<string, unknown> = {};
+    for (const key of Object.keys(type.properties)) properties[key] = view.properties[key] ?? defaults[key];
+    Object.assign(json, type.serializeProperties ? type.serializeProperties(properties, userId) : properties);
     if (type.canShare) {
       json.public = view.public;
       json.slug = view.slug;
@@ -155,12 +158,12 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return views.map((view) => this.serialize(view, context.table, options.includes));
+    return views.map((view) => this.serialize(view, context.table, options.includes, user.id));
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.require(viewId, user.id);
-    return this.serialize(view, context.table, includes);
+    return this.serialize(view, context.table, includes, user.id);
   }
 
   // ------------------------------------------------------------------ writing
@@ -169,6 +172,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     const { type, values } = this.validateCreate(body);
     const { view, table } = await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
+      await type.prepareProperties?.(values.properties as Record<string, unknown>, { properties: {} }, context, user.id);
       const view = await this.insert(context.table.id, {
         name: values.name as string,
         type: type.type,
@@ -178,10 +182,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         public: (values.public as boolean | undefined) ?? false,
         properties: values.properties as Record<string, unknown>,
       });
+      if (type.createdFieldOptions) await this.applyFieldOptions(view, context, type.createdFieldOptions(context));
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
-    return this.serialize(view, table, includes);
+    return this.serialize(view, table, includes, user.id);
   }
 
   private validateCreate(body: Record<string, unknown>): { type: ViewType; values: Record<string, unknown> } {
@@ -239,6 +244,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       const shared = type.canShare ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : { values: {}, errors: {} };
       Object.assign(errors, common.errors, props.errors, shared.errors);
       if (Object.keys(errors).length) throw validationError(errors);
+      await type.prepareProperties?.(props.values, view, context, user.id);
       const values = common.values;
       const changes: Partial<ViewEntity> = {};
       if (values.name !== undefined) changes.name = values.name as string;
@@ -255,7 +261,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
       return { view: { ...view, ...changes }, table: context.table };
     });
-    return this.serialize(view, table, includes);
+    return this.serialize(view, table, includes, user.id);
   }
 
   /** Moves the view to the trash. */
@@ -368,6 +374,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);
       for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
+      if (type.prepareFieldOptions) {
+        const stored = await this.repo.fieldOptions(view.id);
+        const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));
+        type.prepareFieldOptions(changes, current, context);
+      }
       await this.applyFieldOptions(view, context, changes);
       this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
       return { field_options: await this.fieldOptions(view, context) };
@@ -414,6 +425,17 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         created.id,
         [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
       );
+    }
+  }
+
+  /**
+   * A field was trashed or changed (inside its unit of work): the views of its table whose
+   * settings name it and can no longer use it are changed (a kanban loses its single select field).
+   */
+  async fieldChanged(field: FieldEntity, removed: boolean): Promise<void> {
+    for (const view of await this.repo.ofTable(field.tableId)) {
+      const changes = this.types.of(view).fieldChanged?.(view, field, removed);
+      if (changes) await this.repo.update(view.id, { properties: { ...view.properties, ...changes } });
     }
   }
 

@@ -5,6 +5,8 @@ import { FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
 import { TablesService } from '../database/tables/tables.service';
 import { UsersModule } from '../users/users.module';
+import { FormViewController } from './form/form-view.controller';
+import { FormViewService } from './form/form-view.service';
 import { GalleryViewController } from './gallery-view.controller';
 import { GalleryViewService } from './gallery-view.service';
 import { KanbanViewController } from './kanban-view.controller';
@@ -24,8 +26,8 @@ import { ViewsService } from './views.service';
  */
 @Module({
   imports: [DatabaseModule, UsersModule],
-  controllers: [ViewsController, GridViewController, GalleryViewController, KanbanViewController],
-  providers: [ViewRepository, ViewTypeRegistry, ViewsService, GridViewService, GalleryViewService, KanbanViewService, ...VIEW_TYPES],
+  controllers: [ViewsController, GridViewController, GalleryViewController, KanbanViewController, FormViewController],
+  providers: [ViewRepository, ViewTypeRegistry, ViewsService, GridViewService, GalleryViewService, KanbanViewService, FormViewService, ...VIEW_TYPES],
   exports: [ViewTypeRegistry, ViewsService, ViewRepository],
 })
 export class ViewsModule implements OnModuleInit {

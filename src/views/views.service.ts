@@ -98,6 +98,24 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }
 
+  /**
+   * A view by its slug as Baserow's `get_public_view_by_slug` finds it: a member of its
+   * workspace always; anyone else only when it is public (`notFound` otherwise, as if it did
+   * not exist), and `passwordRequired` when it has a password (no view token is accepted yet).
+   */
+  async requireBySlug(slug: string, userId: number | null, errors: { notFound: () => Error; passwordRequired: () => Error; type?: string }): Promise<ViewAccess & { isMember: boolean }> {
+    const view = slug.length <= 64 && !slug.includes('\0') ? await this.repo.findLiveBySlug(slug) : null;
+    if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
+    const access = await this.tables.findAccess(view.tableId, userId ?? 0);
+    if (!access) throw errors.notFound();
+    const isMember = userId !== null && access.isMember;
+    if (!isMember) {
+      if (!view.public) throw errors.notFound();
+      if (view.passwordHash) throw errors.passwordRequired();
+    }
+    return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
+  }
+
   /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */
   async systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
     const access = await this.tables.findAccess(view.tableId, 0);

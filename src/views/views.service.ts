@@ -357,14 +357,17 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
 
   // ------------------------------------------------------------------ field options
 
-  /** Options of every live field of the table, keyed by field id; missing ones are created with their defaults. */
-  async fieldOptions(view: ViewEntity, context: TableContext): Promise<FieldOptionsJson> {
+  /**
+   * Options of every live field of the table, keyed by field id; missing ones are created with
+   * their defaults (only answered with them when `create` is false: a read that must not write).
+   */
+  async fieldOptions(view: ViewEntity, context: TableContext, create = true): Promise<FieldOptionsJson> {
     const type = this.types.of(view);
     const specs = type.fieldOptions;
     if (!specs) throw ViewErrors.noFieldOptions();
     let stored = await this.repo.fieldOptions(view.id);
     const missing = context.fields.filter((f) => !stored.has(f.id));
-    if (missing.length) {
+    if (missing.length && create) {
       await this.repo.createFieldOptions(
         view.id,
         missing.map((f) => ({ fieldId: f.id, options: type.defaultFieldOptions(f) })),

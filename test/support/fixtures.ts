@@ -33,6 +33,7 @@ export const PATH_PARAMETERS = [
   'workspaceUserId',
   'commentId',
   'tokenId',
+  'slug',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -62,6 +63,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const field = fields.find((f) => !f.primary) ?? fields[0];
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
+  // A form (not public) for the routes that name a view by its slug, with its field options made.
+  const form = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} form`, type: 'form' });
+  await ok(t, 'GET', `/api/database/views/${form.id}/field-options/`, token);
   const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
@@ -106,6 +110,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         workspaceUserId: String(membership.id),
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
+        slug: form.slug,
       },
       tokenKey: databaseToken.key,
     };
@@ -128,6 +133,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
+    [`/api/database/views/form/${ids.slug}/submit/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

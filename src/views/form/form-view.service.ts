@@ -77,7 +77,8 @@ export class FormViewService {
   /** The enabled fields a form can hold, by option order then field id; conditions on trashed fields left out. */
   private async formFields(access: ViewAccess): Promise<FormField[]> {
     const { view, context } = access;
-    const all = (await this.views.fieldOptions(view, context)) as unknown as Record<string, FormFieldOptions>;
+    // Read without creating the missing options: a refused submission writes nothing.
+    const all = (await this.views.fieldOptions(view, context, false)) as unknown as Record<string, FormFieldOptions>;
     return context.fields
       .filter((field) => all[field.id]?.enabled && this.formType.canBeInForm(field))
       .map((field) => {

@@ -1,4 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
+import { settleJob } from './support/fixtures';
 import { connect, expectNone, WsClient } from './support/ws';
 
 let t: TestApp;
@@ -161,6 +162,24 @@ describe('form field options', () => {
     expect(readOnly.status).toBe(400);
     expect(readOnly.body).toEqual({ error: 'ERROR_FORM_VIEW_READ_ONLY_FIELD_IS_NOT_SUPPORTED', detail: 'The Created field is read only and not compatible with the form view.' });
     expect((await t.request('GET', `/api/database/views/${form.id}/field-options/`, { token: user.token })).body).toEqual(before);
+  });
+});
+
+describe('form duplication', () => {
+  it("maps the conditions of a duplicated table's form to the copy's fields", async () => {
+    const user = await signUp(t);
+    const table = await newTable(user);
+    const form = await newForm(user, table.id);
+    await setOptions(user, form.id, { [table.notes.id]: { enabled: true, show_when_matching_conditions: true, conditions: [{ id: 1, field: table.age.id, type: 'higher_than', value: '1' }] } });
+    const job = await t.request('POST', `/api/database/tables/${table.id}/duplicate/async/`, { token: user.token });
+    await settleJob(t, user.token, job.body.id);
+    const copyId = (await t.request('GET', `/api/jobs/${job.body.id}/`, { token: user.token })).body.duplicated_table.id;
+    const fields = (await t.request('GET', `/api/database/fields/table/${copyId}/`, { token: user.token })).body;
+    const copyForm = (await t.request('GET', `/api/database/views/table/${copyId}/`, { token: user.token })).body.find((v: any) => v.type === 'form');
+    const options = (await t.request('GET', `/api/database/views/${copyForm.id}/field-options/`, { token: user.token })).body.field_options;
+    const notes = fields.find((f: any) => f.name === 'Notes');
+    const age = fields.find((f: any) => f.name === 'Age');
+    expect(options[notes.id].conditions).toEqual([{ id: expect.any(Number), field: age.id, type: 'higher_than', value: '1', group: null }]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
+import { settleJob } from './support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -224,5 +225,26 @@ describe('kanban views', () => {
     expect((await t.request('GET', `/api/database/views/${view.id}/`, { token: user.token })).body.single_select_field).toBeNull();
     const rows = await t.request('GET', `/api/database/views/kanban/${view.id}/`, { token: user.token });
     expect(rows.body.error).toBe('ERROR_KANBAN_VIEW_HAS_NO_SINGLE_SELECT_FIELD');
+  });
+
+  it("keeps naming its table's single select field in a duplicated table, and a gallery its visible fields", async () => {
+    const user = await signUp(t);
+    const table = await newTable(user);
+    await createView(user, table.id, { name: 'Board', type: 'kanban', single_select_field: table.status.id });
+    await createView(user, table.id, { name: 'Cards', type: 'gallery' });
+    const job = await t.request('POST', `/api/database/tables/${table.id}/duplicate/async/`, { token: user.token });
+    await settleJob(t, user.token, job.body.id);
+    const copyId = (await t.request('GET', `/api/jobs/${job.body.id}/`, { token: user.token })).body.duplicated_table.id;
+    const copyFields = (await t.request('GET', `/api/database/fields/table/${copyId}/`, { token: user.token })).body;
+    const copyStatus = copyFields.find((f: any) => f.name === 'Status');
+    const views = (await t.request('GET', `/api/database/views/table/${copyId}/`, { token: user.token })).body;
+    const board = views.find((v: any) => v.type === 'kanban');
+    expect(board.single_select_field).toBe(copyStatus.id);
+    const rows = await t.request('GET', `/api/database/views/kanban/${board.id}/`, { token: user.token });
+    expect(rows.status).toBe(200);
+    const cards = views.find((v: any) => v.type === 'gallery');
+    const options = (await t.request('GET', `/api/database/views/${cards.id}/field-options/`, { token: user.token })).body.field_options;
+    const ids = copyFields.map((f: any) => f.id).sort((a: number, b: number) => a - b);
+    expect(ids.filter((id: number) => !options[id].hidden)).toEqual(ids.slice(0, 3));
   });
 });

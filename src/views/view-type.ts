@@ -34,6 +34,8 @@ export interface ViewType {
   serializeProperties?(values: Record<string, unknown>, userId: number | null): Record<string, unknown>;
   /** Options stored when the view is created (gallery and kanban show their first three fields). */
   createdFieldOptions?(context: TableContext): Map<number, Record<string, unknown>>;
+  /** Table duplication: the settings and field options of the copy, their field ids mapped to the copy's (unmapped: null or left out). */
+  remapFields?(properties: Record<string, unknown>, options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void;
   /** A field of the view's table was trashed (`removed`) or changed: the settings to change, or null. */
   fieldChanged?(view: ViewEntity, field: FieldEntity, removed: boolean): Record<string, unknown> | null;
   /**

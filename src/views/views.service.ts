@@ -429,6 +429,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   /** Table duplication: every live view is copied with its name, order, settings and field options (fields mapped to the copy's). */
   async duplicateViews(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
     for (const view of await this.repo.ofTable(originalTableId)) {
+      const properties = structuredClone(view.properties);
+      const options = [...(await this.repo.fieldOptions(view.id)).values()]
+        .filter((o) => fieldIds.has(o.fieldId))
+        .map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) }));
+      this.types.of(view).remapFields?.(properties, options.map((o) => o.options), fieldIds);
       const created = await this.insert(copy.table.id, {
         name: view.name,
         type: view.type,
@@ -439,13 +444,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         allowPublicExport: view.allowPublicExport,
         ownershipType: view.ownershipType,
         ownedById: view.ownedById,
-        properties: structuredClone(view.properties),
+        properties,
       });
-      const options = await this.repo.fieldOptions(view.id);
-      await this.repo.createFieldOptions(
-        created.id,
-        [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
-      );
+      await this.repo.createFieldOptions(created.id, options);
     }
   }
 

@@ -150,6 +150,14 @@ export class FormViewType implements ViewType {
     return rest;
   }
 
+  /** Conditions of the copy name the copy's fields (those on fields not copied go). */
+  remapFields(_properties: Record<string, unknown>, options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void {
+    for (const option of options) {
+      const conditions = (option.conditions as FormCondition[] | undefined) ?? [];
+      option.conditions = conditions.filter((c) => fieldIds.has(c.field)).map((c) => ({ ...c, field: fieldIds.get(c.field)! }));
+    }
+  }
+
   /**
    * Baserow's checks: a field enabled in the form must not be read only; conditions name
    * fields of the table with a compatible filter type, and groups given parent first; new

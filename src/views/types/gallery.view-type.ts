@@ -56,6 +56,12 @@ export class GalleryViewType implements ViewType {
     checkCoverField(values, context);
   }
 
+  remapFields(properties: Record<string, unknown>, _options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void {
+    for (const key of Object.keys(this.properties)) {
+      if (typeof properties[key] === 'number') properties[key] = fieldIds.get(properties[key] as number) ?? null;
+    }
+  }
+
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {
     return firstThreeVisible(context, true);
   }

@@ -25,6 +25,9 @@ const EXPECTED: Record<string, [number, string]> = {
   get_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
   update_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
   delete_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
+  // A slug is an id: a stranger is told a non-public form does not exist, as Baserow answers.
+  get_meta_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
+  submit_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
 };
 const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 
@@ -66,6 +69,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   }),
   update_database_table_view_decoration: (ids) => ({ value_provider_type: 'single_select_color', value_provider_conf: { field_id: Number(ids.fieldId) } }),
   filter_database_table_grid_view_rows: (ids) => ({ row_ids: [Number(ids.rowId)] }),
+  submit_database_table_form_view: (ids) => ({ [`field_${ids.fieldId}`]: 'Submitted' }),
   create_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment_notification_mode: () => ({ mode: 'all' }),

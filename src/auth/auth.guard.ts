@@ -7,7 +7,7 @@ import { AuthenticatedToken, TokenAuthenticator } from '../tokens/token-authenti
 import { TokenAuthenticationFailure } from '../tokens/tokens.errors';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-import { AuthScheme, authenticationOf, tokenOperationsOf } from './decorators';
+import { AuthScheme, authenticationOf, OPTIONAL_JWT, tokenOperationsOf } from './decorators';
 import { TokenService } from './token.service';
 
 /** Whether a token issued at `iat` (seconds) predates the user's last password change. */
@@ -41,9 +41,13 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const webSocketId = (req.headers['websocketid'] as string | undefined) ?? null;
     RequestContext.setActor(null, webSocketId);
-    if (!schemes.length) return true;
     const header = req.headers.authorization;
     const parts = header?.trim().split(/\s+/) ?? [];
+    if (!schemes.length) {
+      const optionalJwt = this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_JWT, [context.getHandler(), context.getClass()]);
+      if (optionalJwt && header && parts[0] === 'JWT') await this.authenticateJwt(req, parts, webSocketId);
+      return true;
+    }
     // Baserow's token-only views have no challenge header, so DRF answers their failures with 403.
     const tokenOnly = !schemes.includes('JWT');
     if (header && parts[0].toLowerCase() === 'token' && schemes.includes('Token')) {
@@ -55,6 +59,11 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     if (!header || parts[0] !== 'JWT' || !schemes.includes('JWT')) throw this.notAuthenticated(schemes);
+    await this.authenticateJwt(req, parts, webSocketId);
+    return true;
+  }
+
+  private async authenticateJwt(req: AuthRequest, parts: string[], webSocketId: string | null): Promise<void> {
     if (parts.length !== 2) {
       throw new PlainHttpError(401, { detail: 'Authorization header must contain two space-delimited values' }, JWT_CHALLENGE);
     }
@@ -64,7 +73,6 @@ export class AuthGuard implements CanActivate {
     if (!user || !user.isActive || issuedBeforePasswordChange(user, claims.iat)) throw Errors.invalidAccessToken();
     req.user = user;
     RequestContext.setActor(user.id, webSocketId);
-    return true;
   }
 
   private async authenticateToken(parts: string[], tokenOnly: boolean): Promise<AuthenticatedToken> {

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { UserEntity } from '../users/user.entity';
 
@@ -27,6 +27,14 @@ export const Authentication = (...schemes: AuthScheme[]): MethodDecorator & Clas
 
 /** The route needs no credentials (sign-up, token-auth, settings...). */
 export const Public = (): MethodDecorator & ClassDecorator => Authentication();
+
+export const OPTIONAL_JWT = 'rowspace:optional-jwt';
+
+/**
+ * A public route that still knows a member (DRF's `AllowAny` behind JWT authentication): a
+ * `JWT` header is verified (a bad one answers 401 as anywhere), none leaves the request anonymous.
+ */
+export const OptionalJwt = (): MethodDecorator & ClassDecorator => applyDecorators(Authentication(), SetMetadata(OPTIONAL_JWT, true));
 
 /** The schemes a handler of a controller accepts (the method's declaration wins over the class's). */
 export function authenticationOf(reflector: Reflector, handler: Function, controller: Function): readonly AuthScheme[] {

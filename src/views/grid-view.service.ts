@@ -32,7 +32,7 @@ export class GridViewService {
     return access;
   }
 
-  /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts. */
+  /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts (grid, gallery, kanban). */
   async selection(access: ViewAccess, query: FilteredRowsQuery & { order_by?: unknown }): Promise<RowSelection> {
     const { view, context } = access;
     const adhocQuery: FilteredRowsQuery = {};
@@ -47,12 +47,19 @@ export class GridViewService {
     return selection;
   }
 
-  private fields(access: ViewAccess, query: GridRowsQuery): FieldEntity[] | undefined {
+  private fields(access: ViewAccess, query: Partial<GridRowsQuery>): FieldEntity[] | undefined {
     return this.rows.visibleFields(access.context, { include: query.include_fields, exclude: query.exclude_fields }, false);
   }
 
   async list(user: UserEntity, viewId: number, query: GridRowsQuery, url: URL): Promise<GridRowsJson> {
-    const access = await this.requireGrid(user, viewId);
+    return this.rowsPage(user, await this.requireGrid(user, viewId), query, url, false);
+  }
+
+  /**
+   * One page of a view's rows (grid and gallery): `count` alone, or the rows with the page
+   * links, `field_options` and `row_metadata` when included. `limitOffsetOnly`: no page/size.
+   */
+  async rowsPage(user: UserEntity, access: ViewAccess, query: Partial<GridRowsQuery>, url: URL, limitOffsetOnly: boolean): Promise<GridRowsJson> {
     const { context } = access;
     const selection = await this.selection(access, query);
     if (query.count !== undefined) {
@@ -60,7 +67,7 @@ export class GridViewService {
       return { count };
     }
     const includes = new Set((query.include ?? '').split(',').map((s) => s.trim()));
-    const limitOffset = query.limit !== undefined;
+    const limitOffset = limitOffsetOnly || query.limit !== undefined;
     const limit = (limitOffset ? query.limit : query.size) ?? DEFAULT_PAGE_SIZE;
     const offset = limitOffset ? (query.offset ?? 0) : 0;
     const page = limitOffset ? 1 : (query.page ?? 1);

@@ -2,6 +2,8 @@ import { TypeRegistry } from '../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { FieldSpec } from '../core/validation/field';
 import type { FieldEntity } from '../database/fields/field.entity';
+import type { TableContext } from '../database/table-context';
+import type { ViewEntity } from './view.entity';
 
 /**
  * One view type (Baserow's view type registry): its own settings, what it can do, and the
@@ -24,6 +26,25 @@ export interface ViewType {
   defaultFieldOptions(field: FieldEntity): Record<string, unknown>;
   /** Rules of options that depend on the field (grid: the aggregation must apply to it); throws the API error. */
   checkFieldOptions?(field: FieldEntity, options: Record<string, unknown>): void;
+
+  /**
+   * Checks the type's settings (already through `properties`) against the table and the
+   * workspace, throwing Baserow's error; may rewrite them (e.g. `receive_notification_on_submit`).
+   */
+  prepareProperties?(values: Record<string, unknown>, view: { properties: Record<string, unknown> }, context: TableContext, userId: number): Promise<void> | void;
+  /** The type's settings as one user sees them (e.g. the form's per-user notification flag). */
+  serializeProperties?(values: Record<string, unknown>, userId: number | null): Record<string, unknown>;
+  /** Options stored when the view is created (gallery and kanban show their first three fields). */
+  createdFieldOptions?(context: TableContext): Map<number, Record<string, unknown>>;
+  /** Table duplication: the settings and field options of the copy, their field ids mapped to the copy's (unmapped: null or left out). */
+  remapFields?(properties: Record<string, unknown>, options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void;
+  /** A field of the view's table was trashed (`removed`) or changed: the settings to change, or null. */
+  fieldChanged?(view: ViewEntity, field: FieldEntity, removed: boolean): Record<string, unknown> | null;
+  /**
+   * Checks and completes field options changes against the table (form conditions, enabling
+   * fields a form cannot hold), given the options stored so far; throws Baserow's error.
+   */
+  prepareFieldOptions?(changes: Map<number, Record<string, unknown>>, stored: Map<number, Record<string, unknown>>, context: TableContext): void;
 }
 
 @Injectable()

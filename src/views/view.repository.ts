@@ -20,13 +20,21 @@ export class ViewRepository {
 
   /** A live view whose table, database and workspace are live too. */
   async findLive(id: number): Promise<ViewEntity | null> {
+    return this.live().andWhere('v.id = :id', { id }).getOne();
+  }
+
+  /** The live view of a slug (its public id). */
+  async findLiveBySlug(slug: string): Promise<ViewEntity | null> {
+    return this.live().andWhere('v.slug = :slug', { slug }).getOne();
+  }
+
+  private live() {
     return this.views
       .createQueryBuilder('v')
       .innerJoin(TableEntity, 't', 't.id = v.table_id')
       .innerJoin(ApplicationEntity, 'a', 'a.id = t.database_id')
       .innerJoin(WorkspaceEntity, 'w', 'w.id = a.workspace_id')
-      .where('v.id = :id AND v.trashed = :f AND t.trashed = :f AND a.trashed = :f AND w.trashed = :f', { id, f: false })
-      .getOne();
+      .where('v.trashed = :f AND t.trashed = :f AND a.trashed = :f AND w.trashed = :f', { f: false });
   }
 
   /** Live views of a table by order then id, optionally of one type, at most `limit`. */

@@ -59,3 +59,37 @@ export class GridRowsQuery extends FilteredRowsQuery {
   @Field({ kind: 'int', min: 0, fallback: null, required: false, description: 'At most this many linked rows per link cell (ignored when invalid).' })
   limit_linked_items?: number;
 }
+
+/** The gallery view's rows: limit/offset only (bad values ignored), adhoc filters, search and sorts. */
+export class GalleryRowsQuery extends FilteredRowsQuery {
+  @Field({ kind: 'flag', required: false, description: 'Answer only `{"count": n}` (present means true).' })
+  count?: boolean;
+
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'Comma-separated: `field_options`, `row_metadata`.' })
+  include?: string;
+
+  @Field({ kind: 'int', min: 1, fallback: 100, required: false, description: 'Rows from `offset` (100 by default).' })
+  limit?: number;
+
+  @Field({ kind: 'int', min: 0, fallback: 0, required: false, description: 'Rows to skip.' })
+  offset?: number;
+}
+
+/** The kanban view's rows per select option (Baserow ignores a default limit or offset that is not an integer). */
+export class KanbanRowsQuery {
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'Comma-separated: `field_options`, `row_metadata`.' })
+  include?: string;
+
+  @Field({ kind: 'any', required: false, description: 'Rows per option (40 by default).' })
+  limit?: unknown;
+
+  @Field({ kind: 'any', required: false, description: 'Rows to skip per option (0 by default).' })
+  offset?: unknown;
+
+  @Field({
+    kind: 'any',
+    required: false,
+    description: 'Repeatable: `<option id>|null[,limit[,offset]]`; only these options are answered (all when absent).',
+  })
+  select_option?: unknown;
+}

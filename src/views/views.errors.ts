@@ -5,6 +5,19 @@ import { DatabaseErrors } from '../database/database.errors';
 export const ViewErrors = {
   viewDoesNotExist: DatabaseErrors.viewDoesNotExist,
   gridDoesNotExist: () => new ApiError('ERROR_GRID_DOES_NOT_EXIST', 404, 'The requested grid view does not exist.'),
+  galleryDoesNotExist: () => new ApiError('ERROR_GALLERY_DOES_NOT_EXIST', 404, 'The requested gallery view does not exist.'),
+  kanbanDoesNotExist: () => new ApiError('ERROR_KANBAN_DOES_NOT_EXIST', 404, 'The requested kanban view does not exist.'),
+  kanbanHasNoSingleSelectField: () =>
+    new ApiError('ERROR_KANBAN_VIEW_HAS_NO_SINGLE_SELECT_FIELD', 400, 'The requested kanban view does not have a single select option field.'),
+  invalidSelectOptionParameter: (name: string) =>
+    new ApiError(
+      'ERROR_INVALID_SELECT_OPTION_PARAMETER',
+      400,
+      `The provided select option parameter ${name} is invalid. The following structure is expected ?select_option=id,limit,offset (e.g. ?select_option=1,2,3).`,
+    ),
+  formDoesNotExist: () => new ApiError('ERROR_FORM_DOES_NOT_EXIST', 404, 'The requested form does not exist.'),
+  noPermissionToPublicForm: () =>
+    new ApiError('ERROR_NO_PERMISSION_TO_PUBLICLY_SHARED_FORM', 401, 'The user does not have the permissions to see this password protected shared form.'),
   viewNotInTable: (id: number) => new ApiError('ERROR_VIEW_NOT_IN_TABLE', 400, `The view id ${id} does not belong to the table.`),
   unrelatedField: () => new ApiError('ERROR_UNRELATED_FIELD', 400, 'The field is not related to the provided view.'),
   noFieldOptions: () =>

@@ -1,9 +1,16 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DatabaseModule } from '../database/database.module';
+import { FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
 import { TablesService } from '../database/tables/tables.service';
 import { UsersModule } from '../users/users.module';
+import { FormViewController } from './form/form-view.controller';
+import { FormViewService } from './form/form-view.service';
+import { GalleryViewController } from './gallery-view.controller';
+import { GalleryViewService } from './gallery-view.service';
+import { KanbanViewController } from './kanban-view.controller';
+import { KanbanViewService } from './kanban-view.service';
 import { GridViewController } from './grid-view.controller';
 import { GridViewService } from './grid-view.service';
 import { AggregationsController } from './aggregations/aggregations.controller';
@@ -30,12 +37,15 @@ import { ViewsService } from './views.service';
  */
 @Module({
   imports: [DatabaseModule, UsersModule],
-  controllers: [ViewsController, GridViewController, DecorationsController, AggregationsController],
+  controllers: [ViewsController, GridViewController, GalleryViewController, KanbanViewController, FormViewController, DecorationsController, AggregationsController],
   providers: [
     ViewRepository,
     ViewTypeRegistry,
     ViewsService,
     GridViewService,
+    GalleryViewService,
+    KanbanViewService,
+    FormViewService,
     ...VIEW_TYPES,
     ViewDecorationRepository,
     DecoratorTypeRegistry,
@@ -59,6 +69,7 @@ export class ViewsModule implements OnModuleInit {
     private readonly views: ViewsService,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
+    private readonly fields: FieldsService,
     private readonly moduleRef: ModuleRef,
   ) {}
 
@@ -69,5 +80,6 @@ export class ViewsModule implements OnModuleInit {
     for (const type of VIEW_AGGREGATION_TYPES) this.aggregations.register(this.moduleRef.get(type));
     this.tables.useDefaultViews(this.views);
     this.rows.useViewSelection(this.views);
+    this.fields.useFieldChangeListener(this.views);
   }
 }

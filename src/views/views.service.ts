@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors, ErrorTree, validationError } from '../core/errors/api-error';
 import { checkObject, checkValue, FieldSpec } from '../core/validation/field';
+import type { FieldEntity } from '../database/fields/field.entity';
 import type { RowSelection } from '../database/rows/row-list.query';
 import type { ViewSelectionSource } from '../database/rows/rows.service';
 import type { DefaultViewFactory } from '../database/tables/tables.service';
@@ -100,6 +101,24 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }
 
+  /**
+   * A view by its slug as Baserow's `get_public_view_by_slug` finds it: a member of its
+   * workspace always; anyone else only when it is public (`notFound` otherwise, as if it did
+   * not exist), and `passwordRequired` when it has a password (no view token is accepted yet).
+   */
+  async requireBySlug(slug: string, userId: number | null, errors: { notFound: () => Error; passwordRequired: () => Error; type?: string }): Promise<ViewAccess & { isMember: boolean }> {
+    const view = slug.length <= 64 && !slug.includes('\0') ? await this.repo.findLiveBySlug(slug) : null;
+    if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
+    const access = await this.tables.findAccess(view.tableId, userId ?? 0);
+    if (!access) throw errors.notFound();
+    const isMember = userId !== null && access.isMember;
+    if (!isMember) {
+      if (!view.public) throw errors.notFound();
+      if (view.passwordHash) throw errors.passwordRequired();
+    }
+    return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
+  }
+
   /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */
   async systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
     const access = await this.tables.findAccess(view.tableId, 0);
@@ -109,7 +128,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   // ------------------------------------------------------------------ serialization
 
   /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
-  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, decorations: DecorationJson[] = []): ViewJson {
+  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, decorations: DecorationJson[] = [], userId: number | null = null): ViewJson {
     const type = this.types.of(view);
     const json: ViewJson = {
       id: view.id,
@@ -137,7 +156,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       owned_by_id: view.ownedById,
     });
     const defaults = specDefaults(type.properties);
-    for (const key of Object.keys(type.properties)) json[key] = view.properties[key] ?? defaults[key];
+    const properties: Record<string, unknown> = {};
+    for (const key of Object.keys(type.properties)) properties[key] = view.properties[key] ?? defaults[key];
+    Object.assign(json, type.serializeProperties ? type.serializeProperties(properties, userId) : properties);
     if (type.canShare) {
       json.public = view.public;
       json.slug = view.slug;
@@ -146,9 +167,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   /** Views of one table as JSON, with the sub-objects `includes` asks for. */
-  async serializeAll(views: ViewEntity[], table: TableEntity, includes: ViewIncludes): Promise<ViewJson[]> {
+  async serializeAll(views: ViewEntity[], table: TableEntity, includes: ViewIncludes, userId: number | null = null): Promise<ViewJson[]> {
     const decorations = includes.decorations ? await this.decorations.jsonOf(views.map((v) => v.id)) : new Map<number, DecorationJson[]>();
-    return views.map((view) => this.serialize(view, table, includes, decorations.get(view.id)));
+    return views.map((view) => this.serialize(view, table, includes, decorations.get(view.id), userId));
   }
 
   /** The JSON of a live view as anyone sees it right now (for messages sent after commit); null when gone. */
@@ -164,12 +185,12 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return this.serializeAll(views, context.table, options.includes);
+    return this.serializeAll(views, context.table, options.includes, user.id);
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.require(viewId, user.id);
-    return (await this.serializeAll([view], context.table, includes))[0];
+    return (await this.serializeAll([view], context.table, includes, user.id))[0];
   }
 
   // ------------------------------------------------------------------ writing
@@ -178,6 +199,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     const { type, values } = this.validateCreate(body);
     const { view, table } = await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
+      await type.prepareProperties?.(values.properties as Record<string, unknown>, { properties: {} }, context, user.id);
       const view = await this.insert(context.table.id, {
         name: values.name as string,
         type: type.type,
@@ -187,10 +209,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         public: (values.public as boolean | undefined) ?? false,
         properties: values.properties as Record<string, unknown>,
       });
+      if (type.createdFieldOptions) await this.applyFieldOptions(view, context, type.createdFieldOptions(context));
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
-    return (await this.serializeAll([view], table, includes))[0];
+    return (await this.serializeAll([view], table, includes, user.id))[0];
   }
 
   private validateCreate(body: Record<string, unknown>): { type: ViewType; values: Record<string, unknown> } {
@@ -248,6 +271,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       const shared = type.canShare ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : { values: {}, errors: {} };
       Object.assign(errors, common.errors, props.errors, shared.errors);
       if (Object.keys(errors).length) throw validationError(errors);
+      await type.prepareProperties?.(props.values, view, context, user.id);
       const values = common.values;
       const changes: Partial<ViewEntity> = {};
       if (values.name !== undefined) changes.name = values.name as string;
@@ -264,7 +288,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
       return { view: { ...view, ...changes }, table: context.table };
     });
-    return (await this.serializeAll([view], table, includes))[0];
+    return (await this.serializeAll([view], table, includes, user.id))[0];
   }
 
   /** Moves the view to the trash. */
@@ -343,14 +367,17 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
 
   // ------------------------------------------------------------------ field options
 
-  /** Options of every live field of the table, keyed by field id; missing ones are created with their defaults. */
-  async fieldOptions(view: ViewEntity, context: TableContext): Promise<FieldOptionsJson> {
+  /**
+   * Options of every live field of the table, keyed by field id; missing ones are created with
+   * their defaults (only answered with them when `create` is false: a read that must not write).
+   */
+  async fieldOptions(view: ViewEntity, context: TableContext, create = true): Promise<FieldOptionsJson> {
     const type = this.types.of(view);
     const specs = type.fieldOptions;
     if (!specs) throw ViewErrors.noFieldOptions();
     let stored = await this.repo.fieldOptions(view.id);
     const missing = context.fields.filter((f) => !stored.has(f.id));
-    if (missing.length) {
+    if (missing.length && create) {
       await this.repo.createFieldOptions(
         view.id,
         missing.map((f) => ({ fieldId: f.id, options: type.defaultFieldOptions(f) })),
@@ -379,6 +406,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);
       for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
       for (const [fieldId, options] of changes) type.checkFieldOptions?.(context.byId.get(fieldId)!, options);
+      if (type.prepareFieldOptions) {
+        const stored = await this.repo.fieldOptions(view.id);
+        const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));
+        type.prepareFieldOptions(changes, current, context);
+      }
       await this.applyFieldOptions(view, context, changes);
       this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
       return { field_options: await this.fieldOptions(view, context) };
@@ -410,6 +442,11 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     const original = await this.contexts.ofTable(originalTableId);
     const ids = { fields: fieldIds, selectOptions: original ? selectOptionMapping(original, copy, fieldIds) : new Map<number, number>() };
     for (const view of await this.repo.ofTable(originalTableId)) {
+      const properties = structuredClone(view.properties);
+      const options = [...(await this.repo.fieldOptions(view.id)).values()]
+        .filter((o) => fieldIds.has(o.fieldId))
+        .map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) }));
+      this.types.of(view).remapFields?.(properties, options.map((o) => o.options), fieldIds);
       const created = await this.insert(copy.table.id, {
         name: view.name,
         type: view.type,
@@ -420,14 +457,21 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         allowPublicExport: view.allowPublicExport,
         ownershipType: view.ownershipType,
         ownedById: view.ownedById,
-        properties: structuredClone(view.properties),
+        properties,
       });
-      const options = await this.repo.fieldOptions(view.id);
-      await this.repo.createFieldOptions(
-        created.id,
-        [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
-      );
+      await this.repo.createFieldOptions(created.id, options);
       await this.decorations.copy(view.id, created.id, ids);
+    }
+  }
+
+  /**
+   * A field was trashed or changed (inside its unit of work): the views of its table whose
+   * settings name it and can no longer use it are changed (a kanban loses its single select field).
+   */
+  async fieldChanged(field: FieldEntity, removed: boolean): Promise<void> {
+    for (const view of await this.repo.ofTable(field.tableId)) {
+      const changes = this.types.of(view).fieldChanged?.(view, field, removed);
+      if (changes) await this.repo.update(view.id, { properties: { ...view.properties, ...changes } });
     }
   }
 

@@ -34,6 +34,7 @@ export const PATH_PARAMETERS = [
   'commentId',
   'tokenId',
   'decorationId',
+  'slug',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -64,6 +65,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
   const decoration = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/decorations/`, token, { type: 'left_border_color' });
+  // A form (not public) for the routes that name a view by its slug, with its field options made.
+  const form = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} form`, type: 'form' });
+  await ok(t, 'GET', `/api/database/views/${form.id}/field-options/`, token);
   const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
@@ -109,6 +113,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
         decorationId: String(decoration.id),
+        slug: form.slug,
       },
       tokenKey: databaseToken.key,
     };
@@ -132,6 +137,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
     [`/api/database/views/decoration/${ids.decorationId}/`, user.token],
+    [`/api/database/views/form/${ids.slug}/submit/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

@@ -32,6 +32,11 @@ export interface FieldChange {
   related: FieldEntity[];
 }
 
+/** What must follow a field's trashing or type change inside its unit of work (views naming it). */
+export interface FieldChangeListener {
+  fieldChanged(field: FieldEntity, removed: boolean): Promise<void>;
+}
+
 /**
  * The rules of fields: names, types and their properties, storage (the `field_<id>`
  * column, or a type's own tables), type conversions of existing cells, the primary field.
@@ -48,6 +53,13 @@ export class FieldsService {
     private readonly trash: TrashService,
     readonly types: FieldTypeRegistry,
   ) {}
+
+  private listener: FieldChangeListener | null = null;
+
+  /** The views module registers itself here (it depends on this module, not the reverse). */
+  useFieldChangeListener(listener: FieldChangeListener): void {
+    this.listener = listener;
+  }
 
   // ------------------------------------------------------------------ serialization
 
@@ -197,6 +209,7 @@ export class FieldsService {
       const related = [...((await type.afterSave?.(field, input, ctx, previous)) ?? [])];
       await this.repo.save(field);
       await this.convert(previous, oldType, field, type, ctx);
+      if (typeChanged) await this.listener?.fieldChanged(field, false);
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
       return { field, related };
@@ -267,6 +280,7 @@ export class FieldsService {
         parentName: context.table.name,
         relatedItems: relatedFields.length ? { field: relatedFields.map((f) => f.id) } : {},
       });
+      await this.listener?.fieldChanged(field, true);
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
       return relatedFields;

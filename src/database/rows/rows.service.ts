@@ -218,7 +218,7 @@ export class RowsService {
     body: Record<string, unknown>,
     userFieldNames: boolean,
     create: boolean,
-    userId: number,
+    userId: number | null,
     errors: ErrorTree,
   ): Promise<{ values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] }> {
     const ctx = this.contexts.fieldContext(context, userId);
@@ -276,7 +276,7 @@ export class RowsService {
    * Checks and converts the cells of every item (ids too, for updates). Errors are collected
    * for all items: a batch answers them under `items.<index>`, a single row at the top.
    */
-  private async prepareItems(context: TableContext, items: unknown[], options: { userFieldNames: boolean; create: boolean; single: boolean; userId: number }) {
+  private async prepareItems(context: TableContext, items: unknown[], options: { userFieldNames: boolean; create: boolean; single: boolean; userId: number | null }) {
     const errors: ErrorTree = {};
     const prepared: { id: number; cells: Awaited<ReturnType<RowsService['prepareCells']>> }[] = [];
     const fieldIds = new Set<number>();
@@ -300,26 +300,41 @@ export class RowsService {
     options: { before: number | null; userFieldNames: boolean },
     single: boolean,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+    return this.db.run(async () => this.insertRows(user, await this.contexts.require(tableId, user.id), items, options, single));
+  }
+
+  /**
+   * Creates rows in a table the caller has checked access to (a form submission names its
+   * table by the form's slug; `actor` is null when anonymous: no author, no history entry).
+   */
+  async insertRows(
+    actor: UserEntity | null,
+    context: TableContext,
+    items: unknown[],
+    options: { before: number | null; userFieldNames: boolean },
+    single: boolean,
+  ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+    const tableId = context.table.id;
+    const userId = actor?.id ?? null;
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
-      const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId: user.id });
+      const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId });
       const orders = await this.newOrders(tableId, prepared.length, options.before);
       const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
       const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
-      const ids = await this.rows.insert(tableId, newRows, columns, user.id);
-      const fieldCtx = this.contexts.fieldContext(context, user.id);
+      const ids = await this.rows.insert(tableId, newRows, columns, userId);
+      const fieldCtx = this.contexts.fieldContext(context, userId);
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
-      await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
+      await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), userId);
       await this.tables.bump(tableId, 'rows_version');
       // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
       const rows = await this.rowsByIds(context, ids);
-      await this.history.record(user, context, { action: single ? 'create_row' : 'create_rows', rows });
+      if (actor) await this.history.record(actor, context, { action: single ? 'create_row' : 'create_rows', rows });
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
       return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
     });
   }
 
-  private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number): Promise<void> {
+  private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number | null): Promise<void> {
     const ctx = this.contexts.fieldContext(context, userId);
     for (const field of context.fields) {
       const type = this.types.of(field);

@@ -1,0 +1,54 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, OptionalJwt } from '../../auth/decorators';
+import { Answer, RequestBody } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
+import type { UserEntity } from '../../users/user.entity';
+import { FormViewService, SubmittedJson } from './form-view.service';
+
+@ApiTags('Database table form view')
+@OptionalJwt()
+@Controller('api/database/views/form')
+export class FormViewController {
+  constructor(private readonly forms: FormViewService) {}
+
+  @Get(':slug/submit')
+  @ApiParam({ name: 'slug', type: 'string', description: 'The slug of the form.' })
+  @Answer({
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      description: { type: 'string' },
+      mode: { type: 'string' },
+      cover_image: Schemas.object,
+      logo_image: Schemas.object,
+      submit_text: { type: 'string' },
+      fields: { type: 'array', items: Schemas.object },
+      show_logo: { type: 'boolean' },
+      allow_public_export: { type: 'boolean' },
+    },
+  })
+  @ApiOperation({
+    operationId: 'get_meta_database_table_form_view',
+    summary: 'The form as a visitor sees it: its texts and enabled fields with their conditions (members, or anyone when the form is public).',
+  })
+  meta(@CurrentUser() user: UserEntity | undefined, @Param('slug') slug: string): Promise<Record<string, unknown>> {
+    return this.forms.meta(user, slug);
+  }
+
+  @Post(':slug/submit')
+  @HttpCode(200)
+  @ApiParam({ name: 'slug', type: 'string', description: 'The slug of the form.' })
+  @RequestBody({ type: 'object', description: '`{"field_<id>": value}` for the enabled fields of the form.', additionalProperties: true })
+  @Answer({
+    type: 'object',
+    properties: { submit_action: { type: 'string' }, submit_action_message: { type: 'string' }, submit_action_redirect_url: { type: 'string' }, row_id: { type: 'integer' } },
+  })
+  @ApiOperation({
+    operationId: 'submit_database_table_form_view',
+    summary: 'Submits the form: creates a row from the enabled fields (required ones enforced, conditions honoured).',
+  })
+  submit(@CurrentUser() user: UserEntity | undefined, @Param('slug') slug: string, @Body() body: unknown): Promise<SubmittedJson> {
+    return this.forms.submit(user, slug, body);
+  }
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { FilterTree } from '../database/filters/filter-tree';
+import type { RowSelection } from '../database/rows/row-list.query';
+import { RowJson, RowsService } from '../database/rows/rows.service';
+import type { UserEntity } from '../users/user.entity';
+import { GridViewService } from './grid-view.service';
+import { ViewsService } from './views.service';
+import type { KanbanRowsQuery } from './views.dto';
+import { ViewErrors } from './views.errors';
+
+export interface KanbanRowsJson {
+  rows: Record<string, { count: number; results: RowJson[] }>;
+  field_options?: Record<string, Record<string, unknown>>;
+  row_metadata?: Record<string, unknown>;
+}
+
+const DEFAULT_LIMIT = 40;
+
+/** Python's `int()` of a query value: an integer (surrounding blanks allowed), else undefined. */
+function pyInt(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\s*[+-]?\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** `?select_option=<id|null>[,limit[,offset]]` (repeatable): per option its limit and offset. */
+function optionSettings(value: unknown): Map<string, { limit?: number; offset?: number }> {
+  const settings = new Map<string, { limit?: number; offset?: number }>();
+  const items = value === undefined ? [] : [value].flat().map(String);
+  for (const item of items) {
+    const [name, limit, offset] = item.split(',');
+    const setting: { limit?: number; offset?: number } = {};
+    settings.set(name, setting);
+    if (limit !== undefined && (setting.limit = pyInt(limit)) === undefined) throw ViewErrors.invalidSelectOptionParameter(name);
+    if (offset !== undefined && (setting.offset = pyInt(offset)) === undefined) throw ViewErrors.invalidSelectOptionParameter(name);
+  }
+  return settings;
+}
+
+/**
+ * Rows through a kanban view, in one column per option of its single select field and one
+ * (`"null"`) for rows without one: each column its count and a page of rows, with the view's
+ * saved filters and sorts.
+ */
+@Injectable()
+export class KanbanViewService {
+  constructor(
+    private readonly views: ViewsService,
+    private readonly grid: GridViewService,
+    private readonly rows: RowsService,
+  ) {}
+
+  async list(user: UserEntity, viewId: number, query: KanbanRowsQuery): Promise<KanbanRowsJson> {
+    const access = await this.views.require(viewId, user.id, ViewErrors.kanbanDoesNotExist);
+    const { view, context } = access;
+    if (view.type !== 'kanban') throw ViewErrors.kanbanDoesNotExist();
+    const fieldId = view.properties.single_select_field as number | null | undefined;
+    const field = fieldId ? context.byId.get(fieldId) : undefined;
+    if (!field || field.type !== 'single_select') throw ViewErrors.kanbanHasNoSingleSelectField();
+    const settings = optionSettings(query.select_option);
+    const defaultLimit = Math.max(0, pyInt(query.limit) ?? DEFAULT_LIMIT);
+    const defaultOffset = Math.max(0, pyInt(query.offset) ?? 0);
+    const base = await this.grid.selection(access, {});
+    const options = context.selectOptions.get(field.id) ?? [];
+    const columns: { key: string; leaf: FilterTree['filters'][number] }[] = [
+      { key: 'null', leaf: { field, type: 'empty', value: '' } },
+      ...options.map((option) => ({ key: String(option.id), leaf: { field, type: 'single_select_equal', value: String(option.id) } })),
+    ];
+    const json: KanbanRowsJson = { rows: {} };
+    const rowIds: number[] = [];
+    for (const { key, leaf } of columns) {
+      if (settings.size && !settings.has(key)) continue;
+      const setting = settings.get(key) ?? {};
+      const limit = Math.max(0, setting.limit ?? defaultLimit);
+      const offset = Math.max(0, setting.offset ?? defaultOffset);
+      const column: FilterTree = { filter_type: 'AND', filters: [leaf], groups: base.filters ? [base.filters] : [] };
+      const selection: RowSelection = { ...base, filters: column };
+      const { count, rows } = await this.rows.select(context, selection, false, limit, offset);
+      const results = await this.rows.serialize(context, rows, { userFieldNames: false });
+      rowIds.push(...results.map((row) => row.id));
+      json.rows[key] = { count, results };
+    }
+    const includes = new Set((query.include ?? '').split(',').map((s) => s.trim()));
+    if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(view, context);
+    if (includes.has('row_metadata')) json.row_metadata = await this.rows.rowMetadata(context.table.id, rowIds, user.id);
+    return json;
+  }
+}

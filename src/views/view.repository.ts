@@ -29,6 +29,25 @@ export class ViewRepository {
       .getOne();
   }
 
+  /** A live view (of a live table, database and workspace) by its slug. */
+  async findLiveBySlug(slug: string): Promise<ViewEntity | null> {
+    return this.live().andWhere('v.slug = :slug', { slug }).getOne();
+  }
+
+  /** The live public views of a live table (the real-time fan-out to shared views). */
+  publicOfTable(tableId: number): Promise<ViewEntity[]> {
+    return this.live().andWhere('v.table_id = :tableId AND v.public = :t', { tableId, t: true }).orderBy('v.id', 'ASC').getMany();
+  }
+
+  private live() {
+    return this.views
+      .createQueryBuilder('v')
+      .innerJoin(TableEntity, 't', 't.id = v.table_id')
+      .innerJoin(ApplicationEntity, 'a', 'a.id = t.database_id')
+      .innerJoin(WorkspaceEntity, 'w', 'w.id = a.workspace_id')
+      .where('v.trashed = :f AND t.trashed = :f AND a.trashed = :f AND w.trashed = :f', { f: false });
+  }
+
   /** Live views of a table by order then id, optionally of one type, at most `limit`. */
   ofTable(tableId: number, options: { type?: string; limit?: number } = {}): Promise<ViewEntity[]> {
     const query = this.views

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors, ErrorTree, validationError } from '../core/errors/api-error';
+import { ApiError, Errors, ErrorTree, validationError } from '../core/errors/api-error';
 import { checkObject, checkValue, FieldSpec } from '../core/validation/field';
 import type { RowSelection } from '../database/rows/row-list.query';
 import type { ViewSelectionSource } from '../database/rows/rows.service';
@@ -253,9 +253,30 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
+      // No longer shared, or a new password: who followed the shared page may have lost it.
+      const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
+      if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
       return { view: { ...view, ...changes }, table: context.table };
     });
     return this.serialize(view, table, includes);
+  }
+
+  /**
+   * A new slug for a shareable view: the old shared link stops working (and the sockets that
+   * followed it are dropped).
+   */
+  async rotateSlug(user: UserEntity, viewId: number): Promise<ViewJson> {
+    const { view, table } = await this.db.run(async () => {
+      const { view, context } = await this.require(viewId, user.id);
+      if (!this.types.of(view).canShare) throw new ApiError('ERROR_CANNOT_SHARE_VIEW_TYPE', 400, 'This view type does not support sharing.');
+      let slug = newSlug();
+      while (await this.repo.slugExists(slug)) slug = newSlug();
+      await this.repo.update(view.id, { slug });
+      this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
+      this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
+      return { view: { ...view, slug }, table: context.table };
+    });
+    return this.serialize(view, table, NO_INCLUDES);
   }
 
   /** Moves the view to the trash. */

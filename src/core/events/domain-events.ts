@@ -68,6 +68,8 @@ export interface DomainEventMap {
   'view.deleted': { viewId: number; tableId: number };
   'views.reordered': { tableId: number; viewIds: number[] };
   'view.field_options_updated': { viewId: number; tableId: number };
+  /** A shared view's link may no longer open for some: it stopped being public, got a new password, or `slug` was rotated away. */
+  'view.public_access_changed': { viewId: number; slug: string };
   /** `comment`: the comment as the API shows it after the change (`trashed`, `message: null` once deleted). */
   'row_comment.created': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };

@@ -1,0 +1,30 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { DatabaseModule } from '../../database/database.module';
+import { UsersModule } from '../../users/users.module';
+import { ViewsModule } from '../views.module';
+import { GridPublicRows } from './grid.public-rows';
+import { PublicRowsRegistry } from './public-rows';
+import { PublicViewTokens } from './public-view-tokens';
+import { PublicViewsController } from './public-views.controller';
+import { PublicViewsService } from './public-views.service';
+
+/**
+ * Views shared by their slug: password tokens, public info, rows (one lister per view type:
+ * grid here), one row and link lookups. The realtime `view` page uses PublicViewsService.
+ */
+@Module({
+  imports: [DatabaseModule, UsersModule, ViewsModule],
+  controllers: [PublicViewsController],
+  providers: [PublicViewsService, PublicViewTokens, PublicRowsRegistry, GridPublicRows],
+  exports: [PublicViewsService, PublicViewTokens, PublicRowsRegistry],
+})
+export class PublicViewsModule implements OnModuleInit {
+  constructor(
+    private readonly registry: PublicRowsRegistry,
+    private readonly grid: GridPublicRows,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this.grid);
+  }
+}

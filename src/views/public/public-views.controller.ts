@@ -11,7 +11,7 @@ import { PublicRowsRegistry } from './public-rows';
 import { PublicGridRowsQuery, PublicLookupQuery, PublicViewAuthDto } from './public-views.dto';
 import { PublicViewCaller, PublicViewsService } from './public-views.service';
 
-const caller = (user: UserEntity | undefined, token: string | null): PublicViewCaller => ({ user: user ?? null, token });
+const caller = (user: UserEntity | undefined, token: string | null): PublicViewCaller => ({ userId: user?.id ?? null, token });
 const PAGE = (items: object) => ({ type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items } } });
 
 /**

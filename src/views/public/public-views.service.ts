@@ -10,7 +10,6 @@ import { RowJson, RowsService } from '../../database/rows/rows.service';
 import type { TableContext } from '../../database/table-context';
 import { TableContextService } from '../../database/table-context';
 import { TableRepository } from '../../database/table.repository';
-import type { UserEntity } from '../../users/user.entity';
 import { PasswordHasher } from '../../users/password-hasher';
 import type { ViewEntity } from '../view.entity';
 import { ViewRepository } from '../view.repository';
@@ -21,7 +20,7 @@ import { PublicViewTokens } from './public-view-tokens';
 
 /** Who asks for a shared view: a user (JWT) or nobody, with the view's password token if any. */
 export interface PublicViewCaller {
-  user: UserEntity | null;
+  userId: number | null;
   token: string | null;
 }
 
@@ -73,9 +72,9 @@ export class PublicViewsService {
   async require(slug: string, caller: PublicViewCaller, checkPassword = true): Promise<PublicViewAccess> {
     const view = await this.repo.findLiveBySlug(slug);
     if (!view) throw DatabaseErrors.viewDoesNotExist();
-    const access = await this.tables.findAccess(view.tableId, caller.user?.id ?? 0);
+    const access = await this.tables.findAccess(view.tableId, caller.userId ?? 0);
     if (!access) throw DatabaseErrors.viewDoesNotExist();
-    const member = !!caller.user && access.isMember;
+    const member = caller.userId !== null && access.isMember;
     if (!member) {
       if (!view.public || !this.types.of(view).canShare) throw DatabaseErrors.viewDoesNotExist();
       if (checkPassword && view.passwordHash && !this.tokens.isValid(view, caller.token)) throw PublicViewErrors.noAuthorization();

@@ -195,6 +195,20 @@ describe('public grid rows', () => {
     expect(res.body.field_options[String(notes.id)]).toBeUndefined();
   });
 
+  it('another user’s JWT on a public view’s slug gets only the public shape', async () => {
+    const { view, notes, table } = await sharedGrid();
+    const rows = await t.request('GET', `/api/database/views/grid/${view.slug}/public/rows/`, { token: stranger.token });
+    expect(rows.status).toBe(200);
+    expect(rows.text).not.toContain('secret');
+    expect(rows.body.results[0][`field_${notes.id}`]).toBeUndefined();
+    const info = await t.request('GET', `/api/database/views/${view.slug}/public/info/`, { token: stranger.token });
+    expect(info.body.fields.map((f: any) => f.id)).not.toContain(notes.id);
+    expect(info.body.view.table).toEqual({ id: 0, database_id: 0 });
+    // The slug opens nothing else: the view itself and its table stay closed.
+    expect((await t.request('GET', `/api/database/views/${view.id}/`, { token: stranger.token })).status).toBe(400);
+    expect((await t.request('GET', `/api/database/rows/table/${table.id}/`, { token: stranger.token })).status).toBe(400);
+  });
+
   it('refuses to filter, order or search on a hidden field', async () => {
     const { view, notes, name } = await sharedGrid();
     const base = `/api/database/views/grid/${view.slug}/public/rows/`;

@@ -33,6 +33,7 @@ export const PATH_PARAMETERS = [
   'workspaceUserId',
   'commentId',
   'tokenId',
+  'slug',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -106,6 +107,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         workspaceUserId: String(membership.id),
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
+        // The grid view's slug (not public: only members may open it).
+        slug: String(views[0].slug),
       },
       tokenKey: databaseToken.key,
     };

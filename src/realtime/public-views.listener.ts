@@ -44,13 +44,8 @@ export class PublicViewsListener implements OnModuleInit {
 
   /** Every public view of the table that has a shared page with rows, as anyone sees it. */
   private async sharedViews(tableId: number): Promise<PublicViewAccess[]> {
-    const views = (await this.views.publicOfTable(tableId)).filter((view) => hasPublicRows(view.type));
-    if (!views.length) return [];
     const context = await this.contexts.ofTable(tableId);
-    if (!context) return [];
-    const result: PublicViewAccess[] = [];
-    for (const view of views) result.push({ view, context, visible: await this.publicViews.visibleFields(view, context), member: false });
-    return result;
+    return context ? this.publicViews.sharedViews(context) : [];
   }
 
   // Fields
@@ -119,40 +114,42 @@ export class PublicViewsListener implements OnModuleInit {
   }
 
   /**
-   * Per view: the rows it shows now are `rows_updated`; the ones it no longer shows (its
-   * filter) are `rows_deleted`. Which rows a filtered view showed before the write is not
-   * known after it: rows leaving it are sent with their id and order only, so nothing of a row
-   * the view never showed is sent.
+   * Per view, by visibility (its saved filters) before and after the write: rows it still
+   * shows are `rows_updated`, rows entering it `rows_created`, rows leaving it `rows_deleted`
+   * (with the values it showed before), and rows it never showed nothing.
    */
   @OnEvent('rows.updated')
   async rowsUpdated(event: DomainEvent<'rows.updated'>): Promise<void> {
-    const { tableId, rowIds, rowsBefore, updatedFieldIds } = event.payload;
+    const { tableId, rowIds, rowsBefore, updatedFieldIds, visibleBefore } = event.payload;
     const deliveries: Delivery[] = [];
     for (const access of await this.sharedViews(tableId)) {
-      const visible = await this.publicViews.visibleRowIds(access, rowIds);
-      const stay = rowIds.filter((id) => visible.has(id));
-      const leave = rowIds.filter((id) => !visible.has(id));
+      const slug = access.view.slug;
+      const before = new Set(visibleBefore?.[String(access.view.id)] ?? rowIds);
+      const now = await this.publicViews.visibleRowIds(access, rowIds);
+      const stay = rowIds.filter((id) => before.has(id) && now.has(id));
+      const enter = rowIds.filter((id) => !before.has(id) && now.has(id));
+      const leave = rowIds.filter((id) => before.has(id) && !now.has(id));
       if (stay.length) {
-        const before = this.publicViews.restrict(rowsBefore.filter((row) => visible.has(Number(row.id))) as never, access.visible);
+        const snapshots = this.publicViews.restrict(only(rowsBefore, stay) as never, access.visible);
         const rows = await this.currentRows(access, stay);
-        deliveries.push(toViewPage(access.view.slug, { type: 'rows_updated', table_id: 0, rows_before_update: before, rows, metadata: {}, updated_field_ids: updatedFieldIds }));
+        deliveries.push(toViewPage(slug, { type: 'rows_updated', table_id: 0, rows_before_update: snapshots, rows, metadata: {}, updated_field_ids: updatedFieldIds }));
       }
-      if (leave.length) deliveries.push(toViewPage(access.view.slug, { type: 'rows_deleted', table_id: 0, row_ids: leave, rows: idsOnly(rowsBefore, leave) }));
+      if (enter.length) deliveries.push(toViewPage(slug, { type: 'rows_created', table_id: 0, rows: await this.currentRows(access, enter), metadata: {}, before_row_id: null }));
+      if (leave.length) deliveries.push(toViewPage(slug, { type: 'rows_deleted', table_id: 0, row_ids: leave, rows: this.publicViews.restrict(only(rowsBefore, leave) as never, access.visible) }));
     }
     await this.broadcaster.send(...deliveries);
   }
 
-  /**
-   * The deleted rows as they were, reduced to the visible fields. A view with saved filters may
-   * not have shown them all (that is not known once they are gone): then only ids and orders.
-   */
+  /** The deleted rows the view showed, as they were, reduced to its visible fields. */
   @OnEvent('rows.deleted')
   async rowsDeleted(event: DomainEvent<'rows.deleted'>): Promise<void> {
-    const { tableId, rowIds, rows } = event.payload;
+    const { tableId, rowIds, rows, visibleBefore } = event.payload;
     const deliveries: Delivery[] = [];
     for (const access of await this.sharedViews(tableId)) {
-      const shown = this.publicViews.savedFilters(access) ? idsOnly(rows, rowIds) : this.publicViews.restrict(rows as never, access.visible);
-      deliveries.push(toViewPage(access.view.slug, { type: 'rows_deleted', table_id: 0, row_ids: rowIds, rows: shown }));
+      const shown = new Set(visibleBefore?.[String(access.view.id)] ?? rowIds);
+      const ids = rowIds.filter((id) => shown.has(id));
+      if (!ids.length) continue;
+      deliveries.push(toViewPage(access.view.slug, { type: 'rows_deleted', table_id: 0, row_ids: ids, rows: this.publicViews.restrict(only(rows, ids) as never, access.visible) }));
     }
     await this.broadcaster.send(...deliveries);
   }
@@ -201,8 +198,8 @@ export class PublicViewsListener implements OnModuleInit {
   }
 }
 
-/** `{id, order}` of the listed rows (what may be said of a row the view may never have shown). */
-function idsOnly(rows: RowSnapshot[], ids: number[]): RowSnapshot[] {
-  const wanted = new Set(ids);
-  return rows.filter((row) => wanted.has(Number(row.id))).map((row) => ({ id: row.id, order: row.order }) as RowSnapshot);
+/** The snapshots of the listed rows, in the listed order. */
+function only(rows: RowSnapshot[], ids: number[]): RowSnapshot[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is RowSnapshot => !!row);
 }

@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../database/database.module';
+import { RowsService } from '../../database/rows/rows.service';
 import { UsersModule } from '../../users/users.module';
 import { ViewsModule } from '../views.module';
 import { GridPublicRows } from './grid.public-rows';
@@ -22,9 +23,12 @@ export class PublicViewsModule implements OnModuleInit {
   constructor(
     private readonly registry: PublicRowsRegistry,
     private readonly grid: GridPublicRows,
+    private readonly publicViews: PublicViewsService,
+    private readonly rows: RowsService,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(this.grid);
+    this.rows.useRowVisibility(this.publicViews);
   }
 }

@@ -6,7 +6,8 @@ import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldJson, FieldsService } from '../../database/fields/fields.service';
 import type { FilterTree } from '../../database/filters/filter-tree';
 import type { RowSelection } from '../../database/rows/row-list.query';
-import { RowJson, RowsService } from '../../database/rows/rows.service';
+import { RowJson, RowsService, RowVisibilitySource } from '../../database/rows/rows.service';
+import type { RowVisibility } from '../../core/events/domain-events';
 import type { TableContext } from '../../database/table-context';
 import { TableContextService } from '../../database/table-context';
 import { TableRepository } from '../../database/table.repository';
@@ -47,7 +48,7 @@ const LOOKUP_PAGE_SIZE = 100;
  * its link fields. Hidden fields never leave here, and nothing but the view's table is reachable.
  */
 @Injectable()
-export class PublicViewsService {
+export class PublicViewsService implements RowVisibilitySource {
   constructor(
     private readonly repo: ViewRepository,
     private readonly views: ViewsService,
@@ -182,6 +183,27 @@ export class PublicViewsService {
     const selection: RowSelection = { filters: this.savedFilters(access), search: null, sorts: [], rowIds };
     const { rows } = await this.rows.select(access.context, selection, false, rowIds.length, 0);
     return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /** The live shared views of a table with rows pages, as anyone sees them (the real-time fan-out). */
+  async sharedViews(context: TableContext): Promise<PublicViewAccess[]> {
+    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+    const result: PublicViewAccess[] = [];
+    for (const view of views) result.push({ view, context, visible: await this.visibleFields(view, context), member: false });
+    return result;
+  }
+
+  /**
+   * Right before rows are updated or deleted: for each shared view with saved filters, which
+   * of the rows it shows (a view without filters shows them all and is left out).
+   */
+  async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
+    let result: RowVisibility | undefined;
+    for (const access of await this.sharedViews(context)) {
+      if (!this.savedFilters(access)) continue;
+      (result ??= {})[String(access.view.id)] = [...(await this.visibleRowIds(access, rowIds))];
+    }
+    return result;
   }
 
   /** `GET /api/database/views/{slug}/row/{row_id}/`: a row the view shows, with the fields it shows. */

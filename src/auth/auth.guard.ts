@@ -45,11 +45,12 @@ export class AuthGuard implements CanActivate {
     RequestContext.setActor(null, webSocketId);
     if (!schemes.length) return true;
     const header = req.headers.authorization;
+    const parts = header?.trim().split(/\s+/) ?? [];
     if (schemes.includes('PublicView')) {
       req.publicViewToken = publicViewToken(req.headers[AUTH_SCHEMES.PublicView.header.toLowerCase()]);
-      if (!header) return true;
+      // Anything but a JWT is not a credential here (Baserow's only authentication class): anonymous.
+      if (!header || parts[0] !== 'JWT') return true;
     }
-    const parts = header?.trim().split(/\s+/) ?? [];
     // Baserow's token-only views have no challenge header, so DRF answers their failures with 403.
     const tokenOnly = !schemes.includes('JWT');
     if (header && parts[0].toLowerCase() === 'token' && schemes.includes('Token')) {

@@ -180,12 +180,6 @@ export class PublicViewsListener implements OnModuleInit {
     await this.broadcaster.send({ kind: 'recheck_pages', group: viewPageGroup(event.payload.slug) });
   }
 
-  @OnEvent('view.deleted')
-  async viewDeleted(event: DomainEvent<'view.deleted'>): Promise<void> {
-    const view = await this.views.findAny(event.payload.viewId);
-    if (view) await this.broadcaster.send({ kind: 'recheck_pages', group: viewPageGroup(view.slug) });
-  }
-
   /** `force_view_refresh` with the public fields and view, to a public view's page. */
   private async forceRefresh(viewId: number): Promise<void> {
     const view = await this.views.findLive(viewId);

@@ -121,8 +121,11 @@ export class PublicViewsService implements RowVisibilitySource {
     return { ...json, table_id: 0, database_id: 0, workspace_id: 0 };
   }
 
+  /** The visible fields as Baserow lists them (its field ordering: primary first, then order and id). */
   async publicFields(access: Pick<PublicViewAccess, 'context' | 'visible'>): Promise<FieldJson[]> {
-    const jsons = await Promise.all(access.visible.map((field) => this.fields.serialize(field, access.context)));
+    const shown = new Set(access.visible.map((field) => field.id));
+    const fields = access.context.fields.filter((field) => shown.has(field.id));
+    const jsons = await Promise.all(fields.map((field) => this.fields.serialize(field, access.context)));
     return jsons.map((json) => this.publicField(json));
   }
 

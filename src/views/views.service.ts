@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { ApiError, Errors, ErrorTree, validationError } from '../core/errors/api-error';
+import { Errors, ErrorTree, validationError } from '../core/errors/api-error';
 import { checkObject, checkValue, FieldSpec } from '../core/validation/field';
 import type { RowSelection } from '../database/rows/row-list.query';
 import type { ViewSelectionSource } from '../database/rows/rows.service';
@@ -268,7 +268,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async rotateSlug(user: UserEntity, viewId: number): Promise<ViewJson> {
     const { view, table } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id);
-      if (!this.types.of(view).canShare) throw new ApiError('ERROR_CANNOT_SHARE_VIEW_TYPE', 400, 'This view type does not support sharing.');
+      if (!this.types.of(view).canShare) throw ViewErrors.cannotShare();
       let slug = newSlug();
       while (await this.repo.slugExists(slug)) slug = newSlug();
       await this.repo.update(view.id, { slug });

@@ -202,7 +202,10 @@ export class PublicViewsService implements RowVisibilitySource {
    */
   async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
     let result: RowVisibility | undefined;
-    for (const access of await this.sharedViews(context)) {
+    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+    for (const view of views) {
+      // Only the filters matter here: the visible fields are not read (nothing is written in the row's transaction).
+      const access: PublicViewAccess = { view, context, visible: [], member: false };
       if (!this.savedFilters(access)) continue;
       (result ??= {})[String(access.view.id)] = [...(await this.visibleRowIds(access, rowIds))];
     }

@@ -18,6 +18,7 @@ import { SettingsModule } from './settings/settings.module';
 import { TrashModule } from './trash/trash.module';
 import { TrashTypesModule } from './trash/types/trash-types.module';
 import { UsersModule } from './users/users.module';
+import { PublicViewsModule } from './views/public/public-views.module';
 import { ViewsModule } from './views/views.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -40,6 +41,7 @@ export class AppModule {
         OpenApiModule,
         RealtimeModule,
         ViewsModule,
+        PublicViewsModule,
         TrashTypesModule,
         MonitoringModule.forRoot(config),
         // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.

@@ -1,5 +1,5 @@
 import { Reflector } from '@nestjs/core';
-import { AUTH_SCHEMES, authenticationOf } from '../src/auth/decorators';
+import { AUTH_SCHEMES, authenticationOf, OPTIONAL_SCHEMES } from '../src/auth/decorators';
 import { RouteTable } from '../src/core/http/route-table';
 import { dynamicQueries } from '../src/core/validation/dynamic-query';
 import { fieldSpecs } from '../src/core/validation/field';
@@ -18,7 +18,7 @@ describe('OpenAPI document and Redoc', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.info.title).toBe('Rowspace API');
-    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['Database token', 'JWT']);
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['Database token', 'JWT', 'Public view']);
     const tags = res.body.tags.map((tag: { name: string }) => tag.name);
     expect(tags.slice(0, 2)).toEqual(['Settings', 'User']);
     expect(tags).toContain('Workspaces');
@@ -36,8 +36,9 @@ describe('OpenAPI document and Redoc', () => {
     }
     expect(missing).toEqual([]);
     expect(schema.paths['/api/user/token-auth/'].post.operationId).toBe('token_auth');
-    for (const scheme of Object.values<any>(schema.components.securitySchemes)) {
-      expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    for (const [name, scheme] of Object.entries<any>(schema.components.securitySchemes)) {
+      // A shared view's password token has its own header, as Baserow's.
+      expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: name === 'Public view' ? 'Baserow-View-Authorization' : 'Authorization' });
     }
     expect(schema.paths['/api/workspaces/'].get.operationId).toBe('list_workspaces');
   });
@@ -52,7 +53,10 @@ describe('OpenAPI document and Redoc', () => {
       const label = `${route.method} ${route.path}`;
       if (!operation.operationId || ids.has(operation.operationId)) wrong.push(`${label}: operationId ${operation.operationId}`);
       ids.add(operation.operationId);
-      const declared = authenticationOf(reflector, route.handler, route.controller).map((scheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
+      const schemes = authenticationOf(reflector, route.handler, route.controller);
+      const declared: Record<string, never[]>[] = schemes.map((scheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
+      // Optional credentials (shared views): no credentials at all is allowed too.
+      if (schemes.some((scheme) => OPTIONAL_SCHEMES.includes(scheme))) declared.push({});
       if (JSON.stringify(operation.security) !== JSON.stringify(declared)) wrong.push(`${label}: security ${JSON.stringify(operation.security)}`);
     }
     expect(wrong).toEqual([]);

@@ -28,6 +28,12 @@ const EXPECTED: Record<string, [number, string]> = {
   // A slug is an id: a stranger is told a non-public form does not exist, as Baserow answers.
   get_meta_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   submit_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
+  // A view's slug opens for a non-member only when the view is public.
+  public_view_token_auth: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  get_public_view_info: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  public_list_database_table_grid_view_rows: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  get_public_view_row: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };
 const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 
@@ -73,6 +79,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment: () => ({ message: COMMENT_MESSAGE }),
   update_row_comment_notification_mode: () => ({ mode: 'all' }),
+  public_view_token_auth: () => ({ password: 'a password' }),
   update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 
@@ -176,7 +183,8 @@ describe(`tenant matrix (${TEST_DB})`, () => {
 
   it("lets a stranger's socket subscribe to none of Alice's pages and receive none of her messages", async () => {
     const { ids, user } = alice;
-    const pageParameters: Record<string, string> = { table_id: ids.tableId, row_id: ids.rowId, view_id: ids.viewId };
+    // Alice's view is not public: its slug opens its page to members only (no password token).
+    const pageParameters: Record<string, string | null> = { table_id: ids.tableId, row_id: ids.rowId, view_id: ids.viewId, slug: ids.slug, token: null };
     const bobSocket = await connect(t, bob.user.token);
     const aliceSocket = await connect(t, user.token);
     try {
@@ -187,7 +195,8 @@ describe(`tenant matrix (${TEST_DB})`, () => {
         const frame: Record<string, unknown> = { page: type.type };
         for (const name of type.parameters) {
           if (pageParameters[name] === undefined) throw new Error(`No fixture for the ${type.type} page parameter ${name}: add it here`);
-          frame[name] = Number(pageParameters[name]);
+          const value = pageParameters[name];
+          frame[name] = value !== null && /^\d+$/.test(value) ? Number(value) : value;
         }
         bobSocket.send(frame);
         aliceSocket.send(frame);

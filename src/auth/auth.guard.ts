@@ -7,7 +7,7 @@ import { AuthenticatedToken, TokenAuthenticator } from '../tokens/token-authenti
 import { TokenAuthenticationFailure } from '../tokens/tokens.errors';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-import { AuthScheme, authenticationOf, OPTIONAL_JWT, tokenOperationsOf } from './decorators';
+import { AUTH_SCHEMES, AuthScheme, authenticationOf, tokenOperationsOf } from './decorators';
 import { TokenService } from './token.service';
 
 /** Whether a token issued at `iat` (seconds) predates the user's last password change. */
@@ -15,7 +15,7 @@ export function issuedBeforePasswordChange(user: UserEntity, iat: number): boole
   return user.passwordChangedAt != null && iat * 1000 < user.passwordChangedAt.getTime();
 }
 
-type AuthRequest = Request & { user?: UserEntity; databaseToken?: AuthenticatedToken };
+type AuthRequest = Request & { user?: UserEntity; databaseToken?: AuthenticatedToken; publicViewToken?: string | null };
 const JWT_CHALLENGE = { 'WWW-Authenticate': 'JWT realm="api"' };
 
 /**
@@ -24,6 +24,8 @@ const JWT_CHALLENGE = { 'WWW-Authenticate': 'JWT realm="api"' };
  * `JWT <access token>` (the user) or `Token <key>` (a database token: its owner acts, within
  * the token's grants for the operations the route declares with `TokenOperations`).
  * A scheme the route does not accept is not recognised, as in Baserow: not authenticated.
+ * `PublicView` routes (shared views) are open: without an `Authorization` header the request
+ * is anonymous, and the view's password token is taken from `Baserow-View-Authorization`.
  * Records the acting user and `WebSocketId` for events.
  */
 @Injectable()
@@ -41,12 +43,13 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const webSocketId = (req.headers['websocketid'] as string | undefined) ?? null;
     RequestContext.setActor(null, webSocketId);
+    if (!schemes.length) return true;
     const header = req.headers.authorization;
     const parts = header?.trim().split(/\s+/) ?? [];
-    if (!schemes.length) {
-      const optionalJwt = this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_JWT, [context.getHandler(), context.getClass()]);
-      if (optionalJwt && header && parts[0] === 'JWT') await this.authenticateJwt(req, parts, webSocketId);
-      return true;
+    if (schemes.includes('PublicView')) {
+      req.publicViewToken = publicViewToken(req.headers[AUTH_SCHEMES.PublicView.header.toLowerCase()]);
+      // Anything but a JWT is not a credential here (Baserow's only authentication class): anonymous.
+      if (!header || parts[0] !== 'JWT') return true;
     }
     // Baserow's token-only views have no challenge header, so DRF answers their failures with 403.
     const tokenOnly = !schemes.includes('JWT');
@@ -89,4 +92,11 @@ export class AuthGuard implements CanActivate {
     if (schemes.includes('JWT')) return Errors.notAuthenticated();
     return new PlainHttpError(403, { detail: 'Authentication credentials were not provided.' });
   }
+}
+
+/** `JWT <token>` (Baserow's `get_public_view_authorization_token`): the token, or null for anything else. */
+function publicViewToken(value: string | string[] | undefined): string | null {
+  if (typeof value !== 'string') return null;
+  const parts = value.trim().split(/\s+/);
+  return parts.length === 2 && parts[0] === 'JWT' ? parts[1] : null;
 }

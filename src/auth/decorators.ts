@@ -1,4 +1,4 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { UserEntity } from '../users/user.entity';
 
@@ -9,8 +9,17 @@ import type { UserEntity } from '../users/user.entity';
  * Adding a scheme is one entry here (and its strategy in the guard).
  */
 export const AUTH_SCHEMES = {
-  JWT: { name: 'JWT', description: 'A JWT access token from `POST /api/user/token-auth/`: `Authorization: JWT <access_token>`.' },
-  Token: { name: 'Database token', description: 'A database token: `Authorization: Token <key>`, on the row endpoints and the few others that accept it.' },
+  JWT: { name: 'JWT', header: 'Authorization', description: 'A JWT access token from `POST /api/user/token-auth/`: `Authorization: JWT <access_token>`.' },
+  Token: { name: 'Database token', header: 'Authorization', description: 'A database token: `Authorization: Token <key>`, on the row endpoints and the few others that accept it.' },
+  /**
+   * Optional: a route accepting it is open to anyone, and reads the password token of a shared
+   * view when given (the view checks it; the guard only takes it from the header).
+   */
+  PublicView: {
+    name: 'Public view',
+    header: 'Baserow-View-Authorization',
+    description: 'The token of a password-protected shared view, from `POST /api/database/views/{slug}/public/auth/`: `Baserow-View-Authorization: JWT <access_token>`.',
+  },
 } as const;
 export type AuthScheme = keyof typeof AUTH_SCHEMES;
 
@@ -27,14 +36,6 @@ export const Authentication = (...schemes: AuthScheme[]): MethodDecorator & Clas
 
 /** The route needs no credentials (sign-up, token-auth, settings...). */
 export const Public = (): MethodDecorator & ClassDecorator => Authentication();
-
-export const OPTIONAL_JWT = 'rowspace:optional-jwt';
-
-/**
- * A public route that still knows a member (DRF's `AllowAny` behind JWT authentication): a
- * `JWT` header is verified (a bad one answers 401 as anywhere), none leaves the request anonymous.
- */
-export const OptionalJwt = (): MethodDecorator & ClassDecorator => applyDecorators(Authentication(), SetMetadata(OPTIONAL_JWT, true));
 
 /** The schemes a handler of a controller accepts (the method's declaration wins over the class's). */
 export function authenticationOf(reflector: Reflector, handler: Function, controller: Function): readonly AuthScheme[] {
@@ -56,7 +57,15 @@ export function tokenOperationsOf(reflector: Reflector, handler: Function, contr
   return reflector.getAllAndOverride<TokenOperation[] | undefined>(TOKEN_OPERATIONS_METADATA, [handler, controller]) ?? [];
 }
 
-/** The authenticated user of the request. */
+/** Schemes whose credentials are optional: the route is public, credentials add to it. */
+export const OPTIONAL_SCHEMES: readonly AuthScheme[] = ['PublicView'];
+
+/** The authenticated user of the request (undefined on a public route called without credentials). */
 export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): UserEntity => {
   return context.switchToHttp().getRequest().user;
+});
+
+/** The `Baserow-View-Authorization: JWT <token>` credential of a `PublicView` route, or null. */
+export const PublicViewToken = createParamDecorator((_: unknown, context: ExecutionContext): string | null => {
+  return context.switchToHttp().getRequest().publicViewToken ?? null;
 });

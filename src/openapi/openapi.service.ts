@@ -4,7 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { AUTH_SCHEMES, AuthScheme, authenticationOf } from '../auth/decorators';
+import { AUTH_SCHEMES, AuthScheme, authenticationOf, OPTIONAL_SCHEMES } from '../auth/decorators';
 import { Route, RouteTable } from '../core/http/route-table';
 import { dynamicQueries } from '../core/validation/dynamic-query';
 import { fieldSpecs } from '../core/validation/field';
@@ -47,7 +47,7 @@ export class OpenApiService {
     config.components = {
       ...config.components,
       securitySchemes: Object.fromEntries(
-        Object.values(AUTH_SCHEMES).map(({ name, description }) => [name, { type: 'apiKey', in: 'header', name: 'Authorization', description }]),
+        Object.values(AUTH_SCHEMES).map(({ name, header, description }) => [name, { type: 'apiKey', in: 'header', name: header, description }]),
       ),
     };
     const document = SwaggerModule.createDocument(app, config);
@@ -70,7 +70,10 @@ export class OpenApiService {
       const base = operation.operationId ?? '';
       for (let n = 2; operationIds.has(operation.operationId ?? ''); n++) operation.operationId = `${base}_${n}`;
       operationIds.add(operation.operationId ?? '');
-      operation.security = authenticationOf(reflector, route.handler, route.controller).map((scheme: AuthScheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
+      const schemes = authenticationOf(reflector, route.handler, route.controller);
+      operation.security = schemes.map((scheme: AuthScheme) => ({ [AUTH_SCHEMES[scheme].name]: [] }));
+      // Optional credentials (a shared view's routes): calling without any is allowed too.
+      if (schemes.some((scheme) => OPTIONAL_SCHEMES.includes(scheme))) operation.security.push({});
       describeRoute(app, reflector, route, operation);
     }
     document.components = { ...document.components, schemas: { ...document.components?.schemas, ...COMPONENT_SCHEMAS } };

@@ -14,6 +14,8 @@ export type Delivery =
   | { kind: 'all'; message: string; exclude: string | null }
   /** Access revoked: these users' pages under these permission groups are discarded (`page_discard` each). */
   | { kind: 'discard_pages'; userIds: number[]; permissionGroups: string[] }
+  /** Access may have changed: every page of that group is checked again, and the ones that fail are discarded (`page_discard`). */
+  | { kind: 'recheck_pages'; group: string }
   /** Password changed: the user's sockets but `exclude` get `force_disconnect` and are closed. */
   | { kind: 'force_disconnect'; userId: number; exclude: string | null };
 

@@ -4,7 +4,7 @@ import { Inject, Logger, OnModuleDestroy } from '@nestjs/common';
 import { OnGatewayConnection, OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket } from 'ws';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
-import { Connection } from './connection';
+import { Connection, Subscription } from './connection';
 import { PageTypeRegistry } from './pages/page-type';
 import { SocketAuthenticator } from './socket-authenticator';
 import { SocketRegistry } from './socket-registry';
@@ -27,6 +27,7 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
   ) {}
 
   afterInit(): void {
+    this.registry.recheck = (connection, subscription) => connection.enqueue(() => this.recheckPage(connection, subscription));
     this.pinger = setInterval(() => this.ping(), this.config.wsPingIntervalSeconds * 1000);
     this.pinger.unref();
   }
@@ -103,6 +104,15 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
       permissionGroup: type.permissionGroup(parameters),
     });
     connection.sendJson({ type: 'page_add', page: type.type, parameters });
+  }
+
+  /** A page whose access may have changed (a shared view's link): discarded with `page_discard` when the socket may no longer follow it. */
+  private async recheckPage(connection: Connection, subscription: Subscription): Promise<void> {
+    const type = this.pages.get(subscription.page);
+    if (!type || connection.closed || !connection.pages.has(subscription.key)) return;
+    if (await type.canAdd({ userId: connection.userId, webSocketId: connection.webSocketId }, subscription.parameters)) return;
+    this.registry.unsubscribe(connection, subscription.key);
+    connection.sendJson({ type: 'page_discard', page: subscription.page, parameters: subscription.parameters });
   }
 
   /** A known page type is always answered with `page_discard`, subscribed or not. */

@@ -9,6 +9,8 @@ import { DatabaseRealtimeListener } from './database.listener';
 import { PageTypeRegistry } from './pages/page-type';
 import { RowPageType } from './pages/row.page';
 import { TablePageType } from './pages/table.page';
+import { ViewPageType } from './pages/view.page';
+import { PublicViewsListener } from './public-views.listener';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeListener } from './realtime.listener';
 import { RealtimeRepository } from './realtime.repository';
@@ -39,6 +41,8 @@ import { ViewsListener } from './views.listener';
     PageTypeRegistry,
     TablePageType,
     RowPageType,
+    ViewPageType,
+    PublicViewsListener,
   ],
   exports: [PageTypeRegistry, Broadcaster, RealtimeRepository, SocketRegistry],
 })
@@ -47,10 +51,12 @@ export class RealtimeModule implements OnModuleInit {
     private readonly pages: PageTypeRegistry,
     private readonly table: TablePageType,
     private readonly row: RowPageType,
+    private readonly view: ViewPageType,
   ) {}
 
   onModuleInit(): void {
     this.pages.register(this.table);
     this.pages.register(this.row);
+    this.pages.register(this.view);
   }
 }

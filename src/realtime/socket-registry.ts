@@ -17,6 +17,8 @@ export class SocketRegistry {
   readonly counters: SocketCounters = { messagesSent: 0 };
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly byGroup = new Map<string, Set<Connection>>();
+  /** Checks a socket's page again (the gateway's page types); set when the gateway starts. */
+  recheck: ((connection: Connection, subscription: Subscription) => void) | null = null;
 
   track(connection: Connection): void {
     this.connections.add(connection);
@@ -111,6 +113,11 @@ export class SocketRegistry {
         }
         return;
       }
+      case 'recheck_pages':
+        for (const connection of [...(this.byGroup.get(delivery.group) ?? EMPTY)]) {
+          for (const subscription of [...connection.pages.values()]) if (subscription.group === delivery.group) this.recheck?.(connection, subscription);
+        }
+        return;
       case 'force_disconnect':
         for (const connection of [...this.socketsOfUser(delivery.userId)]) {
           if (delivery.exclude !== null && connection.webSocketId === delivery.exclude) continue;

@@ -23,9 +23,14 @@ export class ViewRepository {
     return this.live().andWhere('v.id = :id', { id }).getOne();
   }
 
-  /** The live view of a slug (its public id). */
+  /** A live view (of a live table, database and workspace) by its slug. */
   async findLiveBySlug(slug: string): Promise<ViewEntity | null> {
     return this.live().andWhere('v.slug = :slug', { slug }).getOne();
+  }
+
+  /** The live public views of a live table (the real-time fan-out to shared views). */
+  publicOfTable(tableId: number): Promise<ViewEntity[]> {
+    return this.live().andWhere('v.table_id = :tableId AND v.public = :t', { tableId, t: true }).orderBy('v.id', 'ASC').getMany();
   }
 
   private live() {

@@ -82,6 +82,14 @@ export class ViewsController {
     return this.views.duplicate(user, viewId);
   }
 
+  @Post(':viewId/rotate-slug')
+  @HttpCode(200)
+  @Answer(Schemas.ref('View'))
+  @ApiOperation({ operationId: 'rotate_database_view_slug', summary: 'Gives a shareable view a new slug: its old shared link stops working.' })
+  rotateSlug(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number): Promise<ViewJson> {
+    return this.views.rotateSlug(user, viewId);
+  }
+
   @Get(':viewId/field-options')
   @Answer(FIELD_OPTIONS)
   @ApiOperation({ operationId: 'get_database_table_view_field_options', summary: 'Field options of every field of the view’s table.' })

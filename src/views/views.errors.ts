@@ -20,6 +20,7 @@ export const ViewErrors = {
     new ApiError('ERROR_NO_PERMISSION_TO_PUBLICLY_SHARED_FORM', 401, 'The user does not have the permissions to see this password protected shared form.'),
   viewNotInTable: (id: number) => new ApiError('ERROR_VIEW_NOT_IN_TABLE', 400, `The view id ${id} does not belong to the table.`),
   unrelatedField: () => new ApiError('ERROR_UNRELATED_FIELD', 400, 'The field is not related to the provided view.'),
+  cannotShare: () => new ApiError('ERROR_CANNOT_SHARE_VIEW_TYPE', 400, 'This view type does not support sharing.'),
   noFieldOptions: () =>
     new ApiError('ERROR_VIEW_DOES_NOT_SUPPORT_FIELD_OPTIONS', 400, 'This view model does not support field options.'),
 };

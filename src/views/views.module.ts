@@ -25,6 +25,7 @@ import { DecorationsService } from './decorations/decorations.service';
 import { DECORATOR_VALUE_PROVIDER_TYPES } from './decorations/providers';
 import { DECORATOR_TYPES } from './decorations/types';
 import { VIEW_TYPES } from './types';
+import { PublicViewTokens } from './public-view-tokens';
 import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
 import { ViewsController } from './views.controller';
@@ -42,6 +43,7 @@ import { ViewsService } from './views.service';
     ViewRepository,
     ViewTypeRegistry,
     ViewsService,
+    PublicViewTokens,
     GridViewService,
     GalleryViewService,
     KanbanViewService,
@@ -58,7 +60,7 @@ import { ViewsService } from './views.service';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewDecorationRepository],
+  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewDecorationRepository, PublicViewTokens],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

@@ -15,6 +15,7 @@ import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
 import { DecorationCopier, selectOptionMapping } from './decorations/decoration-copier';
 import type { DecorationJson } from './decorations/decoration.entity';
+import { PublicViewTokens } from './public-view-tokens';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
@@ -41,6 +42,12 @@ export function parseIncludes(value: unknown): ViewIncludes {
       .map((n) => n.trim()),
   );
   return { filters: names.has('filters'), sortings: names.has('sortings'), decorations: names.has('decorations'), groupBys: names.has('group_bys') };
+}
+
+/** Who opens a view by its slug: a user (JWT) or nobody, with the view's password token if any. */
+export interface SlugCaller {
+  userId: number | null;
+  token: string | null;
 }
 
 /** A view a member may use, with its table's context. */
@@ -86,6 +93,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly tables: TableRepository,
     private readonly hasher: PasswordHasher,
     private readonly trash: TrashService,
+    private readonly publicTokens: PublicViewTokens,
     private readonly decorations: DecorationCopier,
   ) {}
 
@@ -102,19 +110,24 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   /**
-   * A view by its slug as Baserow's `get_public_view_by_slug` finds it: a member of its
-   * workspace always; anyone else only when it is public (`notFound` otherwise, as if it did
-   * not exist), and `passwordRequired` when it has a password (no view token is accepted yet).
+   * The view with this slug for a caller (a user or nobody, with the view's password token if
+   * any): members of its workspace always; anyone else only when it is public and shareable
+   * (`notFound` otherwise, as if it did not exist), and `passwordRequired` when it has a
+   * password the caller's token does not open (unless `checkPassword` is false).
    */
-  async requireBySlug(slug: string, userId: number | null, errors: { notFound: () => Error; passwordRequired: () => Error; type?: string }): Promise<ViewAccess & { isMember: boolean }> {
+  async requireBySlug(
+    slug: string,
+    caller: SlugCaller,
+    errors: { notFound: () => Error; passwordRequired: () => Error; type?: string; checkPassword?: boolean },
+  ): Promise<ViewAccess & { isMember: boolean }> {
     const view = slug.length <= 64 && !slug.includes('\0') ? await this.repo.findLiveBySlug(slug) : null;
     if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
-    const access = await this.tables.findAccess(view.tableId, userId ?? 0);
+    const access = await this.tables.findAccess(view.tableId, caller.userId ?? 0);
     if (!access) throw errors.notFound();
-    const isMember = userId !== null && access.isMember;
+    const isMember = caller.userId !== null && access.isMember;
     if (!isMember) {
-      if (!view.public) throw errors.notFound();
-      if (view.passwordHash) throw errors.passwordRequired();
+      if (!view.public || !this.types.of(view).canShare) throw errors.notFound();
+      if (errors.checkPassword !== false && view.passwordHash && !this.publicTokens.isValid(view, caller.token)) throw errors.passwordRequired();
     }
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
   }
@@ -286,9 +299,30 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
+      // No longer shared, or a new password: who followed the shared page may have lost it.
+      const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
+      if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
       return { view: { ...view, ...changes }, table: context.table };
     });
     return (await this.serializeAll([view], table, includes, user.id))[0];
+  }
+
+  /**
+   * A new slug for a shareable view: the old shared link stops working (and the sockets that
+   * followed it are dropped).
+   */
+  async rotateSlug(user: UserEntity, viewId: number): Promise<ViewJson> {
+    const { view, table } = await this.db.run(async () => {
+      const { view, context } = await this.require(viewId, user.id);
+      if (!this.types.of(view).canShare) throw ViewErrors.cannotShare();
+      let slug = newSlug();
+      while (await this.repo.slugExists(slug)) slug = newSlug();
+      await this.repo.update(view.id, { slug });
+      this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
+      this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
+      return { view: { ...view, slug }, table: context.table };
+    });
+    return this.serialize(view, table, NO_INCLUDES);
   }
 
   /** Moves the view to the trash. */

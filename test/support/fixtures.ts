@@ -113,7 +113,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
         decorationId: String(decoration.id),
-        slug: form.slug,
+        // The grid view's slug (not public: only members may open it); form routes take the form's.
+        slug: String(views[0].slug),
+        formSlug: form.slug,
       },
       tokenKey: databaseToken.key,
     };
@@ -137,7 +139,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
     [`/api/database/views/decoration/${ids.decorationId}/`, user.token],
-    [`/api/database/views/form/${ids.slug}/submit/`, user.token],
+    [`/api/database/views/form/${ids.formSlug}/submit/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;
@@ -151,7 +153,9 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
 /** Fills `{name}` path parameters from the tenant's ids. */
 export function fillPath(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
   return path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
-    const value = overrides[name] ?? ids[name];
+    // Baserow names both a view's slug and a form's `{slug}`: form routes get the tenant's form.
+    const key = name === 'slug' && path.includes('/views/form/') ? 'formSlug' : name;
+    const value = overrides[key] ?? overrides[name] ?? ids[key];
     if (value === undefined) throw new Error(`No fixture for the path parameter {${name}} of ${path}: add it to test/support/fixtures.ts`);
     return value;
   });

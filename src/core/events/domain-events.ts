@@ -55,10 +55,13 @@ export interface DomainEventMap {
   /** `beforeRowId`: the row the new rows were placed before (`?before=`), or null. */
   /** `rows`: the new rows as read in the transaction that created them. */
   'rows.created': { tableId: number; rowIds: number[]; beforeRowId: number | null; rows?: RowSnapshot[] };
-  /** `rowsBefore`: the rows as they were, keyed `field_<id>`, aligned with `rowIds`. */
-  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[] };
-  /** `rows`: the rows as they were before deletion. */
-  'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[] };
+  /**
+   * `rowsBefore`: the rows as they were, keyed `field_<id>`, aligned with `rowIds`.
+   * `visibleBefore`: per filtered public view id, the rows of `rowIds` it showed before the write.
+   */
+  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[]; visibleBefore?: RowVisibility };
+  /** `rows`: the rows as they were before deletion; `visibleBefore` as for updates. */
+  'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[]; visibleBefore?: RowVisibility };
   /** Trashed rows deleted for good (modules forget what they keep of them: comments, history). */
   'rows.deleted_for_good': { tableId: number; rowIds: number[] };
   /** Row history entries just recorded, each as the API answers it, for its row's page. */
@@ -71,6 +74,8 @@ export interface DomainEventMap {
   'view_decoration.created': { decorationId: number; viewId: number; tableId: number };
   'view_decoration.updated': { decorationId: number; viewId: number; tableId: number };
   'view_decoration.deleted': { decorationId: number; viewId: number; tableId: number };
+  /** A shared view's link may no longer open for some: it stopped being public, got a new password, or `slug` was rotated away. */
+  'view.public_access_changed': { viewId: number; slug: string };
   /** `comment`: the comment as the API shows it after the change (`trashed`, `message: null` once deleted). */
   'row_comment.created': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };
@@ -81,6 +86,9 @@ export interface DomainEventMap {
 
 /** A row comment as the API shows it (`id`, `user_id`, `first_name`, `message`, …). */
 export type RowCommentSnapshot = Record<string, unknown> & { id: number };
+
+/** Per view id (a string key), the row ids it showed; a view not listed showed them all. */
+export type RowVisibility = Record<string, number[]>;
 
 /** A row as the API shows it (`id`, `order`, `field_<id>` keys). */
 export type RowSnapshot = Record<string, unknown> & { id: number };

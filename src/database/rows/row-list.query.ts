@@ -28,6 +28,8 @@ export interface RowSelection {
   sorts: RowSort[];
   /** Row ids to keep (`filter__field_id__in`). */
   rowIds?: number[] | null;
+  /** Search only these fields (a shared view's visible fields); all of the table's when absent. */
+  searchFields?: FieldEntity[];
 }
 
 
@@ -263,15 +265,15 @@ export class RowListQuery {
       if (condition) parts.push(condition);
     }
     if (selection.rowIds) parts.push(selection.rowIds.length ? `${quote(ROW_ALIAS)}."id" IN ${sql.list(selection.rowIds)}` : '1 = 0');
-    if (selection.search) parts.push(this.searchCondition(selection.search, context, sql, tables));
+    if (selection.search) parts.push(this.searchCondition(selection.search, selection.searchFields ?? context.fields, sql, tables));
     return parts.join(' AND ');
   }
 
   /** Compat search: any searchable cell contains the term, or the term is the row id. */
-  private searchCondition(term: string, context: TableContext, sql: Sql, tables?: LinkedTables): string {
+  private searchCondition(term: string, fields: FieldEntity[], sql: Sql, tables?: LinkedTables): string {
     const conditions: string[] = [];
     if (/^\d+$/.test(term.trim()) && Number(term) <= INT32_MAX) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(Number(term))}`);
-    for (const field of context.fields) {
+    for (const field of fields) {
       const condition = this.fieldTypes.of(field).searchCondition(field, { alias: ROW_ALIAS, sql, tables }, term);
       if (condition) conditions.push(condition);
     }

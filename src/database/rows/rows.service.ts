@@ -14,6 +14,7 @@ import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
+import type { RowVisibility } from '../../core/events/domain-events';
 import { TableRepository } from '../table.repository';
 import { RowHistoryService } from '../row-history/row-history.service';
 import { CountCache } from './count-cache';
@@ -47,6 +48,11 @@ export interface ViewSelectionSource {
 
 export const VIEW_SELECTION_SOURCE = Symbol('ViewSelectionSource');
 
+/** Which rows filtered shared views show, read right before a write changes them (the views module). */
+export interface RowVisibilitySource {
+  visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined>;
+}
+
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
 
 /**
@@ -56,6 +62,7 @@ const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is rea
 @Injectable()
 export class RowsService {
   private viewSource: ViewSelectionSource | null = null;
+  private visibility: RowVisibilitySource | null = null;
 
   constructor(
     private readonly db: UnitOfWork,
@@ -74,6 +81,11 @@ export class RowsService {
   /** The views module provides saved filters and sorts for `view_id`. */
   useViewSelection(source: ViewSelectionSource): void {
     this.viewSource = source;
+  }
+
+  /** The shared views tell which rows they showed before an update or delete (their pages' messages). */
+  useRowVisibility(source: RowVisibilitySource): void {
+    this.visibility = source;
   }
 
   // ------------------------------------------------------------------ serialization
@@ -360,13 +372,14 @@ export class RowsService {
       const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames, create: false, single, userId: user.id });
       const ids = prepared.map((p) => p.id);
       const before = await this.existingRows(context, ids, single);
+      const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, ids);
       // Baserow's REST row updates, single or batch, are all `update_rows` actions.
       await this.history.record(user, context, { action: 'update_rows', rowsBefore: before, rows, fieldIds });
-      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows });
+      this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows, visibleBefore });
       return { rows: this.shaped(context, rows, userFieldNames), updatedFieldIds: fieldIds };
     });
   }
@@ -375,11 +388,12 @@ export class RowsService {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const before = await this.existingRows(context, [rowId], true);
+      const visibleBefore = await this.visibility?.visibleBefore(context, [rowId]);
       const [order] = await this.newOrders(tableId, 1, beforeId);
       await this.rows.setOrder(tableId, rowId, order, user.id);
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, [rowId]);
-      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows });
+      this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows, visibleBefore });
       return this.shaped(context, rows, userFieldNames)[0];
     });
   }
@@ -407,6 +421,7 @@ export class RowsService {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const rows = await this.existingRows(context, ids, single);
+      const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       if ((await this.rows.setTrashed(tableId, ids, true)) !== ids.length) throw TrashErrors.alreadyDeleted();
       const names = this.trashNames(context, rows);
       const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
@@ -414,7 +429,7 @@ export class RowsService {
       else await this.trash.record(user, { ...entry, type: 'rows', itemId: (await this.trash.saveTrashedRows(tableId, ids)).id, name: ' ' });
       await this.tables.bump(tableId, 'rows_version');
       await this.history.record(user, context, { action: single ? 'delete_row' : 'delete_rows', rowsBefore: rows });
-      this.db.record('rows.deleted', { tableId, rowIds: ids, rows });
+      this.db.record('rows.deleted', { tableId, rowIds: ids, rows, visibleBefore });
     });
   }
 

@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, OptionalJwt } from '../../auth/decorators';
+import { Authentication, CurrentUser, PublicViewToken } from '../../auth/decorators';
 import { Answer, RequestBody } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
 import type { UserEntity } from '../../users/user.entity';
 import { FormViewService, SubmittedJson } from './form-view.service';
 
 @ApiTags('Database table form view')
-@OptionalJwt()
+// Members with a JWT, anyone when the form is public (with its password token when it has one).
+@Authentication('JWT', 'PublicView')
 @Controller('api/database/views/form')
 export class FormViewController {
   constructor(private readonly forms: FormViewService) {}
@@ -32,8 +33,8 @@ export class FormViewController {
     operationId: 'get_meta_database_table_form_view',
     summary: 'The form as a visitor sees it: its texts and enabled fields with their conditions (members, or anyone when the form is public).',
   })
-  meta(@CurrentUser() user: UserEntity | undefined, @Param('slug') slug: string): Promise<Record<string, unknown>> {
-    return this.forms.meta(user, slug);
+  meta(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string): Promise<Record<string, unknown>> {
+    return this.forms.meta({ userId: user?.id ?? null, token }, slug);
   }
 
   @Post(':slug/submit')
@@ -48,7 +49,7 @@ export class FormViewController {
     operationId: 'submit_database_table_form_view',
     summary: 'Submits the form: creates a row from the enabled fields (required ones enforced, conditions honoured).',
   })
-  submit(@CurrentUser() user: UserEntity | undefined, @Param('slug') slug: string, @Body() body: unknown): Promise<SubmittedJson> {
-    return this.forms.submit(user, slug, body);
+  submit(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Body() body: unknown): Promise<SubmittedJson> {
+    return this.forms.submit(user, token, slug, body);
   }
 }

@@ -9,7 +9,7 @@ import { RowsService } from '../../database/rows/rows.service';
 import type { TableContext } from '../../database/table-context';
 import type { UserEntity } from '../../users/user.entity';
 import { FormCondition, FormConditionGroup, FormViewType } from '../types/form.view-type';
-import { ViewAccess, ViewsService } from '../views.service';
+import { SlugCaller, ViewAccess, ViewsService } from '../views.service';
 import { ViewErrors } from '../views.errors';
 
 /** The options of one field of a form (§8.1's form field options). */
@@ -70,8 +70,8 @@ export class FormViewService {
     private readonly formType: FormViewType,
   ) {}
 
-  private require(slug: string, user: UserEntity | undefined): Promise<ViewAccess> {
-    return this.views.requireBySlug(slug, user?.id ?? null, { type: 'form', notFound: ViewErrors.formDoesNotExist, passwordRequired: ViewErrors.noPermissionToPublicForm });
+  private require(slug: string, caller: SlugCaller): Promise<ViewAccess> {
+    return this.views.requireBySlug(slug, caller, { type: 'form', notFound: ViewErrors.formDoesNotExist, passwordRequired: ViewErrors.noPermissionToPublicForm });
   }
 
   /** The enabled fields a form can hold, by option order then field id; conditions on trashed fields left out. */
@@ -96,8 +96,8 @@ export class FormViewService {
     return { ...context, selectOptions: new Map([...context.selectOptions, [form.field.id, options]]) };
   }
 
-  async meta(user: UserEntity | undefined, slug: string): Promise<Record<string, unknown>> {
-    const access = await this.require(slug, user);
+  async meta(caller: SlugCaller, slug: string): Promise<Record<string, unknown>> {
+    const access = await this.require(slug, caller);
     const { view, context } = access;
     const props = { ...this.formType.serializeProperties(specValues(this.formType, view.properties), null) };
     const fields = [];
@@ -137,11 +137,11 @@ export class FormViewService {
    * a field shown only when its conditions match is required (and its value kept) only when
    * they match the submitted row; select values must be allowed options. Other keys are ignored.
    */
-  async submit(user: UserEntity | undefined, slug: string, body: unknown): Promise<SubmittedJson> {
+  async submit(user: UserEntity | undefined, token: string | null, slug: string, body: unknown): Promise<SubmittedJson> {
     const notAnObject = bodyObjectError(body);
     if (notAnObject) throw validationError(notAnObject);
     const given = (body ?? {}) as Record<string, unknown>;
-    const access = await this.require(slug, user);
+    const access = await this.require(slug, { userId: user?.id ?? null, token });
     const { view, context } = access;
     const forms = await this.formFields(access);
     const conditional = (form: FormField) => form.options.show_when_matching_conditions && form.options.conditions.length > 0;

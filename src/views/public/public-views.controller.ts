@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Authentication, CurrentUser, PublicViewToken } from '../../auth/decorators';
+import { IdParam } from '../../core/http/params';
+import { requestUrl } from '../../database/rows/rows.controller';
+import { Answer, RequestBody } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
+import type { UserEntity } from '../../users/user.entity';
+import { PublicRowsRegistry } from './public-rows';
+import { PublicGridRowsQuery, PublicLookupQuery, PublicViewAuthDto } from './public-views.dto';
+import { PublicViewCaller, PublicViewsService } from './public-views.service';
+
+const caller = (user: UserEntity | undefined, token: string | null): PublicViewCaller => ({ userId: user?.id ?? null, token });
+const PAGE = (items: object) => ({ type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items } } });
+
+/**
+ * Views shared by their slug: open to anyone when the view is public (with its password token
+ * when it has a password), and to the members of its workspace whether public or not.
+ */
+@ApiTags('Database table views')
+@Authentication('JWT', 'PublicView')
+@Controller('api/database/views')
+export class PublicViewsController {
+  constructor(
+    private readonly publicViews: PublicViewsService,
+    private readonly publicRows: PublicRowsRegistry,
+  ) {}
+
+  @Post(':slug/public/auth')
+  @HttpCode(200)
+  @RequestBody({ type: 'object', required: ['password'], properties: { password: { type: 'string' } } })
+  @Answer({ type: 'object', properties: { access_token: { type: 'string' } } })
+  @ApiOperation({ operationId: 'public_view_token_auth', summary: 'A never-expiring token for a password-protected shared view (`Baserow-View-Authorization: JWT <access_token>`).' })
+  auth(@CurrentUser() user: UserEntity | undefined, @Param('slug') slug: string, @Body() body: PublicViewAuthDto): Promise<{ access_token: string }> {
+    return this.publicViews.authenticate(slug, caller(user, null), body.password);
+  }
+
+  @Get(':slug/public/info')
+  @Answer({ type: 'object', properties: { fields: Schemas.list('Field'), view: Schemas.object } })
+  @ApiOperation({ operationId: 'get_public_view_info', summary: 'What a shared view page needs: its visible fields and the view (ids hidden, the slug as id).' })
+  info(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string) {
+    return this.publicViews.info(slug, caller(user, token));
+  }
+
+  @Get('grid/:slug/public/rows')
+  @Answer(PAGE(Schemas.ref('Row')))
+  @ApiOperation({
+    operationId: 'public_list_database_table_grid_view_rows',
+    summary: 'Rows of a shared grid with its visible fields: page/size or limit/offset, search, order_by, group_by, filters (AND the saved ones), include_fields, exclude_fields, include=field_options.',
+  })
+  async gridRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicGridRowsQuery, @Req() req: Request) {
+    const access = await this.publicViews.require(slug, caller(user, token));
+    return this.publicRows.list('grid', access, query, requestUrl(req));
+  }
+
+  @Get(':slug/row/:rowId')
+  @Answer(Schemas.ref('Row'))
+  @ApiOperation({ operationId: 'get_public_view_row', summary: 'One row the shared view shows, with its visible fields.' })
+  row(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @IdParam('rowId') rowId: number) {
+    return this.publicViews.row(slug, caller(user, token), rowId);
+  }
+
+  @Get(':slug/link-row-field-lookup/:fieldId')
+  @Answer(PAGE({ type: 'object', properties: { id: { type: 'integer' }, value: { type: 'string' }, order: { type: 'string' } } }))
+  @ApiOperation({ operationId: 'database_table_public_view_link_row_field_lookup', summary: 'For a visible link field: the linked rows the view’s rows link to (`{id, value, order}`), searched on their primary field, by page.' })
+  lookup(
+    @CurrentUser() user: UserEntity | undefined,
+    @PublicViewToken() token: string | null,
+    @Param('slug') slug: string,
+    @IdParam('fieldId') fieldId: number,
+    @Query() query: PublicLookupQuery,
+    @Req() req: Request,
+  ) {
+    return this.publicViews.linkRowLookup(slug, caller(user, token), fieldId, query, requestUrl(req));
+  }
+}

@@ -1,0 +1,269 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
+import { pageLinks } from '../../core/http/pagination';
+import { DatabaseErrors } from '../../database/database.errors';
+import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldJson, FieldsService } from '../../database/fields/fields.service';
+import type { FilterTree } from '../../database/filters/filter-tree';
+import type { RowSelection } from '../../database/rows/row-list.query';
+import { RowJson, RowsService, RowVisibilitySource } from '../../database/rows/rows.service';
+import type { RowVisibility } from '../../core/events/domain-events';
+import type { TableContext } from '../../database/table-context';
+import { TableContextService } from '../../database/table-context';
+import { TableRepository } from '../../database/table.repository';
+import { PasswordHasher } from '../../users/password-hasher';
+import type { ViewEntity } from '../view.entity';
+import { ViewRepository } from '../view.repository';
+import { specDefaults, ViewTypeRegistry } from '../view-type';
+import { SlugCaller, ViewIncludes, ViewsService } from '../views.service';
+import { PublicViewErrors } from './public-view.errors';
+import { PublicViewTokens } from '../public-view-tokens';
+
+/** Who asks for a shared view: a user (JWT) or nobody, with the view's password token if any. */
+export type PublicViewCaller = SlugCaller;
+
+/** A shared view as a caller may see it: its table's context and the fields it shows, in its order. */
+export interface PublicViewAccess {
+  view: ViewEntity;
+  context: TableContext;
+  /** The fields the view shows (not hidden), by field option order then id. */
+  visible: FieldEntity[];
+  /** Whether the caller is a member of the view's workspace. */
+  member: boolean;
+}
+
+/** View types whose shared page has rows (and real time): every shareable type but the form. */
+export function hasPublicRows(type: string): boolean {
+  return type !== 'form';
+}
+
+const LOOKUP_PAGE_SIZE = 100;
+
+/**
+ * Views shared by their slug (Baserow's `get_public_view_by_slug` and the public endpoints):
+ * who may open one, its password token, its public info, one of its rows and the values of
+ * its link fields. Hidden fields never leave here, and nothing but the view's table is reachable.
+ */
+@Injectable()
+export class PublicViewsService implements RowVisibilitySource {
+  constructor(
+    private readonly repo: ViewRepository,
+    private readonly views: ViewsService,
+    private readonly types: ViewTypeRegistry,
+    private readonly tables: TableRepository,
+    private readonly contexts: TableContextService,
+    private readonly fields: FieldsService,
+    private readonly rows: RowsService,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: PublicViewTokens,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  // ------------------------------------------------------------------ access
+
+  /**
+   * The view with this slug for the caller: 404 ERROR_VIEW_DOES_NOT_EXIST when it is gone, or
+   * not public and the caller is not a member of its workspace; 401
+   * ERROR_NO_AUTHORIZATION_TO_PUBLICLY_SHARED_VIEW when it has a password, the caller is not a
+   * member and the token is not this view's (unless `checkPassword` is false).
+   */
+  async require(slug: string, caller: PublicViewCaller, checkPassword = true): Promise<PublicViewAccess> {
+    const { view, context, isMember } = await this.views.requireBySlug(slug, caller, {
+      notFound: DatabaseErrors.viewDoesNotExist,
+      passwordRequired: PublicViewErrors.noAuthorization,
+      checkPassword,
+    });
+    return { view, context, visible: await this.visibleFields(view, context), member: isMember };
+  }
+
+  /** Whether a socket may follow the view's page (the `view` page's check): as `require`, without answering errors. */
+  async canListen(slug: string, caller: PublicViewCaller): Promise<boolean> {
+    try {
+      const { view } = await this.require(slug, caller);
+      return hasPublicRows(view.type);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The fields a view shows: field options not hidden, by their order then id. Types without a `hidden` option show every field. */
+  async visibleFields(view: ViewEntity, context: TableContext): Promise<FieldEntity[]> {
+    const type = this.types.of(view);
+    if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
+    const options = await this.views.fieldOptions(view, context);
+    const order = (field: FieldEntity): number => Number(options[String(field.id)]?.order ?? 32767);
+    return context.fields
+      .filter((field) => options[String(field.id)]?.hidden === false)
+      .sort((a, b) => order(a) - order(b) || a.id - b.id);
+  }
+
+  // ------------------------------------------------------------------ password
+
+  /** The view's password token, for anyone who knows the password (members too: the view must be public). */
+  async authenticate(slug: string, caller: PublicViewCaller, password: string): Promise<{ access_token: string }> {
+    const { view } = await this.require(slug, caller, false);
+    if (!view.passwordHash || !(await this.hasher.verify(view.passwordHash, password))) throw PublicViewErrors.incorrectPassword();
+    return { access_token: this.tokens.issue(view) };
+  }
+
+  // ------------------------------------------------------------------ serialization
+
+  /** A field as a shared view shows it: no ids of its table, database or workspace. */
+  publicField(json: FieldJson): FieldJson {
+    return { ...json, table_id: 0, database_id: 0, workspace_id: 0 };
+  }
+
+  /** The visible fields as Baserow lists them (its field ordering: primary first, then order and id). */
+  async publicFields(access: Pick<PublicViewAccess, 'context' | 'visible'>): Promise<FieldJson[]> {
+    const shown = new Set(access.visible.map((field) => field.id));
+    const fields = access.context.fields.filter((field) => shown.has(field.id));
+    const jsons = await Promise.all(fields.map((field) => this.fields.serialize(field, access.context)));
+    return jsons.map((json) => this.publicField(json));
+  }
+
+  /**
+   * Baserow's PublicViewSerializer: the slug as id, a table without ids, its sortings and
+   * group-bys (as the view's serializer gives them), the sharing settings and the type's keys.
+   */
+  publicView(view: ViewEntity, context: TableContext): Record<string, unknown> {
+    const includes: ViewIncludes = { filters: false, sortings: true, decorations: false, groupBys: true };
+    const full = this.views.serialize(view, context.table, includes);
+    const type = this.types.of(view);
+    const json: Record<string, unknown> = {
+      id: view.slug,
+      table: { id: 0, database_id: 0 },
+      name: view.name,
+      order: view.order,
+      type: view.type,
+      sortings: full.sortings ?? [],
+      group_bys: full.group_bys ?? [],
+      public: view.public,
+      slug: view.slug,
+      show_logo: view.showLogo,
+      allow_public_export: view.allowPublicExport,
+    };
+    const defaults = specDefaults(type.properties);
+    for (const key of Object.keys(type.properties)) json[key] = full[key] ?? defaults[key];
+    return json;
+  }
+
+  /** `GET /api/database/views/{slug}/public/info/`. */
+  async info(slug: string, caller: PublicViewCaller): Promise<{ fields: FieldJson[]; view: Record<string, unknown> }> {
+    const access = await this.require(slug, caller);
+    if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
+    return { fields: await this.publicFields(access), view: this.publicView(access.view, access.context) };
+  }
+
+  /** Rows keyed `field_<id>` reduced to the fields the view shows (copies). */
+  restrict(rows: RowJson[], visible: FieldEntity[]): RowJson[] {
+    const keys = new Set(visible.map((field) => `field_${field.id}`));
+    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key === 'id' || key === 'order' || keys.has(key))) as RowJson);
+  }
+
+  // ------------------------------------------------------------------ rows
+
+  /**
+   * The view's saved selection for public requests: saved filters (every field, hidden ones
+   * too) resolved against the whole table, so they can be combined with requests that only
+   * know the visible fields.
+   */
+  savedFilters(access: PublicViewAccess): FilterTree | null {
+    const saved = this.views.savedSelection(access.view, access.context);
+    return access.view.filtersDisabled ? null : resolveTree(saved.filters, access.context);
+  }
+
+  /** Which of these rows the view shows now (its saved filters), in the given order. */
+  async visibleRowIds(access: PublicViewAccess, rowIds: number[]): Promise<Set<number>> {
+    if (!rowIds.length) return new Set();
+    const selection: RowSelection = { filters: this.savedFilters(access), search: null, sorts: [], rowIds };
+    const { rows } = await this.rows.select(access.context, selection, false, rowIds.length, 0);
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /** The live shared views of a table with rows pages, as anyone sees them (the real-time fan-out). */
+  async sharedViews(context: TableContext): Promise<PublicViewAccess[]> {
+    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+    const result: PublicViewAccess[] = [];
+    for (const view of views) result.push({ view, context, visible: await this.visibleFields(view, context), member: false });
+    return result;
+  }
+
+  /**
+   * Right before rows are updated or deleted: for each shared view with saved filters, which
+   * of the rows it shows (a view without filters shows them all and is left out).
+   */
+  async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
+    let result: RowVisibility | undefined;
+    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+    for (const view of views) {
+      // Only the filters matter here: the visible fields are not read (nothing is written in the row's transaction).
+      const access: PublicViewAccess = { view, context, visible: [], member: false };
+      if (!this.savedFilters(access)) continue;
+      (result ??= {})[String(access.view.id)] = [...(await this.visibleRowIds(access, rowIds))];
+    }
+    return result;
+  }
+
+  /** `GET /api/database/views/{slug}/row/{row_id}/`: a row the view shows, with the fields it shows. */
+  async row(slug: string, caller: PublicViewCaller, rowId: number): Promise<RowJson> {
+    const access = await this.require(slug, caller);
+    if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
+    if (!(await this.visibleRowIds(access, [rowId])).has(rowId)) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+    const [row] = await this.rows.rowsByIds(access.context, [rowId], { userFieldNames: false, fields: access.visible });
+    if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
+    return row;
+  }
+
+  /**
+   * `GET /api/database/views/{slug}/link-row-field-lookup/{field_id}/`: for a link field the view
+   * shows, the linked table's rows that the view's rows link to (`{id, value, order}`), searched
+   * on the primary field, by page.
+   */
+  async linkRowLookup(slug: string, caller: PublicViewCaller, fieldId: number, query: { search?: string; page?: number; size?: number }, url: URL) {
+    const access = await this.require(slug, caller);
+    if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
+    const field = access.visible.find((f) => f.id === fieldId && f.type === 'link_row');
+    if (!field) throw DatabaseErrors.fieldDoesNotExist();
+    const linkedContext = await this.contexts.ofTable(Number(field.properties.link_row_table_id));
+    const page = query.page ?? 1;
+    const size = query.size ?? LOOKUP_PAGE_SIZE;
+    if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
+    if (!linkedContext) return { count: 0, next: null, previous: null, results: [] };
+    const linkedIds = await this.linkedIds(access, field);
+    const primary = linkedContext.fields.find((f) => f.primary);
+    const selection: RowSelection = { filters: null, search: query.search || null, sorts: [], rowIds: [...linkedIds], searchFields: primary ? [primary] : [] };
+    const { count, rows } = await this.rows.select(linkedContext, selection, false, size, (page - 1) * size);
+    const values = await this.rows.primaryValues(linkedContext, rows.map((row) => Number(row.id)));
+    const serialized = await this.rows.serialize(linkedContext, rows, { userFieldNames: false, fields: [] });
+    const results = serialized.map((row) => ({ id: row.id, value: values[String(row.id)] ?? '', order: row.order }));
+    return { count, ...pageLinks(url, page, size, count), results };
+  }
+
+  /** The ids of the linked rows that the rows the view shows link to through `field`. */
+  private async linkedIds(access: PublicViewAccess, field: FieldEntity): Promise<Set<number>> {
+    const ids = new Set<number>();
+    const selection: RowSelection = { filters: this.savedFilters(access), search: null, sorts: [] };
+    const batch = 1000;
+    for (let offset = 0; ; offset += batch) {
+      const { count, rows } = await this.rows.select(access.context, selection, false, batch, offset);
+      const serialized = await this.rows.serialize(access.context, rows, { userFieldNames: false, fields: [field] });
+      for (const row of serialized) for (const item of (row[`field_${field.id}`] as { id: number }[] | null) ?? []) ids.add(item.id);
+      if (offset + batch >= count) return ids;
+    }
+  }
+}
+
+/** A filter tree whose leaves name their fields by the table's field objects (so a narrower context still compiles them). */
+export function resolveTree(tree: FilterTree | null, context: TableContext): FilterTree | null {
+  if (!tree) return null;
+  return {
+    filter_type: tree.filter_type,
+    filters: tree.filters.map((leaf) => {
+      if (typeof leaf.field === 'object') return leaf;
+      const id = typeof leaf.field === 'number' ? leaf.field : /^\d+$/.test(leaf.field) ? Number(leaf.field) : NaN;
+      const field = context.byId.get(id);
+      return field ? { ...leaf, field } : leaf;
+    }),
+    groups: tree.groups.map((group) => resolveTree(group, context)!),
+  };
+}

@@ -12,6 +12,7 @@ import { TableRepository } from '../database/table.repository';
 import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
+import { ViewSelectionService } from './filters/view-selection.service';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
@@ -83,6 +84,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly tables: TableRepository,
     private readonly hasher: PasswordHasher,
     private readonly trash: TrashService,
+    private readonly parts: ViewSelectionService,
   ) {}
 
   // ------------------------------------------------------------------ access
@@ -106,7 +108,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   // ------------------------------------------------------------------ serialization
 
   /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
-  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes): ViewJson {
+  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, parts: Record<string, unknown> = {}): ViewJson {
     const type = this.types.of(view);
     const json: ViewJson = {
       id: view.id,
@@ -117,13 +119,13 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       table: { id: table.id, name: table.name, order: table.order, database_id: table.databaseId },
       filter_type: view.filterType,
     };
-    // The filters, sorts, group-bys and decorations of views come with their own module; none exist yet.
+    // `parts`: the filters, filter groups, sorts and group-bys read by `json`; decorations come with their own module.
     if (includes.filters) {
-      json.filters = [];
-      json.filter_groups = [];
+      json.filters = parts.filters ?? [];
+      json.filter_groups = parts.filter_groups ?? [];
     }
-    if (includes.sortings) json.sortings = [];
-    if (includes.groupBys) json.group_bys = [];
+    if (includes.sortings) json.sortings = parts.sortings ?? [];
+    if (includes.groupBys) json.group_bys = parts.group_bys ?? [];
     if (includes.decorations) json.decorations = [];
     Object.assign(json, {
       filters_disabled: view.filtersDisabled,
@@ -142,12 +144,17 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return json;
   }
 
+  /** The view JSON with the sub-object lists `includes` asks for (those on trashed fields hidden). */
+  async json(view: ViewEntity, context: TableContext, includes: ViewIncludes): Promise<ViewJson> {
+    return this.serialize(view, context.table, includes, await this.parts.includes(view, context, includes));
+  }
+
   /** The JSON of a live view as anyone sees it right now (for messages sent after commit); null when gone. */
   async viewJson(viewId: number, includes: ViewIncludes): Promise<ViewJson | null> {
     const view = await this.repo.findLive(viewId);
     if (!view) return null;
-    const access = await this.tables.findAccess(view.tableId, 0);
-    return access ? this.serialize(view, access.table, includes) : null;
+    const access = await this.systemAccess(view);
+    return access ? this.json(view, access.context, includes) : null;
   }
 
   // ------------------------------------------------------------------ reading
@@ -155,12 +162,12 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return views.map((view) => this.serialize(view, context.table, options.includes));
+    return Promise.all(views.map((view) => this.json(view, context, options.includes)));
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.require(viewId, user.id);
-    return this.serialize(view, context.table, includes);
+    return this.json(view, context, includes);
   }
 
   // ------------------------------------------------------------------ writing
@@ -181,6 +188,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
+    // A new view has no filters, sorts or group-bys yet.
     return this.serialize(view, table, includes);
   }
 
@@ -227,7 +235,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
-    const { view, table } = await this.db.run(async () => {
+    const { view, context: table } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
@@ -253,9 +261,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
-      return { view: { ...view, ...changes }, table: context.table };
+      return { view: { ...view, ...changes }, context };
     });
-    return this.serialize(view, table, includes);
+    return this.json(view, table, includes);
   }
 
   /** Moves the view to the trash. */
@@ -317,6 +325,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         copy.id,
         [...options.values()].map((o) => ({ fieldId: o.fieldId, options: { ...o.options } })),
       );
+      await this.parts.copy(view.id, copy.id);
       const ids: number[] = [];
       for (const sibling of siblings) {
         ids.push(sibling.id);
@@ -325,10 +334,10 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       const ordered = await this.applyOrder([...siblings.map((v) => v.id), copy.id], ids);
       this.db.record('view.created', { viewId: copy.id, tableId: view.tableId });
       this.db.record('views.reordered', { tableId: view.tableId, viewIds: ordered });
-      return { viewId: copy.id, table: context.table };
+      return { viewId: copy.id, table: context };
     });
     const copy = await this.repo.findLive(copyId);
-    return this.serialize(copy!, table, ALL_INCLUDES);
+    return this.json(copy!, table, ALL_INCLUDES);
   }
 
   // ------------------------------------------------------------------ field options
@@ -414,6 +423,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         created.id,
         [...options.values()].filter((o) => fieldIds.has(o.fieldId)).map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) })),
       );
+      await this.parts.copy(view.id, created.id, fieldIds);
     }
   }
 
@@ -424,9 +434,14 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return this.savedSelection(view, context);
   }
 
-  /** The view's saved filters (none while disabled) and sorts. Filters and sorts of views come with their own module. */
-  savedSelection(_view: ViewEntity, _context: TableContext): Pick<RowSelection, 'filters' | 'sorts'> {
-    return { filters: null, sorts: [] };
+  /**
+   * The view's saved filters (none while disabled) and its sorts, group-bys first (cached by
+   * the view's version: a saved view costs what the same ad-hoc query costs).
+   */
+  async savedSelection(view: ViewEntity, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> & { groupBys: RowSelection['sorts'] }> {
+    const compiled = await this.parts.compiled(view, context);
+    const grouped = new Set(compiled.groupBys.map((s) => s.field.id));
+    return { filters: compiled.filters, sorts: [...compiled.groupBys, ...compiled.sorts.filter((s) => !grouped.has(s.field.id))], groupBys: compiled.groupBys };
   }
 }
 

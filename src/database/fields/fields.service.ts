@@ -38,6 +38,9 @@ export interface FieldChange {
  */
 @Injectable()
 export class FieldsService {
+  /** Run inside the transaction after a field's type changed (the views module drops filters and sorts the new type refuses). */
+  private readonly typeChangeHooks: ((field: FieldEntity) => Promise<void>)[] = [];
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: FieldRepository,
@@ -48,6 +51,10 @@ export class FieldsService {
     private readonly trash: TrashService,
     readonly types: FieldTypeRegistry,
   ) {}
+
+  onTypeChange(hook: (field: FieldEntity) => Promise<void>): void {
+    this.typeChangeHooks.push(hook);
+  }
 
   // ------------------------------------------------------------------ serialization
 
@@ -197,6 +204,7 @@ export class FieldsService {
       const related = [...((await type.afterSave?.(field, input, ctx, previous)) ?? [])];
       await this.repo.save(field);
       await this.convert(previous, oldType, field, type, ctx);
+      if (typeChanged) for (const hook of this.typeChangeHooks) await hook(field);
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
       return { field, related };

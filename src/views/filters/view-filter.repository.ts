@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { FieldEntity } from '../../database/fields/field.entity';
+import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
+
+/** Saved view filters and filter groups; a filter on a trashed field is hidden until the field comes back. */
+@Injectable()
+export class ViewFilterRepository {
+  constructor(private readonly db: UnitOfWork) {}
+
+  private get filters() {
+    return this.db.manager.getRepository(ViewFilterEntity);
+  }
+
+  private get groups() {
+    return this.db.manager.getRepository(ViewFilterGroupEntity);
+  }
+
+  /** The live-field filters of views, by id. */
+  ofViews(viewIds: number[]): Promise<ViewFilterEntity[]> {
+    if (!viewIds.length) return Promise.resolve([]);
+    return this.filters
+      .createQueryBuilder('vf')
+      .innerJoin(FieldEntity, 'f', 'f.id = vf.field_id AND f.trashed = :f', { f: false })
+      .where('vf.view_id IN (:...viewIds)', { viewIds })
+      .orderBy('vf.id', 'ASC')
+      .getMany();
+  }
+
+  /** The live-field filters of fields (a restored field's `filters`). */
+  ofFields(fieldIds: number[]): Promise<ViewFilterEntity[]> {
+    if (!fieldIds.length) return Promise.resolve([]);
+    return this.filters.find({ where: { fieldId: In(fieldIds) }, order: { id: 'ASC' } });
+  }
+
+  groupsOfViews(viewIds: number[]): Promise<ViewFilterGroupEntity[]> {
+    if (!viewIds.length) return Promise.resolve([]);
+    return this.groups.find({ where: { viewId: In(viewIds) }, order: { id: 'ASC' } });
+  }
+
+  /** A filter whose field is live. */
+  findLive(id: number): Promise<ViewFilterEntity | null> {
+    return this.filters
+      .createQueryBuilder('vf')
+      .innerJoin(FieldEntity, 'f', 'f.id = vf.field_id AND f.trashed = :f', { f: false })
+      .where('vf.id = :id', { id })
+      .getOne();
+  }
+
+  findGroup(id: number): Promise<ViewFilterGroupEntity | null> {
+    return this.groups.findOneBy({ id });
+  }
+
+  create(values: Partial<ViewFilterEntity>): Promise<ViewFilterEntity> {
+    return this.filters.save(this.filters.create(values));
+  }
+
+  async update(id: number, values: Partial<ViewFilterEntity>): Promise<void> {
+    await this.filters.update(id, values);
+  }
+
+  async delete(ids: number[]): Promise<void> {
+    if (ids.length) await this.filters.delete({ id: In(ids) });
+  }
+
+  createGroup(values: Partial<ViewFilterGroupEntity>): Promise<ViewFilterGroupEntity> {
+    return this.groups.save(this.groups.create(values));
+  }
+
+  async updateGroup(id: number, values: Partial<ViewFilterGroupEntity>): Promise<void> {
+    await this.groups.update(id, values);
+  }
+
+  /** Deletes a group; its filters and nested groups go with it (foreign keys). */
+  async deleteGroup(id: number): Promise<void> {
+    await this.groups.delete({ id });
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { FieldEntity } from '../../database/fields/field.entity';
+import { ViewGroupByEntity, ViewSortEntity } from './view-sort.entity';
+
+type Kind = typeof ViewSortEntity | typeof ViewGroupByEntity;
+
+/** Saved sorts and group-bys (same shape, two tables); those on a trashed field are hidden until it comes back. */
+@Injectable()
+export class ViewSortRepository {
+  constructor(private readonly db: UnitOfWork) {}
+
+  private repo<E extends Kind>(kind: E) {
+    return this.db.manager.getRepository<InstanceType<E>>(kind);
+  }
+
+  ofViews<E extends Kind>(kind: E, viewIds: number[]): Promise<InstanceType<E>[]> {
+    if (!viewIds.length) return Promise.resolve([]);
+    return this.repo(kind)
+      .createQueryBuilder('s')
+      .innerJoin(FieldEntity, 'f', 'f.id = s.field_id AND f.trashed = :f', { f: false })
+      .where('s.view_id IN (:...viewIds)', { viewIds })
+      .orderBy('s.id', 'ASC')
+      .getMany();
+  }
+
+  ofFields<E extends Kind>(kind: E, fieldIds: number[]): Promise<InstanceType<E>[]> {
+    if (!fieldIds.length) return Promise.resolve([]);
+    return this.repo(kind).find({ where: { fieldId: In(fieldIds) } as never, order: { id: 'ASC' } as never });
+  }
+
+  findLive<E extends Kind>(kind: E, id: number): Promise<InstanceType<E> | null> {
+    return this.repo(kind)
+      .createQueryBuilder('s')
+      .innerJoin(FieldEntity, 'f', 'f.id = s.field_id AND f.trashed = :f', { f: false })
+      .where('s.id = :id', { id })
+      .getOne();
+  }
+
+  /** Whether the view has one on the field (a trashed field's included: the pair is unique). */
+  async exists(kind: Kind, viewId: number, fieldId: number, exceptId = 0): Promise<boolean> {
+    const found = await this.repo(kind).findOne({ where: { viewId, fieldId } as never });
+    return !!found && found.id !== exceptId;
+  }
+
+  create<E extends Kind>(kind: E, values: Partial<InstanceType<E>>): Promise<InstanceType<E>> {
+    const repo = this.repo(kind);
+    return repo.save(repo.create(values as never)) as Promise<InstanceType<E>>;
+  }
+
+  async update<E extends Kind>(kind: E, id: number, values: Partial<InstanceType<E>>): Promise<void> {
+    await this.repo(kind).update(id, values as never);
+  }
+
+  async delete(kind: Kind, ids: number[]): Promise<void> {
+    if (ids.length) await this.repo(kind).delete({ id: In(ids) } as never);
+  }
+}

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldEntity } from '../../database/fields/field.entity';
 import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
 
-/** Saved view filters and filter groups; a filter on a trashed field is hidden until the field comes back. */
+/** Saved view filters and filter groups; one on a trashed field is not found by id until the field comes back. */
 @Injectable()
 export class ViewFilterRepository {
   constructor(private readonly db: UnitOfWork) {}
@@ -17,18 +17,13 @@ export class ViewFilterRepository {
     return this.db.manager.getRepository(ViewFilterGroupEntity);
   }
 
-  /** The live-field filters of views, by id. */
+  /** The filters of views by id, those on trashed fields included (callers hide them: a restore brings them back). */
   ofViews(viewIds: number[]): Promise<ViewFilterEntity[]> {
     if (!viewIds.length) return Promise.resolve([]);
-    return this.filters
-      .createQueryBuilder('vf')
-      .innerJoin(FieldEntity, 'f', 'f.id = vf.field_id AND f.trashed = :f', { f: false })
-      .where('vf.view_id IN (:...viewIds)', { viewIds })
-      .orderBy('vf.id', 'ASC')
-      .getMany();
+    return this.filters.find({ where: { viewId: In(viewIds) }, order: { id: 'ASC' } });
   }
 
-  /** The live-field filters of fields (a restored field's `filters`). */
+  /** The filters on fields (a restored field's `filters`). */
   ofFields(fieldIds: number[]): Promise<ViewFilterEntity[]> {
     if (!fieldIds.length) return Promise.resolve([]);
     return this.filters.find({ where: { fieldId: In(fieldIds) }, order: { id: 'ASC' } });

@@ -6,7 +6,7 @@ import { ViewGroupByEntity, ViewSortEntity } from './view-sort.entity';
 
 type Kind = typeof ViewSortEntity | typeof ViewGroupByEntity;
 
-/** Saved sorts and group-bys (same shape, two tables); those on a trashed field are hidden until it comes back. */
+/** Saved sorts and group-bys (same shape, two tables); one on a trashed field is not found by id until it comes back. */
 @Injectable()
 export class ViewSortRepository {
   constructor(private readonly db: UnitOfWork) {}
@@ -15,14 +15,10 @@ export class ViewSortRepository {
     return this.db.manager.getRepository<InstanceType<E>>(kind);
   }
 
+  /** Those of views by id, on trashed fields included (callers hide them: a restore brings them back). */
   ofViews<E extends Kind>(kind: E, viewIds: number[]): Promise<InstanceType<E>[]> {
     if (!viewIds.length) return Promise.resolve([]);
-    return this.repo(kind)
-      .createQueryBuilder('s')
-      .innerJoin(FieldEntity, 'f', 'f.id = s.field_id AND f.trashed = :f', { f: false })
-      .where('s.view_id IN (:...viewIds)', { viewIds })
-      .orderBy('s.id', 'ASC')
-      .getMany();
+    return this.repo(kind).find({ where: { viewId: In(viewIds) } as never, order: { id: 'ASC' } as never });
   }
 
   ofFields<E extends Kind>(kind: E, fieldIds: number[]): Promise<InstanceType<E>[]> {

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
-import { DomainEvent, DomainEventName } from '../core/events/domain-events';
+import { DomainEvent } from '../core/events/domain-events';
 import { ViewFilterRepository } from '../views/filters/view-filter.repository';
 import { filterGroupJson, groupByJson, sortJson, ViewSelectionService } from '../views/filters/view-selection.service';
 import { ViewGroupByEntity, ViewSortEntity } from '../views/sorts/view-sort.entity';

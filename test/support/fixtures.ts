@@ -33,6 +33,10 @@ export const PATH_PARAMETERS = [
   'workspaceUserId',
   'commentId',
   'tokenId',
+  'viewFilterId',
+  'viewFilterGroupId',
+  'viewSortId',
+  'viewGroupById',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -62,6 +66,11 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const field = fields.find((f) => !f.primary) ?? fields[0];
   const rows = await ok<any>(t, 'GET', `/api/database/rows/table/${table.id}/`, token);
   const views = await ok<any[]>(t, 'GET', `/api/database/views/table/${table.id}/`, token);
+  // The view's saved filter (an empty value: it keeps every row), filter group, sort and group-by.
+  const filterGroup = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filter-groups/`, token, {});
+  const viewFilter = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filters/`, token, { field: field.id, type: 'contains', value: '', group: filterGroup.id });
+  const viewSort = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/sortings/`, token, { field: field.id });
+  const viewGroupBy = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/group_bys/`, token, { field: field.id });
   const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
@@ -106,6 +115,10 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         workspaceUserId: String(membership.id),
         commentId: String(comment.id),
         tokenId: String(databaseToken.id),
+        viewFilterId: String(viewFilter.id),
+        viewFilterGroupId: String(filterGroup.id),
+        viewSortId: String(viewSort.id),
+        viewGroupById: String(viewGroupBy.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -128,6 +141,10 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
+    [`/api/database/views/filter/${ids.viewFilterId}/`, user.token],
+    [`/api/database/views/filter-group/${ids.viewFilterGroupId}/`, user.token],
+    [`/api/database/views/sort/${ids.viewSortId}/`, user.token],
+    [`/api/database/views/group_by/${ids.viewGroupById}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

@@ -670,6 +670,7 @@ async function main(): Promise<void> {
       index_mode: INDEX_MODE,
       query: {
         list: `size=${PAGE_SIZE}&filter__field_<Amount>__higher_than=${FILTER_ABOVE}&order_by=-field_<Quantity>`,
+        saved_view: `GET /api/database/views/grid/<id>/?size=${PAGE_SIZE}: a grid view saving the list's filter (with quantity >= 0, both in one filter group) and sort`,
         search: `the same &search=${SEARCH_TERM}`,
         seconds: SECONDS,
         warmup_seconds: WARMUP_SECONDS,

@@ -104,6 +104,15 @@ describe('sorts', () => {
     expect((await api('POST', path, { field: table.notes }, outsider)).body.error).toBe('ERROR_USER_NOT_IN_GROUP');
     expect(await ok('GET', path)).toEqual([sort, second]);
   });
+
+  it('keeps one sort per field when the same sort is created at once', async () => {
+    const table = await newTable();
+    const path = `/api/database/views/${table.viewId}/sortings/`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api('POST', path, { field: table.number })));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.status !== 200)) expect([res.status, res.body.error]).toEqual([400, 'ERROR_VIEW_SORT_FIELD_ALREADY_EXISTS']);
+    expect(await ok('GET', path)).toHaveLength(1);
+  });
 });
 
 describe('group-bys', () => {

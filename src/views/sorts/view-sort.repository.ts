@@ -40,16 +40,34 @@ export class ViewSortRepository {
     return !!found && found.id !== exceptId;
   }
 
-  create<E extends Kind>(kind: E, values: Partial<InstanceType<E>>): Promise<InstanceType<E>> {
+  /** Null when the view already has one on the field (a concurrent request won: the unique index says so). */
+  async create<E extends Kind>(kind: E, values: Partial<InstanceType<E>>): Promise<InstanceType<E> | null> {
     const repo = this.repo(kind);
-    return repo.save(repo.create(values as never)) as Promise<InstanceType<E>>;
+    try {
+      return (await repo.save(repo.create(values as never))) as InstanceType<E>;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
   }
 
-  async update<E extends Kind>(kind: E, id: number, values: Partial<InstanceType<E>>): Promise<void> {
-    await this.repo(kind).update(id, values as never);
+  /** False when the change would put a second one on a field of the view (the unique index refused it). */
+  async update<E extends Kind>(kind: E, id: number, values: Partial<InstanceType<E>>): Promise<boolean> {
+    try {
+      await this.repo(kind).update(id, values as never);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   async delete(kind: Kind, ids: number[]): Promise<void> {
     if (ids.length) await this.repo(kind).delete({ id: In(ids) } as never);
   }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

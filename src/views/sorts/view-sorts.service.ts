@@ -132,6 +132,7 @@ export class ViewSortsService {
         type: values.type as string,
         ...(values.width !== undefined ? { width: values.width as number } : {}),
       });
+      if (!item) throw kind.alreadyExists();
       await this.selection.bump([view.id]);
       this.db.record(`${kind.event}.created`, { viewId: view.id, tableId: view.tableId, id: item.id });
       return kind.json(item as never);
@@ -155,7 +156,7 @@ export class ViewSortsService {
         changes.fieldId = target.id;
       }
       for (const key of ['order', 'type', 'width']) if (values[key] !== undefined) changes[key] = values[key];
-      if (Object.keys(changes).length) await this.repo.update(kind.entity, item.id, changes as never);
+      if (Object.keys(changes).length && !(await this.repo.update(kind.entity, item.id, changes as never))) throw kind.alreadyExists();
       await this.selection.bump([view.id]);
       this.db.record(`${kind.event}.updated`, { viewId: view.id, tableId: view.tableId, id: item.id });
       return kind.json({ ...item, ...changes } as never);

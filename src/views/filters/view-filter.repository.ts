@@ -47,8 +47,14 @@ export class ViewFilterRepository {
     return this.groups.findOneBy({ id });
   }
 
-  create(values: Partial<ViewFilterEntity>): Promise<ViewFilterEntity> {
-    return this.filters.save(this.filters.create(values));
+  /** Null when its group (or field) was deleted by a concurrent request (the foreign key refused it). */
+  async create(values: Partial<ViewFilterEntity>): Promise<ViewFilterEntity | null> {
+    try {
+      return await this.filters.save(this.filters.create(values));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return null;
+      throw error;
+    }
   }
 
   async update(id: number, values: Partial<ViewFilterEntity>): Promise<void> {
@@ -59,16 +65,34 @@ export class ViewFilterRepository {
     if (ids.length) await this.filters.delete({ id: In(ids) });
   }
 
-  createGroup(values: Partial<ViewFilterGroupEntity>): Promise<ViewFilterGroupEntity> {
-    return this.groups.save(this.groups.create(values));
+  /** Null when its parent group was deleted by a concurrent request (the foreign key refused it). */
+  async createGroup(values: Partial<ViewFilterGroupEntity>): Promise<ViewFilterGroupEntity | null> {
+    try {
+      return await this.groups.save(this.groups.create(values));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return null;
+      throw error;
+    }
   }
 
-  async updateGroup(id: number, values: Partial<ViewFilterGroupEntity>): Promise<void> {
-    await this.groups.update(id, values);
+  /** False when the new parent group was deleted by a concurrent request. */
+  async updateGroup(id: number, values: Partial<ViewFilterGroupEntity>): Promise<boolean> {
+    try {
+      await this.groups.update(id, values);
+      return true;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return false;
+      throw error;
+    }
   }
 
   /** Deletes a group; its filters and nested groups go with it (foreign keys). */
   async deleteGroup(id: number): Promise<void> {
     await this.groups.delete({ id });
   }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

@@ -121,6 +121,7 @@ export class ViewFiltersService {
         if (!group || group.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
       }
       const filter = await this.repo.create({ viewId: view.id, fieldId: field!.id, type: values.type as string, value: values.value as string, groupId });
+      if (!filter) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter.created', { viewId: view.id, tableId: view.tableId, id: filter.id });
       return { filter, context };
@@ -173,6 +174,7 @@ export class ViewFiltersService {
         if (!parent || parent.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
       }
       const group = await this.repo.createGroup({ viewId: view.id, filterType: values.filter_type as string, parentGroupId: parentId });
+      if (!group) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter_group.created', { viewId: view.id, tableId: view.tableId, id: group.id });
       return filterGroupJson(group);
@@ -203,7 +205,7 @@ export class ViewFiltersService {
         }
         changes.parentGroupId = parentId;
       }
-      if (Object.keys(changes).length) await this.repo.updateGroup(group.id, changes);
+      if (Object.keys(changes).length && !(await this.repo.updateGroup(group.id, changes))) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter_group.updated', { viewId: view.id, tableId: view.tableId, id: group.id });
       return filterGroupJson({ ...group, ...changes });

@@ -231,7 +231,7 @@ export class ViewSelectionService {
     for (const group of saved.groups) {
       const parent = group.parentGroupId === null ? null : (groupIds.get(group.parentGroupId) ?? null);
       const created = await this.filters.createGroup({ viewId: toViewId, filterType: group.filterType, parentGroupId: parent });
-      groupIds.set(group.id, created.id);
+      if (created) groupIds.set(group.id, created.id);
     }
     for (const filter of saved.filters) {
       const fieldId = mapField(filter.fieldId);

@@ -159,52 +159,39 @@ describe('public twins of messages', () => {
 });
 
 describe('rows entering and leaving a filtered shared view', () => {
-  /**
-   * Saved view filters come with the filters module (another branch of issue 10): until it is
-   * merged, the view's saved filter is given here through `ViewsService.savedSelection`, the one
-   * place the public rows and messages read it from. Once merged, create it with
-   * `POST /api/database/views/{id}/filters/` instead.
-   */
   it('an update moving a row out of the filter is rows_deleted, into it rows_created; rows never shown send nothing', async () => {
-    const { ViewsService } = await import('../src/views/views.service');
-    const views = t.app.get(ViewsService);
     const { view, table, name, notes } = await sharedGrid();
-    const original = views.savedSelection.bind(views);
-    views.savedSelection = (v, context) =>
-      v.id === view.id ? { filters: { filter_type: 'AND', filters: [{ field: name.id, type: 'contains', value: 'in' }], groups: [] }, sorts: [] } : original(v, context);
-    try {
-      const anonymous = await socket('anonymous');
-      await subscribe(anonymous, view.slug);
-      const inside = (await t.request('POST', `/api/database/rows/table/${table.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'inside', [`field_${notes.id}`]: 'SECRET-A' } })).body;
-      expect((await anonymous.waitFor('rows_created')).rows.map((r: any) => r.id)).toEqual([inside.id]);
-      const outside = (await t.request('POST', `/api/database/rows/table/${table.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'out', [`field_${notes.id}`]: 'SECRET-B' } })).body;
-      await expectNone(anonymous);
-      // Never shown before nor after: nothing.
-      await t.request('PATCH', `/api/database/rows/table/${table.id}/${outside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'still out' } });
-      await expectNone(anonymous);
-      // Leaves the filter: deleted, with what the view showed of it.
-      await t.request('PATCH', `/api/database/rows/table/${table.id}/${inside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'gone' } });
-      const left = await anonymous.waitFor('rows_deleted');
-      expect(left).toMatchObject({ table_id: 0, row_ids: [inside.id] });
-      expect(left.rows[0][`field_${name.id}`]).toBe('inside');
-      expect(left.rows[0][`field_${notes.id}`]).toBeUndefined();
-      // Enters the filter: created.
-      await t.request('PATCH', `/api/database/rows/table/${table.id}/${outside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'now inside' } });
-      const entered = await anonymous.waitFor('rows_created');
-      expect(entered).toMatchObject({ table_id: 0, before_row_id: null });
-      expect(entered.rows[0]).toMatchObject({ id: outside.id, [`field_${name.id}`]: 'now inside' });
-      // Deleting a row the view does not show sends nothing; one it shows is deleted.
-      await t.request('POST', `/api/database/rows/table/${table.id}/batch-delete/`, { token: owner.token, body: { items: [inside.id, outside.id] } });
-      const deleted = await anonymous.waitFor('rows_deleted');
-      expect(deleted.row_ids).toEqual([outside.id]);
-      await expectNone(anonymous);
-      expect(JSON.stringify(anonymous.received)).not.toMatch(/SECRET|still out/);
-      // The public rows endpoint applies the same saved filter.
-      await t.request('POST', `/api/database/rows/table/${table.id}/batch/`, { token: owner.token, body: { items: [{ [`field_${name.id}`]: 'win' }, { [`field_${name.id}`]: 'lose' }] } });
-      const rows = await t.request('GET', `/api/database/views/grid/${view.slug}/public/rows/`);
-      expect(rows.body.results.map((r: any) => r[`field_${name.id}`])).toEqual(['win']);
-    } finally {
-      views.savedSelection = original;
-    }
+    const filter = await t.request('POST', `/api/database/views/${view.id}/filters/`, { token: owner.token, body: { field: name.id, type: 'contains', value: 'in' } });
+    expect(filter.status).toBe(200);
+    const anonymous = await socket('anonymous');
+    await subscribe(anonymous, view.slug);
+    const inside = (await t.request('POST', `/api/database/rows/table/${table.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'inside', [`field_${notes.id}`]: 'SECRET-A' } })).body;
+    expect((await anonymous.waitFor('rows_created')).rows.map((r: any) => r.id)).toEqual([inside.id]);
+    const outside = (await t.request('POST', `/api/database/rows/table/${table.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'out', [`field_${notes.id}`]: 'SECRET-B' } })).body;
+    await expectNone(anonymous);
+    // Never shown before nor after: nothing.
+    await t.request('PATCH', `/api/database/rows/table/${table.id}/${outside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'still out' } });
+    await expectNone(anonymous);
+    // Leaves the filter: deleted, with what the view showed of it.
+    await t.request('PATCH', `/api/database/rows/table/${table.id}/${inside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'gone' } });
+    const left = await anonymous.waitFor('rows_deleted');
+    expect(left).toMatchObject({ table_id: 0, row_ids: [inside.id] });
+    expect(left.rows[0][`field_${name.id}`]).toBe('inside');
+    expect(left.rows[0][`field_${notes.id}`]).toBeUndefined();
+    // Enters the filter: created.
+    await t.request('PATCH', `/api/database/rows/table/${table.id}/${outside.id}/`, { token: owner.token, body: { [`field_${name.id}`]: 'now inside' } });
+    const entered = await anonymous.waitFor('rows_created');
+    expect(entered).toMatchObject({ table_id: 0, before_row_id: null });
+    expect(entered.rows[0]).toMatchObject({ id: outside.id, [`field_${name.id}`]: 'now inside' });
+    // Deleting a row the view does not show sends nothing; one it shows is deleted.
+    await t.request('POST', `/api/database/rows/table/${table.id}/batch-delete/`, { token: owner.token, body: { items: [inside.id, outside.id] } });
+    const deleted = await anonymous.waitFor('rows_deleted');
+    expect(deleted.row_ids).toEqual([outside.id]);
+    await expectNone(anonymous);
+    expect(JSON.stringify(anonymous.received)).not.toMatch(/SECRET|still out/);
+    // The public rows endpoint applies the same saved filter.
+    await t.request('POST', `/api/database/rows/table/${table.id}/batch/`, { token: owner.token, body: { items: [{ [`field_${name.id}`]: 'win' }, { [`field_${name.id}`]: 'lose' }] } });
+    const rows = await t.request('GET', `/api/database/views/grid/${view.slug}/public/rows/`);
+    expect(rows.body.results.map((r: any) => r[`field_${name.id}`])).toEqual(['win']);
   });
 });

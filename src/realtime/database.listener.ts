@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
 import { hashId } from '../applications/applications.service';
 import { DomainEvent } from '../core/events/domain-events';
@@ -7,6 +8,7 @@ import { FieldRepository } from '../database/fields/field.repository';
 import { FieldJson, FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';
 import { TableContextService } from '../database/table-context';
+import { ViewSelectionService } from '../views/filters/view-selection.service';
 import { Broadcaster } from './broadcaster';
 import { Delivery, encode, ServerMessage } from './delivery';
 import { RealtimeRepository } from './realtime.repository';
@@ -32,6 +34,7 @@ export class DatabaseRealtimeListener {
     private readonly fields: FieldsService,
     private readonly fieldRepo: FieldRepository,
     private readonly rows: RowsService,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   // Tables
@@ -87,7 +90,10 @@ export class DatabaseRealtimeListener {
    */
   @OnEvent('field.restored')
   async fieldRestored(event: DomainEvent<'field.restored'>): Promise<void> {
-    const withViewUse = (json: FieldJson) => ({ ...json, filters: [], sortings: [], group_bys: [] });
+    const ids = [event.payload.fieldId, ...event.payload.relatedFieldIds];
+    const fields = (await Promise.all(ids.map((id) => this.fieldRepo.findLive(id)))).filter((f) => !!f);
+    const use = await this.moduleRef.get(ViewSelectionService, { strict: false }).fieldUse(fields);
+    const withViewUse = (json: FieldJson) => ({ ...json, filters: [], sortings: [], group_bys: [], ...use.get(Number(json.id)) });
     await this.fieldChanged(event, (field, related) => ({ type: 'field_restored', field: withViewUse(field), related_fields: related.map(withViewUse) }));
   }
 

@@ -2,12 +2,19 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DomainEvent } from '../core/events/domain-events';
+import { ViewFilterRepository } from '../views/filters/view-filter.repository';
+import { filterGroupJson, groupByJson, sortJson, ViewSelectionService } from '../views/filters/view-selection.service';
+import { ViewGroupByEntity, ViewSortEntity } from '../views/sorts/view-sort.entity';
+import { ViewSortRepository } from '../views/sorts/view-sort.repository';
 import { ALL_INCLUDES, NO_INCLUDES, ViewsService } from '../views/views.service';
 import { decorationJson } from '../views/decorations/decoration.entity';
 import { ViewDecorationRepository } from '../views/decorations/decoration.repository';
 import { ViewRepository } from '../views/view.repository';
 import { Broadcaster } from './broadcaster';
 import { encode, ServerMessage } from './delivery';
+
+/** The sub-objects of a view, each sent as `<kind>_created`, `<kind>_updated` and `<kind>_deleted`. */
+type ViewPart = 'view_filter' | 'view_filter_group' | 'view_sort' | 'view_group_by' | 'view_decoration';
 
 /**
  * Turns committed view events into §4.9 messages. Every view is collaborative, so the
@@ -18,6 +25,9 @@ export class ViewsListener implements OnModuleInit {
   private views!: ViewsService;
   private repo!: ViewRepository;
   private decorations!: ViewDecorationRepository;
+  private filters!: ViewFilterRepository;
+  private sorts!: ViewSortRepository;
+  private parts!: ViewSelectionService;
 
   constructor(
     private readonly broadcaster: Broadcaster,
@@ -29,6 +39,9 @@ export class ViewsListener implements OnModuleInit {
     this.views = this.moduleRef.get(ViewsService, { strict: false });
     this.repo = this.moduleRef.get(ViewRepository, { strict: false });
     this.decorations = this.moduleRef.get(ViewDecorationRepository, { strict: false });
+    this.filters = this.moduleRef.get(ViewFilterRepository, { strict: false });
+    this.sorts = this.moduleRef.get(ViewSortRepository, { strict: false });
+    this.parts = this.moduleRef.get(ViewSelectionService, { strict: false });
   }
 
   private async toTable(tableId: number, message: ServerMessage, event: DomainEvent): Promise<void> {
@@ -72,27 +85,118 @@ export class ViewsListener implements OnModuleInit {
     await this.toTable(event.payload.tableId, { type: 'view_field_options_updated', view_id: viewId, field_options: fieldOptions }, event);
   }
 
+  // ------------------------------------------------------------------ filters, filter groups, sorts, group-bys
+
+  /** The changed object as the API answers it, read after commit; null when it is gone meanwhile. */
+  private async part(kind: ViewPart, id: number): Promise<Record<string, unknown> | null> {
+    if (kind === 'view_filter') {
+      const filter = await this.filters.findLive(id);
+      const view = filter && (await this.repo.findLive(filter.viewId));
+      const access = view && (await this.views.systemAccess(view));
+      return filter && access ? (await this.parts.filtersJson([filter], access.context))[0] : null;
+    }
+    if (kind === 'view_filter_group') {
+      const group = await this.filters.findGroup(id);
+      return group ? filterGroupJson(group) : null;
+    }
+    if (kind === 'view_sort') {
+      const sort = await this.sorts.findLive(ViewSortEntity, id);
+      return sort ? sortJson(sort) : null;
+    }
+    if (kind === 'view_group_by') {
+      const groupBy = await this.sorts.findLive(ViewGroupByEntity, id);
+      return groupBy ? groupByJson(groupBy) : null;
+    }
+    const decoration = await this.decorations.find(id);
+    return decoration ? decorationJson(decoration) : null;
+  }
+
+  private async created(kind: ViewPart, event: DomainEvent<`${typeof kind}.created`>): Promise<void> {
+    const json = await this.part(kind, event.payload.id);
+    if (json) await this.toTable(event.payload.tableId, { type: `${kind}_created`, [kind]: json }, event);
+  }
+
+  private async updated(kind: ViewPart, event: DomainEvent<`${typeof kind}.updated`>): Promise<void> {
+    const json = await this.part(kind, event.payload.id);
+    if (json) await this.toTable(event.payload.tableId, { type: `${kind}_updated`, [`${kind}_id`]: event.payload.id, [kind]: json }, event);
+  }
+
+  private async deleted(kind: ViewPart, event: DomainEvent<`${typeof kind}.deleted`>): Promise<void> {
+    await this.toTable(event.payload.tableId, { type: `${kind}_deleted`, view_id: event.payload.viewId, [`${kind}_id`]: event.payload.id }, event);
+  }
+
+  @OnEvent('view_filter.created')
+  filterCreated(event: DomainEvent<'view_filter.created'>): Promise<void> {
+    return this.created('view_filter', event);
+  }
+
+  @OnEvent('view_filter.updated')
+  filterUpdated(event: DomainEvent<'view_filter.updated'>): Promise<void> {
+    return this.updated('view_filter', event);
+  }
+
+  @OnEvent('view_filter.deleted')
+  filterDeleted(event: DomainEvent<'view_filter.deleted'>): Promise<void> {
+    return this.deleted('view_filter', event);
+  }
+
+  @OnEvent('view_filter_group.created')
+  filterGroupCreated(event: DomainEvent<'view_filter_group.created'>): Promise<void> {
+    return this.created('view_filter_group', event);
+  }
+
+  @OnEvent('view_filter_group.updated')
+  filterGroupUpdated(event: DomainEvent<'view_filter_group.updated'>): Promise<void> {
+    return this.updated('view_filter_group', event);
+  }
+
+  @OnEvent('view_filter_group.deleted')
+  filterGroupDeleted(event: DomainEvent<'view_filter_group.deleted'>): Promise<void> {
+    return this.deleted('view_filter_group', event);
+  }
+
+  @OnEvent('view_sort.created')
+  sortCreated(event: DomainEvent<'view_sort.created'>): Promise<void> {
+    return this.created('view_sort', event);
+  }
+
+  @OnEvent('view_sort.updated')
+  sortUpdated(event: DomainEvent<'view_sort.updated'>): Promise<void> {
+    return this.updated('view_sort', event);
+  }
+
+  @OnEvent('view_sort.deleted')
+  sortDeleted(event: DomainEvent<'view_sort.deleted'>): Promise<void> {
+    return this.deleted('view_sort', event);
+  }
+
+  @OnEvent('view_group_by.created')
+  groupByCreated(event: DomainEvent<'view_group_by.created'>): Promise<void> {
+    return this.created('view_group_by', event);
+  }
+
+  @OnEvent('view_group_by.updated')
+  groupByUpdated(event: DomainEvent<'view_group_by.updated'>): Promise<void> {
+    return this.updated('view_group_by', event);
+  }
+
+  @OnEvent('view_group_by.deleted')
+  groupByDeleted(event: DomainEvent<'view_group_by.deleted'>): Promise<void> {
+    return this.deleted('view_group_by', event);
+  }
+
   @OnEvent('view_decoration.created')
-  async decorationCreated(event: DomainEvent<'view_decoration.created'>): Promise<void> {
-    const decoration = await this.decorations.find(event.payload.decorationId);
-    if (!decoration) return;
-    await this.toTable(event.payload.tableId, { type: 'view_decoration_created', view_decoration: decorationJson(decoration) }, event);
+  decorationCreated(event: DomainEvent<'view_decoration.created'>): Promise<void> {
+    return this.created('view_decoration', event);
   }
 
   @OnEvent('view_decoration.updated')
-  async decorationUpdated(event: DomainEvent<'view_decoration.updated'>): Promise<void> {
-    const decoration = await this.decorations.find(event.payload.decorationId);
-    if (!decoration) return;
-    await this.toTable(
-      event.payload.tableId,
-      { type: 'view_decoration_updated', view_decoration_id: decoration.id, view_decoration: decorationJson(decoration) },
-      event,
-    );
+  decorationUpdated(event: DomainEvent<'view_decoration.updated'>): Promise<void> {
+    return this.updated('view_decoration', event);
   }
 
   @OnEvent('view_decoration.deleted')
-  async decorationDeleted(event: DomainEvent<'view_decoration.deleted'>): Promise<void> {
-    const { tableId, viewId, decorationId } = event.payload;
-    await this.toTable(tableId, { type: 'view_decoration_deleted', view_id: viewId, view_decoration_id: decorationId }, event);
+  decorationDeleted(event: DomainEvent<'view_decoration.deleted'>): Promise<void> {
+    return this.deleted('view_decoration', event);
   }
 }

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { limitOffsetLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
-import { RowSelection } from '../database/rows/row-list.query';
+import { quote } from '../core/database/sql';
+import { fieldColumn, RawRow } from '../database/fields/field-type';
+import { ROW_ALIAS, RowListQuery, RowSelection, RowSort } from '../database/rows/row-list.query';
+import { RowRepository } from '../database/rows/row.repository';
+import type { TableContext } from '../database/table-context';
 import type { FilteredRowsQuery } from '../database/rows/rows.query';
 import { RowJson, RowsService } from '../database/rows/rows.service';
 import { pageLinks } from '../core/http/pagination';
@@ -24,6 +28,8 @@ export class GridViewService {
   constructor(
     private readonly views: ViewsService,
     private readonly rows: RowsService,
+    private readonly rowRepo: RowRepository,
+    private readonly listQuery: RowListQuery,
   ) {}
 
   async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
@@ -32,19 +38,26 @@ export class GridViewService {
     return access;
   }
 
-  /** The view's selection with the request's: adhoc filters replace saved ones, `order_by` the saved sorts (grid, gallery, kanban). */
-  async selection(access: ViewAccess, query: FilteredRowsQuery & { order_by?: unknown }): Promise<RowSelection> {
+  /**
+   * The view's selection with the request's (grid, gallery, kanban): adhoc filters replace saved
+   * ones, `order_by` the saved sorts; group-bys order the rows first either way.
+   */
+  async selection(access: ViewAccess, query: FilteredRowsQuery & { order_by?: unknown }): Promise<RowSelection & { groupBys: RowSort[] }> {
     const { view, context } = access;
     const adhocQuery: FilteredRowsQuery = {};
     for (const [key, value] of Object.entries(query)) {
       if (['search', 'search_mode', 'filters', 'filter_type', 'order_by'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
     }
     const selection = await this.rows.selection(context, adhocQuery, false);
-    const saved = this.views.savedSelection(view, context);
+    const saved = await this.views.savedSelection(view, context);
     const hasAdhocFilters = typeof query.filters === 'string' || Object.keys(query).some((key) => key.startsWith('filter__'));
     if (!hasAdhocFilters && !view.filtersDisabled) selection.filters = saved.filters;
     if (!query.order_by) selection.sorts = saved.sorts;
-    return selection;
+    else {
+      const grouped = new Set(saved.groupBys.map((s) => s.field.id));
+      selection.sorts = [...saved.groupBys, ...selection.sorts.filter((s) => !grouped.has(s.field.id))];
+    }
+    return { ...selection, groupBys: saved.groupBys };
   }
 
   private fields(access: ViewAccess, query: Partial<GridRowsQuery>): FieldEntity[] | undefined {
@@ -80,7 +93,53 @@ export class GridViewService {
     const json: GridRowsJson = query.exclude_count ? { results } : { count, ...links, results };
     if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
     if (includes.has('row_metadata')) json.row_metadata = await this.rows.rowMetadata(context.table.id, results.map((row) => row.id), user.id);
+    if (selection.groupBys.length) {
+      const grouped = await this.rows.serialize(context, rows, { userFieldNames: false, fields: selection.groupBys.map((s) => s.field) });
+      json.group_by_metadata = await this.groupByMetadata(context, selection, rows, grouped);
+    }
     return json;
+  }
+
+  /**
+   * Baserow's `group_by_metadata`: for each group-by level, the value combinations of the
+   * page's rows (that level and the ones before) with how many rows of the whole selection
+   * have them, counted in one GROUP BY query per level.
+   */
+  private async groupByMetadata(context: TableContext, selection: RowSelection & { groupBys: RowSort[] }, raw: RawRow[], results: RowJson[]): Promise<Record<string, unknown[]>> {
+    const metadata: Record<string, unknown[]> = {};
+    const levels = selection.groupBys.map((s) => s.field);
+    for (let depth = 1; depth <= levels.length; depth++) {
+      const fields = levels.slice(0, depth);
+      const columns = fields.map((f) => `${quote(ROW_ALIAS)}.${quote(fieldColumn(f))}`);
+      const sql = this.rowRepo.sql();
+      const where = await this.listQuery.where(selection, context, sql, false);
+      // Only the combinations of the page: each column restricted to the page's values.
+      const restrictions = fields.map((field, i) => {
+        const values = [...new Set(raw.map((row) => row[fieldColumn(field)]).filter((v) => v !== null && v !== undefined))];
+        const hasNull = raw.some((row) => row[fieldColumn(field)] === null || row[fieldColumn(field)] === undefined);
+        const parts = [values.length ? `${columns[i]} IN ${sql.list(values)}` : null, hasNull ? `${columns[i]} IS NULL` : null].filter(Boolean);
+        return `(${parts.join(' OR ') || '1 = 0'})`;
+      });
+      const select = columns.map((c, i) => `${c} AS "g${i}"`).join(', ');
+      const counted = await this.rowRepo.query<Record<string, unknown>>(
+        `SELECT ${select}, COUNT(*) AS "count" FROM ${this.listQuery.from(context)} WHERE ${where} AND ${restrictions.join(' AND ')} GROUP BY ${columns.join(', ')}`,
+        sql.params,
+      );
+      const counts = new Map(counted.map((row) => [JSON.stringify(fields.map((_, i) => normalize(row[`g${i}`]))), Number(row.count)]));
+      const entries: unknown[] = [];
+      const seen = new Set<string>();
+      raw.forEach((row, index) => {
+        const key = JSON.stringify(fields.map((f) => normalize(row[fieldColumn(f)])));
+        if (seen.has(key)) return;
+        seen.add(key);
+        const entry: Record<string, unknown> = {};
+        for (const f of fields) entry[`field_${f.id}`] = groupValue(results[index][`field_${f.id}`]);
+        entry.count = counts.get(key) ?? 0;
+        entries.push(entry);
+      });
+      metadata[`field_${fields[depth - 1].id}`] = entries;
+    }
+    return metadata;
   }
 
   /** The rows of `row_ids` that the view shows, in its order, with only `field_ids` when given. */
@@ -88,12 +147,26 @@ export class GridViewService {
     const access = await this.requireGrid(user, viewId);
     const { view, context } = access;
     if (!rowIds.length) return [];
-    const saved = this.views.savedSelection(view, context);
+    const saved = await this.views.savedSelection(view, context);
     const selection: RowSelection = { filters: view.filtersDisabled ? null : saved.filters, search: null, sorts: saved.sorts, rowIds };
     const { rows } = await this.rows.select(context, selection, false, rowIds.length, 0);
     const fields = fieldIds ? context.fields.filter((f) => fieldIds.includes(f.id)) : undefined;
     return this.rows.serialize(context, rows, { userFieldNames: false, fields });
   }
+}
+
+/** A grouped cell as the metadata shows it: a select option by its id, other values as the row answers them. */
+function groupValue(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'id' in value) return (value as { id: unknown }).id;
+  return value;
+}
+
+/** A raw column value as a comparable key (drivers answer numbers, booleans and text alike for both queries). */
+function normalize(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return value.toISOString();
+  return value;
 }
 
 /** `limit_linked_items`: link cells keep at most that many items (the grid shows a few). */

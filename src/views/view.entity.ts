@@ -54,6 +54,10 @@ export class ViewEntity {
 
   @Column({ type: 'boolean', default: false })
   trashed: boolean;
+
+  /** Counts changes of the view's filters, groups, sorts and group-bys (the key of its cached selection). */
+  @Column({ type: 'integer', default: 0 })
+  version: number;
 }
 
 /** The options of one field in one view (grid: width, hidden, order, aggregations). */

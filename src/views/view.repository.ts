@@ -71,6 +71,17 @@ export class ViewRepository {
     await this.views.update(id, values);
   }
 
+  /** Counts a change of the view's filters, groups, sorts or group-bys (inside the writer's transaction). */
+  async bumpVersion(viewIds: number[]): Promise<void> {
+    if (!viewIds.length) return;
+    await this.views
+      .createQueryBuilder()
+      .update(ViewEntity)
+      .set({ version: () => 'version + 1' })
+      .whereInIds(viewIds)
+      .execute();
+  }
+
   async maxOrder(tableId: number): Promise<number> {
     const row = await this.views.createQueryBuilder('v').select('MAX(v.order)', 'max').where('v.table_id = :tableId', { tableId }).getRawOne();
     return Number(row?.max ?? 0);

@@ -11,7 +11,7 @@ import { ListViewsQuery, OrderViewsDto, ViewIncludeQuery } from './views.dto';
 import { FieldOptionsJson, parseIncludes, ViewJson, ViewsService } from './views.service';
 
 /** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
-function objectBody(body: unknown): Record<string, unknown> {
+export function objectBody(body: unknown): Record<string, unknown> {
   const notAnObject = bodyObjectError(body);
   if (notAnObject) throw validationError(notAnObject);
   return (body ?? {}) as Record<string, unknown>;

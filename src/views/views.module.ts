@@ -30,6 +30,13 @@ import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
 import { ViewsController } from './views.controller';
 import { ViewsService } from './views.service';
+import { ViewFilterRepository } from './filters/view-filter.repository';
+import { ViewFiltersController } from './filters/view-filters.controller';
+import { ViewFiltersService } from './filters/view-filters.service';
+import { ViewSelectionService } from './filters/view-selection.service';
+import { ViewSortRepository } from './sorts/view-sort.repository';
+import { ViewGroupBysController, ViewSortsController } from './sorts/view-sorts.controller';
+import { ViewSortsService } from './sorts/view-sorts.service';
 
 /**
  * Views of tables: a registry of view types (grid first), view CRUD, order, duplicate,
@@ -38,7 +45,18 @@ import { ViewsService } from './views.service';
  */
 @Module({
   imports: [DatabaseModule, UsersModule],
-  controllers: [ViewsController, GridViewController, GalleryViewController, KanbanViewController, FormViewController, DecorationsController, AggregationsController],
+  controllers: [
+    ViewsController,
+    GridViewController,
+    GalleryViewController,
+    KanbanViewController,
+    FormViewController,
+    ViewFiltersController,
+    ViewSortsController,
+    ViewGroupBysController,
+    DecorationsController,
+    AggregationsController,
+  ],
   providers: [
     ViewRepository,
     ViewTypeRegistry,
@@ -49,6 +67,11 @@ import { ViewsService } from './views.service';
     KanbanViewService,
     FormViewService,
     ...VIEW_TYPES,
+    ViewFilterRepository,
+    ViewSortRepository,
+    ViewSelectionService,
+    ViewFiltersService,
+    ViewSortsService,
     ViewDecorationRepository,
     DecoratorTypeRegistry,
     DecoratorValueProviderTypeRegistry,
@@ -60,7 +83,7 @@ import { ViewsService } from './views.service';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewDecorationRepository, PublicViewTokens],
+  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(
@@ -71,8 +94,11 @@ export class ViewsModule implements OnModuleInit {
     private readonly views: ViewsService,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
-    private readonly fields: FieldsService,
     private readonly moduleRef: ModuleRef,
+    private readonly fields: FieldsService,
+    private readonly parts: ViewSelectionService,
+    private readonly decorationRules: DecorationsService,
+    private readonly aggregationRules: AggregationsService,
   ) {}
 
   onModuleInit(): void {
@@ -82,6 +108,12 @@ export class ViewsModule implements OnModuleInit {
     for (const type of VIEW_AGGREGATION_TYPES) this.aggregations.register(this.moduleRef.get(type));
     this.tables.useDefaultViews(this.views);
     this.rows.useViewSelection(this.views);
-    this.fields.useFieldChangeListener(this.views);
+    // Inside a field's unit of work: what views keep about it follows its type change or trashing.
+    this.fields.onFieldChange(async (field, change) => {
+      await this.views.fieldChanged(field, change === 'trashed');
+      if (change === 'type_changed') await this.parts.afterFieldTypeChange(field);
+      await this.decorationRules.fieldChanged(field, change);
+      if (change === 'type_changed') await this.aggregationRules.fieldTypeChanged(field);
+    });
   }
 }

@@ -16,12 +16,15 @@ import { PasswordHasher } from '../users/password-hasher';
 import { DecorationCopier, selectOptionMapping } from './decorations/decoration-copier';
 import type { DecorationJson } from './decorations/decoration.entity';
 import { PublicViewTokens } from './public-view-tokens';
+import { ViewSelectionService } from './filters/view-selection.service';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
 import { ViewErrors } from './views.errors';
 
 export type ViewJson = Record<string, unknown>;
+/** A view's sub-object lists by their JSON key (`filters`, `filter_groups`, `sortings`, `group_bys`, `decorations`). */
+export type ViewParts = Record<string, unknown>;
 export type FieldOptionsJson = Record<string, Record<string, unknown>>;
 
 /** `?include=filters,sortings,decorations,group_bys`: which sub-object lists the view JSON carries. */
@@ -95,6 +98,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly trash: TrashService,
     private readonly publicTokens: PublicViewTokens,
     private readonly decorations: DecorationCopier,
+    private readonly parts: ViewSelectionService,
   ) {}
 
   // ------------------------------------------------------------------ access
@@ -141,7 +145,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   // ------------------------------------------------------------------ serialization
 
   /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
-  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, decorations: DecorationJson[] = [], userId: number | null = null): ViewJson {
+  serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, parts: ViewParts = {}, userId: number | null = null): ViewJson {
     const type = this.types.of(view);
     const json: ViewJson = {
       id: view.id,
@@ -152,14 +156,14 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       table: { id: table.id, name: table.name, order: table.order, database_id: table.databaseId },
       filter_type: view.filterType,
     };
-    // The filters, sorts, group-bys and decorations of views come with their own module; none exist yet.
+    // `parts`: the filters, filter groups, sorts and group-bys read by `json`; decorations come with their own module.
     if (includes.filters) {
-      json.filters = [];
-      json.filter_groups = [];
+      json.filters = parts.filters ?? [];
+      json.filter_groups = parts.filter_groups ?? [];
     }
-    if (includes.sortings) json.sortings = [];
-    if (includes.groupBys) json.group_bys = [];
-    if (includes.decorations) json.decorations = decorations;
+    if (includes.sortings) json.sortings = parts.sortings ?? [];
+    if (includes.groupBys) json.group_bys = parts.group_bys ?? [];
+    if (includes.decorations) json.decorations = parts.decorations ?? [];
     Object.assign(json, {
       filters_disabled: view.filtersDisabled,
       public_view_has_password: !!view.passwordHash,
@@ -179,18 +183,23 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return json;
   }
 
-  /** Views of one table as JSON, with the sub-objects `includes` asks for. */
-  async serializeAll(views: ViewEntity[], table: TableEntity, includes: ViewIncludes, userId: number | null = null): Promise<ViewJson[]> {
+  /** Views of one table as JSON, with the sub-object lists `includes` asks for (those on trashed fields hidden). */
+  async serializeAll(views: ViewEntity[], context: TableContext, includes: ViewIncludes, userId: number | null = null): Promise<ViewJson[]> {
     const decorations = includes.decorations ? await this.decorations.jsonOf(views.map((v) => v.id)) : new Map<number, DecorationJson[]>();
-    return views.map((view) => this.serialize(view, table, includes, decorations.get(view.id), userId));
+    return Promise.all(
+      views.map(async (view) => {
+        const parts: ViewParts = { ...(await this.parts.includes(view, context, includes)), decorations: decorations.get(view.id) ?? [] };
+        return this.serialize(view, context.table, includes, parts, userId);
+      }),
+    );
   }
 
   /** The JSON of a live view as anyone sees it right now (for messages sent after commit); null when gone. */
   async viewJson(viewId: number, includes: ViewIncludes): Promise<ViewJson | null> {
     const view = await this.repo.findLive(viewId);
     if (!view) return null;
-    const access = await this.tables.findAccess(view.tableId, 0);
-    return access ? (await this.serializeAll([view], access.table, includes))[0] : null;
+    const access = await this.systemAccess(view);
+    return access ? (await this.serializeAll([view], access.context, includes))[0] : null;
   }
 
   // ------------------------------------------------------------------ reading
@@ -198,12 +207,12 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return this.serializeAll(views, context.table, options.includes, user.id);
+    return this.serializeAll(views, context, options.includes, user.id);
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.require(viewId, user.id);
-    return (await this.serializeAll([view], context.table, includes, user.id))[0];
+    return (await this.serializeAll([view], context, includes, user.id))[0];
   }
 
   // ------------------------------------------------------------------ writing
@@ -226,7 +235,8 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
-    return (await this.serializeAll([view], table, includes, user.id))[0];
+    // A new view has no filters, sorts, group-bys or decorations yet.
+    return this.serialize(view, table, includes, {}, user.id);
   }
 
   private validateCreate(body: Record<string, unknown>): { type: ViewType; values: Record<string, unknown> } {
@@ -272,7 +282,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
-    const { view, table } = await this.db.run(async () => {
+    const { view, context: table } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
@@ -302,7 +312,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       // No longer shared, or a new password: who followed the shared page may have lost it.
       const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
       if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
-      return { view: { ...view, ...changes }, table: context.table };
+      return { view: { ...view, ...changes }, context };
     });
     return (await this.serializeAll([view], table, includes, user.id))[0];
   }
@@ -322,7 +332,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
       return { view: { ...view, slug }, table: context.table };
     });
-    return this.serialize(view, table, NO_INCLUDES);
+    return this.serialize(view, table, NO_INCLUDES, {}, user.id);
   }
 
   /** Moves the view to the trash. */
@@ -384,6 +394,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         copy.id,
         [...options.values()].map((o) => ({ fieldId: o.fieldId, options: { ...o.options } })),
       );
+      await this.parts.copy(view.id, copy.id);
       await this.decorations.copy(view.id, copy.id);
       const ids: number[] = [];
       for (const sibling of siblings) {
@@ -393,7 +404,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       const ordered = await this.applyOrder([...siblings.map((v) => v.id), copy.id], ids);
       this.db.record('view.created', { viewId: copy.id, tableId: view.tableId });
       this.db.record('views.reordered', { tableId: view.tableId, viewIds: ordered });
-      return { viewId: copy.id, table: context.table };
+      return { viewId: copy.id, table: context };
     });
     const copy = await this.repo.findLive(copyId);
     return (await this.serializeAll([copy!], table, ALL_INCLUDES))[0];
@@ -494,6 +505,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         properties,
       });
       await this.repo.createFieldOptions(created.id, options);
+      await this.parts.copy(view.id, created.id, fieldIds);
       await this.decorations.copy(view.id, created.id, ids);
     }
   }
@@ -516,9 +528,14 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return this.savedSelection(view, context);
   }
 
-  /** The view's saved filters (none while disabled) and sorts. Filters and sorts of views come with their own module. */
-  savedSelection(_view: ViewEntity, _context: TableContext): Pick<RowSelection, 'filters' | 'sorts'> {
-    return { filters: null, sorts: [] };
+  /**
+   * The view's saved filters (none while disabled) and its sorts, group-bys first (cached by
+   * the view's version: a saved view costs what the same ad-hoc query costs).
+   */
+  async savedSelection(view: ViewEntity, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> & { groupBys: RowSelection['sorts'] }> {
+    const compiled = await this.parts.compiled(view, context);
+    const grouped = new Set(compiled.groupBys.map((s) => s.field.id));
+    return { filters: compiled.filters, sorts: [...compiled.groupBys, ...compiled.sorts.filter((s) => !grouped.has(s.field.id))], groupBys: compiled.groupBys };
   }
 }
 

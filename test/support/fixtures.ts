@@ -35,6 +35,10 @@ export const PATH_PARAMETERS = [
   'tokenId',
   'decorationId',
   'slug',
+  'viewFilterId',
+  'viewFilterGroupId',
+  'viewSortId',
+  'viewGroupById',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -68,6 +72,11 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   // A form (not public) for the routes that name a view by its slug, with its field options made.
   const form = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} form`, type: 'form' });
   await ok(t, 'GET', `/api/database/views/${form.id}/field-options/`, token);
+  // The view's saved filter (an empty value: it keeps every row), filter group, sort and group-by.
+  const filterGroup = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filter-groups/`, token, {});
+  const viewFilter = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filters/`, token, { field: field.id, type: 'contains', value: '', group: filterGroup.id });
+  const viewSort = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/sortings/`, token, { field: field.id });
+  const viewGroupBy = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/group_bys/`, token, { field: field.id });
   const comment = await ok<any>(t, 'POST', `/api/row_comments/${table.id}/${rows.results[0].id}/`, token, {
     message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${name}'s comment` }] }] },
   });
@@ -116,6 +125,10 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         // The grid view's slug (not public: only members may open it); form routes take the form's.
         slug: String(views[0].slug),
         formSlug: form.slug,
+        viewFilterId: String(viewFilter.id),
+        viewFilterGroupId: String(filterGroup.id),
+        viewSortId: String(viewSort.id),
+        viewGroupById: String(viewGroupBy.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -140,6 +153,10 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
     [`/api/database/views/decoration/${ids.decorationId}/`, user.token],
     [`/api/database/views/form/${ids.formSlug}/submit/`, user.token],
+    [`/api/database/views/filter/${ids.viewFilterId}/`, user.token],
+    [`/api/database/views/filter-group/${ids.viewFilterGroupId}/`, user.token],
+    [`/api/database/views/sort/${ids.viewSortId}/`, user.token],
+    [`/api/database/views/group_by/${ids.viewGroupById}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

@@ -12,6 +12,8 @@ import { TrashedRowsEntity, TrashEntryEntity } from '../../trash/trash-entry.ent
 import { UserEntity } from '../../users/user.entity';
 import { ViewDecorationEntity } from '../../views/decorations/decoration.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from '../../views/view.entity';
+import { ViewFilterEntity, ViewFilterGroupEntity } from '../../views/filters/view-filter.entity';
+import { ViewGroupByEntity, ViewSortEntity } from '../../views/sorts/view-sort.entity';
 import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { AppConfig, ensureParentDir } from '../config/config';
 import { InitialSchema1732000000000 } from './migrations/1732000000000-InitialSchema';
@@ -21,6 +23,7 @@ import { DatabaseTokens1736100000000 } from './migrations/1736100000000-Database
 import { RowHistory1736200000000 } from './migrations/1736200000000-RowHistory';
 import { RowComments1736300000000 } from './migrations/1736300000000-RowComments';
 import { Trash1736400000000 } from './migrations/1736400000000-Trash';
+import { ViewFilters1736500000000 } from './migrations/1736500000000-ViewFilters';
 import { ViewDecorations1736600000000 } from './migrations/1736600000000-ViewDecorations';
 
 /** Every metadata entity; a module that adds one lists it here. */
@@ -36,6 +39,10 @@ export const ENTITIES = [
   SelectOptionEntity,
   ViewEntity,
   ViewFieldOptionsEntity,
+  ViewFilterEntity,
+  ViewFilterGroupEntity,
+  ViewSortEntity,
+  ViewGroupByEntity,
   ViewDecorationEntity,
   JobEntity,
   SettingsEntity,
@@ -56,6 +63,7 @@ export const MIGRATIONS = [
   RowHistory1736200000000,
   RowComments1736300000000,
   Trash1736400000000,
+  ViewFilters1736500000000,
   ViewDecorations1736600000000,
 ];
 

@@ -71,17 +71,37 @@ export interface DomainEventMap {
   'view.deleted': { viewId: number; tableId: number };
   'views.reordered': { tableId: number; viewIds: number[] };
   'view.field_options_updated': { viewId: number; tableId: number };
-  'view_decoration.created': { decorationId: number; viewId: number; tableId: number };
-  'view_decoration.updated': { decorationId: number; viewId: number; tableId: number };
-  'view_decoration.deleted': { decorationId: number; viewId: number; tableId: number };
   /** A shared view's link may no longer open for some: it stopped being public, got a new password, or `slug` was rotated away. */
   'view.public_access_changed': { viewId: number; slug: string };
+  /** Saved filters, filter groups, sorts, group-bys and decorations of a view (`id`: the changed one's). */
+  'view_filter.created': ViewPartEvent;
+  'view_filter.updated': ViewPartEvent;
+  'view_filter.deleted': ViewPartEvent;
+  'view_filter_group.created': ViewPartEvent;
+  'view_filter_group.updated': ViewPartEvent;
+  'view_filter_group.deleted': ViewPartEvent;
+  'view_sort.created': ViewPartEvent;
+  'view_sort.updated': ViewPartEvent;
+  'view_sort.deleted': ViewPartEvent;
+  'view_group_by.created': ViewPartEvent;
+  'view_group_by.updated': ViewPartEvent;
+  'view_group_by.deleted': ViewPartEvent;
+  'view_decoration.created': ViewPartEvent;
+  'view_decoration.updated': ViewPartEvent;
+  'view_decoration.deleted': ViewPartEvent;
   /** `comment`: the comment as the API shows it after the change (`trashed`, `message: null` once deleted). */
   'row_comment.created': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.deleted': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string };
+}
+
+/** A change of one of a view's filters, filter groups, sorts or group-bys. */
+export interface ViewPartEvent {
+  viewId: number;
+  tableId: number;
+  id: number;
 }
 
 /** A row comment as the API shows it (`id`, `user_id`, `first_name`, `message`, …). */

@@ -32,10 +32,11 @@ export interface FieldChange {
   related: FieldEntity[];
 }
 
-/** What must follow a field's trashing or type change inside its unit of work (views naming it). */
-export interface FieldChangeListener {
-  fieldChanged(field: FieldEntity, removed: boolean): Promise<void>;
-}
+/**
+ * Run inside a field's unit of work after its type changed or it went to the trash: the views
+ * module drops or rewrites what the field can no longer carry (filters, sorts, settings...).
+ */
+export type FieldChangeHook = (field: FieldEntity, change: 'type_changed' | 'trashed') => Promise<void>;
 
 /**
  * The rules of fields: names, types and their properties, storage (the `field_<id>`
@@ -43,6 +44,8 @@ export interface FieldChangeListener {
  */
 @Injectable()
 export class FieldsService {
+  private readonly changeHooks: FieldChangeHook[] = [];
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: FieldRepository,
@@ -54,11 +57,13 @@ export class FieldsService {
     readonly types: FieldTypeRegistry,
   ) {}
 
-  private listener: FieldChangeListener | null = null;
+  /** Modules that keep things about fields (views) register here; this module does not depend on them. */
+  onFieldChange(hook: FieldChangeHook): void {
+    this.changeHooks.push(hook);
+  }
 
-  /** The views module registers itself here (it depends on this module, not the reverse). */
-  useFieldChangeListener(listener: FieldChangeListener): void {
-    this.listener = listener;
+  private async fieldChanged(field: FieldEntity, change: 'type_changed' | 'trashed'): Promise<void> {
+    for (const hook of this.changeHooks) await hook(field, change);
   }
 
   // ------------------------------------------------------------------ serialization
@@ -209,7 +214,7 @@ export class FieldsService {
       const related = [...((await type.afterSave?.(field, input, ctx, previous)) ?? [])];
       await this.repo.save(field);
       await this.convert(previous, oldType, field, type, ctx);
-      if (typeChanged) await this.listener?.fieldChanged(field, false);
+      if (typeChanged) await this.fieldChanged(field, 'type_changed');
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
       return { field, related };
@@ -280,7 +285,7 @@ export class FieldsService {
         parentName: context.table.name,
         relatedItems: relatedFields.length ? { field: relatedFields.map((f) => f.id) } : {},
       });
-      await this.listener?.fieldChanged(field, true);
+      await this.fieldChanged(field, 'trashed');
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
       return relatedFields;

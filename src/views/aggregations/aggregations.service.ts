@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { UnitOfWork } from '../../core/database/unit-of-work';
-import type { DomainEvent } from '../../core/events/domain-events';
 import { quote, Sql } from '../../core/database/sql';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
@@ -78,21 +76,17 @@ export class AggregationsService {
 
   /**
    * A field that changed type loses the grid aggregations that no longer apply to it
-   * (`aggregation_type` and `aggregation_raw_type` become ""), with `view_field_options_updated`.
+   * (`aggregation_type` and `aggregation_raw_type` become ""), with `view_field_options_updated`;
+   * inside the field's unit of work.
    */
-  @OnEvent('field.updated')
-  async fieldUpdated(event: DomainEvent<'field.updated'>): Promise<void> {
-    const field = await this.fields.findLive(event.payload.fieldId);
-    if (!field) return;
-    await this.db.run(async () => {
-      for (const view of await this.viewRepo.ofTable(field.tableId, { type: 'grid' })) {
-        const options = (await this.viewRepo.fieldOptions(view.id)).get(field.id);
-        const type = this.registry.get(options?.options.aggregation_raw_type);
-        if (!options || !type || this.registry.compatible(type, field)) continue;
-        await this.viewRepo.updateFieldOptions(options.id, { ...options.options, aggregation_type: '', aggregation_raw_type: '' });
-        this.db.recordAsSystem('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
-      }
-    });
+  async fieldTypeChanged(field: FieldEntity): Promise<void> {
+    for (const view of await this.viewRepo.ofTable(field.tableId, { type: 'grid' })) {
+      const options = (await this.viewRepo.fieldOptions(view.id)).get(field.id);
+      const type = this.registry.get(options?.options.aggregation_raw_type);
+      if (!options || !type || this.registry.compatible(type, field)) continue;
+      await this.viewRepo.updateFieldOptions(options.id, { ...options.options, aggregation_type: '', aggregation_raw_type: '' });
+      this.db.recordAsSystem('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
+    }
   }
 
   private async fieldOf(context: TableContext, fieldId: number): Promise<FieldEntity> {

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { checkObject, FieldSpec } from '../../core/validation/field';
-import type { DomainEvent } from '../../core/events/domain-events';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldRepository } from '../../database/fields/field.repository';
@@ -62,7 +60,7 @@ export class DecorationsService {
       const conf = await this.checkProvider(type, provider, body.value_provider_conf === undefined ? {} : body.value_provider_conf, access.context);
       const order = (values.order as number | undefined) ?? (await this.repo.lastOrder(access.view.id)) + 1;
       const decoration = await this.repo.create({ viewId: access.view.id, type, valueProviderType: provider, valueProviderConf: conf, order });
-      this.db.record('view_decoration.created', { decorationId: decoration.id, viewId: access.view.id, tableId: access.view.tableId });
+      this.db.record('view_decoration.created', { id: decoration.id, viewId: access.view.id, tableId: access.view.tableId });
       return decorationJson(decoration);
     });
   }
@@ -79,7 +77,7 @@ export class DecorationsService {
       else conf = await this.checkProvider(type, provider, body.value_provider_conf, access.context);
       const changes: Partial<ViewDecorationEntity> = { type, valueProviderType: provider, valueProviderConf: conf, order: (values.order as number | undefined) ?? decoration.order };
       await this.repo.update(decoration.id, changes);
-      this.db.record('view_decoration.updated', { decorationId: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
+      this.db.record('view_decoration.updated', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
       return decorationJson({ ...decoration, ...changes });
     });
   }
@@ -88,7 +86,7 @@ export class DecorationsService {
     await this.db.run(async () => {
       const { decoration, access } = await this.requireDecoration(user, decorationId);
       await this.repo.delete(decoration.id);
-      this.db.record('view_decoration.deleted', { decorationId: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
+      this.db.record('view_decoration.deleted', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
     });
   }
 
@@ -160,30 +158,22 @@ export class DecorationsService {
 
   // ------------------------------------------------------------------ fields changing under decorations
 
-  @OnEvent('field.deleted')
-  async fieldDeleted(event: DomainEvent<'field.deleted'>): Promise<void> {
-    const { fieldId, tableId } = event.payload;
-    await this.followField(tableId, (provider, conf) => provider.afterFieldDeleted(conf, fieldId));
-  }
-
-  @OnEvent('field.updated')
-  async fieldUpdated(event: DomainEvent<'field.updated'>): Promise<void> {
-    const field = await this.fields.findLive(event.payload.fieldId);
-    if (!field) return;
-    await this.followField(event.payload.tableId, (provider, conf) => provider.afterFieldChanged(conf, field, (type, f) => this.filterCompatible(type, f)));
+  /** A field changed type or went to the trash (inside its unit of work): confs forget what no longer applies. */
+  async fieldChanged(field: FieldEntity, change: 'type_changed' | 'trashed'): Promise<void> {
+    if (change === 'trashed') await this.followField(field.tableId, (provider, conf) => provider.afterFieldDeleted(conf, field.id));
+    else await this.followField(field.tableId, (provider, conf) => provider.afterFieldChanged(conf, field, (type, f) => this.filterCompatible(type, f)));
   }
 
   /** Rewrites the confs of the table's decorations that `change` alters, with `view_decoration_updated` for each. */
   private async followField(tableId: number, change: (provider: DecoratorValueProviderType, conf: DecorationConf) => DecorationConf | null): Promise<void> {
-    await this.db.run(async () => {
-      for (const decoration of await this.repo.ofTable(tableId)) {
-        const provider = this.providers.get(decoration.valueProviderType);
-        if (!provider) continue;
-        const conf = change(provider, decoration.valueProviderConf);
-        if (!conf) continue;
-        await this.repo.update(decoration.id, { valueProviderConf: conf });
-        this.db.recordAsSystem('view_decoration.updated', { decorationId: decoration.id, viewId: decoration.viewId, tableId });
-      }
-    });
+    for (const decoration of await this.repo.ofTable(tableId)) {
+      const provider = this.providers.get(decoration.valueProviderType);
+      if (!provider) continue;
+      const conf = change(provider, decoration.valueProviderConf);
+      if (!conf) continue;
+      await this.repo.update(decoration.id, { valueProviderConf: conf });
+      // Every socket, the origin's too: its client does not know the conf changed.
+      this.db.recordAsSystem('view_decoration.updated', { id: decoration.id, viewId: decoration.viewId, tableId });
+    }
   }
 }

@@ -40,11 +40,11 @@ export class GridPublicRows implements PublicRowsType<PublicGridRowsQuery> {
     // Parsed against the visible fields only: a hidden field is not found.
     const selection = await this.rows.selection(shown, adhocQuery, false);
     const adhoc = typeof query.filters === 'string' ? onlyResolved(resolveTree(selection.filters, shown)) : selection.filters;
-    const saved = this.publicViews.savedFilters(access);
+    const saved = await this.publicViews.savedFilters(access);
     const trees = [saved, adhoc].filter((tree): tree is FilterTree => !!tree);
     selection.filters = trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees } : (trees[0] ?? null);
     const groupSorts = query.group_by ? this.listQuery.parseOrderBy(shown, query.group_by, false) : [];
-    const sorts = query.order_by ? this.listQuery.parseOrderBy(shown, query.order_by, false) : this.views.savedSelection(access.view, context).sorts;
+    const sorts = query.order_by ? this.listQuery.parseOrderBy(shown, query.order_by, false) : (await this.views.savedSelection(access.view, context)).sorts;
     selection.sorts = [...groupSorts, ...sorts];
     selection.searchFields = visible;
 

@@ -167,15 +167,15 @@ export class PublicViewsService implements RowVisibilitySource {
    * too) resolved against the whole table, so they can be combined with requests that only
    * know the visible fields.
    */
-  savedFilters(access: PublicViewAccess): FilterTree | null {
-    const saved = this.views.savedSelection(access.view, access.context);
+  async savedFilters(access: PublicViewAccess): Promise<FilterTree | null> {
+    const saved = await this.views.savedSelection(access.view, access.context);
     return access.view.filtersDisabled ? null : resolveTree(saved.filters, access.context);
   }
 
   /** Which of these rows the view shows now (its saved filters), in the given order. */
   async visibleRowIds(access: PublicViewAccess, rowIds: number[]): Promise<Set<number>> {
     if (!rowIds.length) return new Set();
-    const selection: RowSelection = { filters: this.savedFilters(access), search: null, sorts: [], rowIds };
+    const selection: RowSelection = { filters: await this.savedFilters(access), search: null, sorts: [], rowIds };
     const { rows } = await this.rows.select(access.context, selection, false, rowIds.length, 0);
     return new Set(rows.map((row) => Number(row.id)));
   }
@@ -198,7 +198,7 @@ export class PublicViewsService implements RowVisibilitySource {
     for (const view of views) {
       // Only the filters matter here: the visible fields are not read (nothing is written in the row's transaction).
       const access: PublicViewAccess = { view, context, visible: [], member: false };
-      if (!this.savedFilters(access)) continue;
+      if (!(await this.savedFilters(access))) continue;
       (result ??= {})[String(access.view.id)] = [...(await this.visibleRowIds(access, rowIds))];
     }
     return result;
@@ -242,7 +242,7 @@ export class PublicViewsService implements RowVisibilitySource {
   /** The ids of the linked rows that the rows the view shows link to through `field`. */
   private async linkedIds(access: PublicViewAccess, field: FieldEntity): Promise<Set<number>> {
     const ids = new Set<number>();
-    const selection: RowSelection = { filters: this.savedFilters(access), search: null, sorts: [] };
+    const selection: RowSelection = { filters: await this.savedFilters(access), search: null, sorts: [] };
     const batch = 1000;
     for (let offset = 0; ; offset += batch) {
       const { count, rows } = await this.rows.select(access.context, selection, false, batch, offset);

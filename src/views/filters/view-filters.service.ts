@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { validationError } from '../../core/errors/api-error';
+import { checkObject, FieldSpec } from '../../core/validation/field';
+import { DatabaseErrors } from '../../database/database.errors';
+import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldRepository } from '../../database/fields/field.repository';
+import { FieldTypeRegistry } from '../../database/fields/field-type';
+import { FilterTypeRegistry } from '../../database/filters/filter-type';
+import type { TableContext } from '../../database/table-context';
+import type { UserEntity } from '../../users/user.entity';
+import type { ViewEntity } from '../view.entity';
+import { ViewTypeRegistry } from '../view-type';
+import { ViewAccess, ViewsService } from '../views.service';
+import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
+import { ViewFilterErrors } from './view-filter.errors';
+import { ViewFilterRepository } from './view-filter.repository';
+import { filterGroupJson, ViewSelectionService } from './view-selection.service';
+
+export type ViewFilterJson = Record<string, unknown>;
+
+const FILTER_TYPES = ['AND', 'OR'] as const;
+export const GROUP_CREATE_SPECS: Record<string, FieldSpec> = {
+  filter_type: { kind: 'choice', choices: FILTER_TYPES, required: false, default: 'AND' },
+  parent_group: { kind: 'id', nullable: true, required: false, default: null },
+};
+export const GROUP_UPDATE_SPECS: Record<string, FieldSpec> = {
+  filter_type: { kind: 'choice', choices: FILTER_TYPES, required: false },
+  parent_group: { kind: 'id', nullable: true, required: false },
+};
+
+/**
+ * Saved view filters and filter groups (§8.5): CRUD with Baserow's checks (the view type can
+ * filter, the field is the view table's and live, the filter type suits it, the group is the
+ * view's and groups never nest in themselves). Each write bumps the view's version and
+ * records its event.
+ */
+@Injectable()
+export class ViewFiltersService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: ViewFilterRepository,
+    private readonly views: ViewsService,
+    private readonly viewTypes: ViewTypeRegistry,
+    private readonly selection: ViewSelectionService,
+    private readonly fields: FieldRepository,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly filterTypes: FilterTypeRegistry,
+  ) {}
+
+  private filterSpecs(partial: boolean): Record<string, FieldSpec> {
+    return {
+      field: { kind: 'id', required: !partial },
+      type: { kind: 'choice', choices: this.filterTypes.names(), required: !partial },
+      value: { kind: 'string', allowBlank: true, required: false, ...(partial ? {} : { default: '' }) },
+      ...(partial ? {} : { group: { kind: 'id', nullable: true, required: false, default: null } as FieldSpec }),
+    };
+  }
+
+  /** The body checked as DRF does, a field id naming no live field being `does_not_exist`. */
+  private async validate(body: Record<string, unknown>, partial: boolean): Promise<{ values: Record<string, unknown>; field: FieldEntity | null }> {
+    const { values, errors } = checkObject(this.filterSpecs(partial), body, { partial });
+    if (Object.keys(errors).length) throw validationError(errors);
+    let field: FieldEntity | null = null;
+    if (values.field !== undefined) {
+      field = await this.fields.findLive(values.field as number);
+      if (!field) throw ViewFilterErrors.pkDoesNotExist('field', body.field);
+    }
+    return { values, field };
+  }
+
+  private requireFilterable(view: ViewEntity): void {
+    if (!this.viewTypes.of(view).canFilter) throw ViewFilterErrors.notSupported();
+  }
+
+  /** The field of the view's table, and the filter type suiting it. */
+  private checkFilter(context: TableContext, field: FieldEntity, type: string): FieldEntity {
+    const live = context.byId.get(field.id);
+    if (!live) throw DatabaseErrors.fieldNotInTable();
+    const filterType = this.filterTypes.get(type);
+    if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
+    if (!filterType.compatible(live, this.fieldTypes.of(live))) throw DatabaseErrors.filterTypeUnsupportedField(type, live.type);
+    return live;
+  }
+
+  private async requireFilter(filterId: number, userId: number): Promise<{ filter: ViewFilterEntity } & ViewAccess> {
+    const filter = await this.repo.findLive(filterId);
+    if (!filter) throw ViewFilterErrors.filterDoesNotExist();
+    const access = await this.views.require(filter.viewId, userId, ViewFilterErrors.filterDoesNotExist);
+    return { filter, ...access };
+  }
+
+  private async requireGroup(groupId: number, userId: number): Promise<{ group: ViewFilterGroupEntity } & ViewAccess> {
+    const group = await this.repo.findGroup(groupId);
+    if (!group) throw ViewFilterErrors.groupDoesNotExist();
+    const access = await this.views.require(group.viewId, userId, ViewFilterErrors.groupDoesNotExist);
+    return { group, ...access };
+  }
+
+  private async filterJson(filter: ViewFilterEntity, context: TableContext): Promise<ViewFilterJson> {
+    return (await this.selection.filtersJson([filter], context))[0];
+  }
+
+  // ------------------------------------------------------------------ filters
+
+  async list(user: UserEntity, viewId: number): Promise<ViewFilterJson[]> {
+    const { view, context } = await this.views.require(viewId, user.id);
+    const saved = await this.selection.saved(view);
+    return this.selection.filtersJson(saved.filters.filter((f) => context.byId.has(f.fieldId)), context);
+  }
+
+  async create(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+    const { values, field } = await this.validate(body, false);
+    const { filter, context } = await this.db.run(async () => {
+      const { view, context } = await this.views.require(viewId, user.id);
+      this.requireFilterable(view);
+      this.checkFilter(context, field!, values.type as string);
+      const groupId = values.group as number | null;
+      if (groupId !== null) {
+        const group = await this.repo.findGroup(groupId);
+        if (!group || group.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
+      }
+      const filter = await this.repo.create({ viewId: view.id, fieldId: field!.id, type: values.type as string, value: values.value as string, groupId });
+      if (!filter) throw ViewFilterErrors.groupDoesNotExist();
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter.created', { viewId: view.id, tableId: view.tableId, id: filter.id });
+      return { filter, context };
+    });
+    return this.filterJson(filter, context);
+  }
+
+  async get(user: UserEntity, filterId: number): Promise<ViewFilterJson> {
+    const { filter, context } = await this.requireFilter(filterId, user.id);
+    return this.filterJson(filter, context);
+  }
+
+  async update(user: UserEntity, filterId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+    const { values, field } = await this.validate(body, true);
+    const { filter, context } = await this.db.run(async () => {
+      const { filter, view, context } = await this.requireFilter(filterId, user.id);
+      const type = (values.type as string | undefined) ?? filter.type;
+      const target = field ?? context.byId.get(filter.fieldId)!;
+      this.checkFilter(context, target, type);
+      const changes: Partial<ViewFilterEntity> = { fieldId: target.id, type };
+      if (values.value !== undefined) changes.value = values.value as string;
+      await this.repo.update(filter.id, changes);
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter.updated', { viewId: view.id, tableId: view.tableId, id: filter.id });
+      return { filter: { ...filter, ...changes }, context };
+    });
+    return this.filterJson(filter, context);
+  }
+
+  async delete(user: UserEntity, filterId: number): Promise<void> {
+    await this.db.run(async () => {
+      const { filter, view } = await this.requireFilter(filterId, user.id);
+      await this.repo.delete([filter.id]);
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter.deleted', { viewId: view.id, tableId: view.tableId, id: filter.id });
+    });
+  }
+
+  // ------------------------------------------------------------------ filter groups
+
+  async createGroup(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+    const { values, errors } = checkObject(GROUP_CREATE_SPECS, body);
+    if (Object.keys(errors).length) throw validationError(errors);
+    return this.db.run(async () => {
+      const { view } = await this.views.require(viewId, user.id);
+      this.requireFilterable(view);
+      const parentId = values.parent_group as number | null;
+      if (parentId !== null) {
+        const parent = await this.repo.findGroup(parentId);
+        if (!parent || parent.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
+      }
+      const group = await this.repo.createGroup({ viewId: view.id, filterType: values.filter_type as string, parentGroupId: parentId });
+      if (!group) throw ViewFilterErrors.groupDoesNotExist();
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter_group.created', { viewId: view.id, tableId: view.tableId, id: group.id });
+      return filterGroupJson(group);
+    });
+  }
+
+  async getGroup(user: UserEntity, groupId: number): Promise<ViewFilterJson> {
+    const { group } = await this.requireGroup(groupId, user.id);
+    return filterGroupJson(group);
+  }
+
+  /** `filter_type`, and `parent_group` (another group of the view that is not nested in this one, or null). */
+  async updateGroup(user: UserEntity, groupId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+    const { values, errors } = checkObject(GROUP_UPDATE_SPECS, body, { partial: true });
+    if (Object.keys(errors).length) throw validationError(errors);
+    return this.db.run(async () => {
+      const { group, view } = await this.requireGroup(groupId, user.id);
+      const changes: Partial<ViewFilterGroupEntity> = {};
+      if (values.filter_type !== undefined) changes.filterType = values.filter_type as string;
+      if (values.parent_group !== undefined) {
+        const parentId = values.parent_group as number | null;
+        if (parentId !== null) {
+          const groups = (await this.repo.groupsOfViews([view.id])).filter((g) => g.viewId === view.id);
+          const byId = new Map(groups.map((g) => [g.id, g]));
+          if (!byId.has(parentId)) throw ViewFilterErrors.groupDoesNotExist();
+          // The new parent must not be the group itself or one of its descendants.
+          for (let at: number | null = parentId; at !== null; at = byId.get(at)?.parentGroupId ?? null) if (at === group.id) throw ViewFilterErrors.groupCycle();
+        }
+        changes.parentGroupId = parentId;
+      }
+      if (Object.keys(changes).length && !(await this.repo.updateGroup(group.id, changes))) throw ViewFilterErrors.groupDoesNotExist();
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter_group.updated', { viewId: view.id, tableId: view.tableId, id: group.id });
+      return filterGroupJson({ ...group, ...changes });
+    });
+  }
+
+  /** Deletes a group with its filters and nested groups. */
+  async deleteGroup(user: UserEntity, groupId: number): Promise<void> {
+    await this.db.run(async () => {
+      const { group, view } = await this.requireGroup(groupId, user.id);
+      await this.repo.deleteGroup(group.id);
+      await this.selection.bump([view.id]);
+      this.db.record('view_filter_group.deleted', { viewId: view.id, tableId: view.tableId, id: group.id });
+    });
+  }
+}

@@ -1,0 +1,251 @@
+import { Injectable } from '@nestjs/common';
+import { Caches, VersionedCache } from '../../core/cache/caches';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldTypeRegistry } from '../../database/fields/field-type';
+import { FilterTypeRegistry } from '../../database/filters/filter-type';
+import type { FilterLeaf, FilterTree } from '../../database/filters/filter-tree';
+import type { RowSort } from '../../database/rows/row-list.query';
+import { RowRepository } from '../../database/rows/row.repository';
+import { RowsService } from '../../database/rows/rows.service';
+import { TableContext, TableContextService } from '../../database/table-context';
+import type { ViewEntity } from '../view.entity';
+import { ViewRepository } from '../view.repository';
+import { ViewGroupByEntity, ViewSortEntity } from '../sorts/view-sort.entity';
+import { ViewSortRepository } from '../sorts/view-sort.repository';
+import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
+import { ViewFilterRepository } from './view-filter.repository';
+
+/** What a view keeps besides its settings: filters, filter groups, sorts and group-bys (every field's, trashed ones too). */
+export interface SavedSelection {
+  filters: ViewFilterEntity[];
+  groups: ViewFilterGroupEntity[];
+  sorts: ViewSortEntity[];
+  groupBys: ViewGroupByEntity[];
+}
+
+/** The view's saved selection as the rows endpoints apply it (fields of the table's live fields only). */
+export interface CompiledSelection {
+  filters: FilterTree | null;
+  sorts: RowSort[];
+  groupBys: RowSort[];
+}
+
+/** Filter types whose `preload_values` name the linked row. */
+const LINK_ROW_PRELOAD = new Set(['link_row_has', 'link_row_has_not']);
+
+export const filterGroupJson = (group: ViewFilterGroupEntity) => ({ id: group.id, filter_type: group.filterType, view: group.viewId, parent_group: group.parentGroupId });
+export const sortJson = (sort: ViewSortEntity) => ({ id: sort.id, view: sort.viewId, field: sort.fieldId, order: sort.order, type: sort.type });
+export const groupByJson = (groupBy: ViewGroupByEntity) => ({ id: groupBy.id, view: groupBy.viewId, field: groupBy.fieldId, order: groupBy.order, width: groupBy.width, type: groupBy.type });
+
+/**
+ * Reads, serializes, compiles and copies what views keep (filters, groups, sorts, group-bys).
+ * A view's saved selection is cached by the view's `version`, which every change of them
+ * bumps in its transaction; things on trashed fields are kept but hidden (not listed, not
+ * applied) and come back with the field.
+ */
+@Injectable()
+export class ViewSelectionService {
+  private readonly cache: VersionedCache<number, SavedSelection>;
+
+  constructor(
+    caches: Caches,
+    private readonly db: UnitOfWork,
+    private readonly filters: ViewFilterRepository,
+    private readonly sorts: ViewSortRepository,
+    private readonly views: ViewRepository,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly filterTypes: FilterTypeRegistry,
+    private readonly contexts: TableContextService,
+    private readonly rows: RowsService,
+    private readonly rowRepo: RowRepository,
+  ) {
+    this.cache = caches.versioned<number, SavedSelection>('view-selection');
+  }
+
+  /** The saved selection of a view as of its version (read once per version outside transactions). */
+  async saved(view: ViewEntity): Promise<SavedSelection> {
+    const cached = this.cache.get(view.id, view.version);
+    if (cached) return cached;
+    const [saved] = (await this.savedOfViews([view.id])).values();
+    if (!this.db.inTransaction) this.cache.set(view.id, view.version, saved);
+    return saved;
+  }
+
+  /** Several views' saved selections in four queries. */
+  async savedOfViews(viewIds: number[]): Promise<Map<number, SavedSelection>> {
+    const [filters, groups, sorts, groupBys] = await Promise.all([
+      this.filters.ofViews(viewIds),
+      this.filters.groupsOfViews(viewIds),
+      this.sorts.ofViews(ViewSortEntity, viewIds),
+      this.sorts.ofViews(ViewGroupByEntity, viewIds),
+    ]);
+    const result = new Map<number, SavedSelection>(viewIds.map((id) => [id, { filters: [], groups: [], sorts: [], groupBys: [] }]));
+    for (const f of filters) result.get(f.viewId)?.filters.push(f);
+    for (const g of groups) result.get(g.viewId)?.groups.push(g);
+    for (const s of sorts) result.get(s.viewId)?.sorts.push(s);
+    for (const g of groupBys) result.get(g.viewId)?.groupBys.push(g);
+    return result;
+  }
+
+  /** Counts a change of what the views keep (call inside the writer's transaction). */
+  bump(viewIds: number[]): Promise<void> {
+    return this.views.bumpVersion([...new Set(viewIds)]);
+  }
+
+  // ------------------------------------------------------------------ compiling
+
+  /** The filter tree (null while filters are disabled or none apply) and the sorts of a view. */
+  async compiled(view: ViewEntity, context: TableContext): Promise<CompiledSelection> {
+    const saved = await this.saved(view);
+    const toSort = (s: ViewSortEntity | ViewGroupByEntity): RowSort | null => {
+      const field = context.byId.get(s.fieldId);
+      return field ? { field, descending: s.order === 'DESC' } : null;
+    };
+    return {
+      filters: view.filtersDisabled ? null : this.tree(view, saved, context),
+      sorts: saved.sorts.map(toSort).filter((s): s is RowSort => !!s),
+      groupBys: saved.groupBys.map(toSort).filter((s): s is RowSort => !!s),
+    };
+  }
+
+  private tree(view: ViewEntity, saved: SavedSelection, context: TableContext): FilterTree | null {
+    const leaves = (groupId: number | null): FilterLeaf[] =>
+      saved.filters
+        .filter((f) => f.groupId === groupId && context.byId.has(f.fieldId))
+        .map((f) => ({ field: context.byId.get(f.fieldId) as FieldEntity, type: f.type, value: f.value }));
+    const build = (filterType: string, groupId: number | null, seen: Set<number>): FilterTree => ({
+      filter_type: filterType === 'OR' ? 'OR' : 'AND',
+      filters: leaves(groupId),
+      groups: saved.groups.filter((g) => g.parentGroupId === groupId && !seen.has(g.id)).map((g) => build(g.filterType, g.id, new Set([...seen, g.id]))),
+    });
+    const root = build(view.filterType, null, new Set());
+    const empty = (tree: FilterTree): boolean => !tree.filters.length && tree.groups.every(empty);
+    return empty(root) ? null : root;
+  }
+
+  // ------------------------------------------------------------------ serialization
+
+  /** The view JSON's sub-object lists (only those asked for), hiding what is on trashed fields. */
+  async includes(view: ViewEntity, context: TableContext, includes: { filters: boolean; sortings: boolean; groupBys: boolean }): Promise<Record<string, unknown>> {
+    if (!includes.filters && !includes.sortings && !includes.groupBys) return {};
+    const saved = await this.saved(view);
+    const live = (item: { fieldId: number }) => context.byId.has(item.fieldId);
+    const out: Record<string, unknown> = {};
+    if (includes.filters) {
+      out.filters = await this.filtersJson(saved.filters.filter(live), context);
+      out.filter_groups = saved.groups.map(filterGroupJson);
+    }
+    if (includes.sortings) out.sortings = saved.sorts.filter(live).map(sortJson);
+    if (includes.groupBys) out.group_bys = saved.groupBys.filter(live).map(groupByJson);
+    return out;
+  }
+
+  /** Filters as the API answers them, with `preload_values` (`link_row_has`: the linked row's primary value). */
+  async filtersJson(filters: ViewFilterEntity[], context: TableContext | null): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for (const filter of filters) {
+      out.push({ id: filter.id, view: filter.viewId, field: filter.fieldId, type: filter.type, value: filter.value, preload_values: await this.preloadValues(filter, context), group: filter.groupId });
+    }
+    return out;
+  }
+
+  private async preloadValues(filter: ViewFilterEntity, context: TableContext | null): Promise<Record<string, unknown>> {
+    if (!LINK_ROW_PRELOAD.has(filter.type)) return {};
+    let displayName: string | null = null;
+    const field = context?.byId.get(filter.fieldId);
+    const rowId = /^\s*\d{1,10}\s*$/.test(filter.value) ? Number(filter.value) : null;
+    const tableId = Number(field?.properties.link_row_table_id);
+    if (field && rowId !== null && rowId <= 2147483647 && tableId) {
+      const linked = tableId === context!.table.id ? context : await this.contexts.ofTable(tableId);
+      if (linked) displayName = (await this.rows.primaryValues(linked, [rowId]))[String(rowId)] ?? null;
+    }
+    return { display_name: displayName };
+  }
+
+  /** What a restored field carries in `field_restored`: its filters, sorts and group-bys (by field id, with its table). */
+  async fieldUse(fields: { id: number; tableId: number }[]): Promise<Map<number, { filters: unknown[]; sortings: unknown[]; group_bys: unknown[] }>> {
+    const fieldIds = fields.map((f) => f.id);
+    const [filters, sorts, groupBys] = await Promise.all([
+      this.filters.ofFields(fieldIds),
+      this.sorts.ofFields(ViewSortEntity, fieldIds),
+      this.sorts.ofFields(ViewGroupByEntity, fieldIds),
+    ]);
+    const result = new Map(fieldIds.map((id) => [id, { filters: [] as unknown[], sortings: [] as unknown[], group_bys: [] as unknown[] }]));
+    const contexts = new Map<number, TableContext | null>();
+    for (const field of fields) if (!contexts.has(field.tableId)) contexts.set(field.tableId, await this.contexts.ofTable(field.tableId));
+    const tableOf = new Map(fields.map((f) => [f.id, f.tableId]));
+    for (const filter of filters) {
+      const context = contexts.get(tableOf.get(filter.fieldId)!) ?? null;
+      result.get(filter.fieldId)?.filters.push(...(await this.filtersJson([filter], context)));
+    }
+    for (const sort of sorts) result.get(sort.fieldId)?.sortings.push(sortJson(sort));
+    for (const groupBy of groupBys) result.get(groupBy.fieldId)?.group_bys.push(groupByJson(groupBy));
+    return result;
+  }
+
+  // ------------------------------------------------------------------ field changes and copies
+
+  /**
+   * After a field's type changed (inside its transaction): the filters the new type is not
+   * compatible with, and the sorts and group-bys it cannot sort, are deleted, as Baserow does.
+   */
+  async afterFieldTypeChange(field: FieldEntity): Promise<void> {
+    const fieldType = this.fieldTypes.of(field);
+    const filters = await this.filters.ofFields([field.id]);
+    const stale = filters.filter((f) => {
+      const type = this.filterTypes.get(f.type);
+      return !type || !type.compatible(field, fieldType);
+    });
+    const sortable = this.sortable(field);
+    const sorts = sortable ? [] : await this.sorts.ofFields(ViewSortEntity, [field.id]);
+    const groupBys = this.groupable(field) ? [] : await this.sorts.ofFields(ViewGroupByEntity, [field.id]);
+    await this.filters.delete(stale.map((f) => f.id));
+    await this.sorts.delete(ViewSortEntity, sorts.map((s) => s.id));
+    await this.sorts.delete(ViewGroupByEntity, groupBys.map((g) => g.id));
+    await this.bump([...stale, ...sorts, ...groupBys].map((x) => x.viewId));
+  }
+
+  /** Whether views can sort by the field (its type has a sort expression). */
+  sortable(field: FieldEntity): boolean {
+    return !!this.fieldTypes.of(field).sortExpression(field, { alias: 'r', sql: this.rowsSql() });
+  }
+
+  /** Whether grid views can group by the field: sortable and stored in one column of the row. */
+  groupable(field: FieldEntity): boolean {
+    return this.sortable(field) && !!this.fieldTypes.of(field).column(field);
+  }
+
+  private rowsSql() {
+    return this.rowRepo.sql();
+  }
+
+  /**
+   * Copies a view's filters, filter groups (parents mapped), sorts and group-bys to another
+   * view; with `fieldIds` (a table copy) fields are mapped and those without a copy skipped.
+   */
+  async copy(fromViewId: number, toViewId: number, fieldIds?: Map<number, number>): Promise<void> {
+    const saved = (await this.savedOfViews([fromViewId])).get(fromViewId)!;
+    const mapField = (id: number): number | undefined => (fieldIds ? fieldIds.get(id) : id);
+    const groupIds = new Map<number, number>();
+    for (const group of saved.groups) {
+      const parent = group.parentGroupId === null ? null : (groupIds.get(group.parentGroupId) ?? null);
+      const created = await this.filters.createGroup({ viewId: toViewId, filterType: group.filterType, parentGroupId: parent });
+      if (created) groupIds.set(group.id, created.id);
+    }
+    for (const filter of saved.filters) {
+      const fieldId = mapField(filter.fieldId);
+      if (fieldId === undefined) continue;
+      const groupId = filter.groupId === null ? null : (groupIds.get(filter.groupId) ?? null);
+      await this.filters.create({ viewId: toViewId, fieldId, type: filter.type, value: filter.value, groupId });
+    }
+    for (const sort of saved.sorts) {
+      const fieldId = mapField(sort.fieldId);
+      if (fieldId !== undefined) await this.sorts.create(ViewSortEntity, { viewId: toViewId, fieldId, order: sort.order, type: sort.type });
+    }
+    for (const groupBy of saved.groupBys) {
+      const fieldId = mapField(groupBy.fieldId);
+      if (fieldId !== undefined) await this.sorts.create(ViewGroupByEntity, { viewId: toViewId, fieldId, order: groupBy.order, type: groupBy.type, width: groupBy.width });
+    }
+  }
+}

@@ -139,6 +139,24 @@ describe('public twins of messages', () => {
     expect(JSON.stringify(anonymous.received)).not.toContain('Hidden renamed');
   });
 
+  it('saved filter changes force a rows refresh; sorts, filter groups and decorations send nothing', async () => {
+    const { view, name } = await sharedGrid();
+    const anonymous = await socket('anonymous');
+    await subscribe(anonymous, view.slug);
+    const api = (method: string, path: string, body?: unknown) => t.request(method, path, { token: owner.token, body });
+    const filter = (await api('POST', `/api/database/views/${view.id}/filters/`, { field: name.id, type: 'contains', value: 'a' })).body;
+    expect(await anonymous.waitFor('force_view_rows_refresh')).toEqual({ type: 'force_view_rows_refresh', view_id: view.slug });
+    await api('PATCH', `/api/database/views/filter/${filter.id}/`, { value: 'b' });
+    await anonymous.waitFor('force_view_rows_refresh');
+    await api('DELETE', `/api/database/views/filter/${filter.id}/`);
+    await anonymous.waitFor('force_view_rows_refresh');
+    await api('POST', `/api/database/views/${view.id}/sortings/`, { field: name.id });
+    await api('POST', `/api/database/views/${view.id}/filter-groups/`, {});
+    await api('POST', `/api/database/views/${view.id}/decorations/`, { type: 'left_border_color' });
+    await expectNone(anonymous);
+    expect(anonymous.received.filter((m: any) => m.type.startsWith('view_'))).toEqual([]);
+  });
+
   it('view and field option changes force a refresh with the public view', async () => {
     const { view, notes } = await sharedGrid();
     const anonymous = await socket('anonymous');

@@ -174,6 +174,16 @@ export class PublicViewsListener implements OnModuleInit {
     await this.forceRefresh(event.payload.viewId);
   }
 
+  /** A saved filter changed: the shared page reloads its rows (filter groups, sorts and decorations send nothing, as Baserow). */
+  @OnEvent('view_filter.created')
+  @OnEvent('view_filter.updated')
+  @OnEvent('view_filter.deleted')
+  async filterChanged(event: DomainEvent<'view_filter.created' | 'view_filter.updated' | 'view_filter.deleted'>): Promise<void> {
+    const view = await this.views.findLive(event.payload.viewId);
+    if (!view || !view.public || !hasPublicRows(view.type)) return;
+    await this.broadcaster.send(toViewPage(view.slug, { type: 'force_view_rows_refresh', view_id: view.slug }));
+  }
+
   /** The link stopped opening for some (not public, new password, new slug): their pages are checked again. */
   @OnEvent('view.public_access_changed')
   async publicAccessChanged(event: DomainEvent<'view.public_access_changed'>): Promise<void> {

@@ -256,7 +256,7 @@ describe('public grid rows', () => {
     await t.request('DELETE', `/api/database/tables/${table.id}/`, { token: owner.token });
     const res = await t.request('GET', `/api/database/views/grid/${view.slug}/public/rows/`);
     expect(res.status).toBe(404);
-    expect(res.body.error).toBe('ERROR_VIEW_DOES_NOT_EXIST');
+    expect(res.body.error).toBe('ERROR_GRID_DOES_NOT_EXIST');
   });
 });
 

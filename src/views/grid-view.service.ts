@@ -17,6 +17,18 @@ import { ViewErrors } from './views.errors';
 /** What the grid rows endpoint answers (keys present depending on the request). */
 export type GridRowsJson = Record<string, unknown>;
 
+/** How a page of rows is answered: members' pages and shared ones differ only in these. */
+export interface RowsPageOptions {
+  /** Gallery: limit/offset only, no page/size. */
+  limitOffsetOnly: boolean;
+  /** The fields of each row (every field of the table when undefined). */
+  fields: FieldEntity[] | undefined;
+  /** Whose `row_metadata` (none on a shared page: null). */
+  userId: number | null;
+  /** `field_options` of these fields only (a shared view's visible ones); all when undefined. */
+  optionFields?: FieldEntity[];
+}
+
 const DEFAULT_PAGE_SIZE = 100;
 
 /**
@@ -69,35 +81,53 @@ export class GridViewService {
   }
 
   /**
-   * One page of a view's rows (grid and gallery): `count` alone, or the rows with the page
-   * links, `field_options` and `row_metadata` when included. `limitOffsetOnly`: no page/size.
+   * One page of a view's rows (grid and gallery) through the view's selection with the
+   * request's. `limitOffsetOnly`: no page/size.
    */
   async rowsPage(user: UserEntity, access: ViewAccess, query: Partial<GridRowsQuery>, url: URL, limitOffsetOnly: boolean): Promise<GridRowsJson> {
-    const { context } = access;
     const selection = await this.selection(access, query);
+    return this.page(access, selection, query, url, { limitOffsetOnly, fields: this.fields(access, query), userId: user.id });
+  }
+
+  /**
+   * One page of a selection (members' and shared grid and gallery): `count` alone, or the rows
+   * with the page links, `field_options` and `row_metadata` when included, and
+   * `group_by_metadata` when the selection has group-bys.
+   */
+  async page(access: ViewAccess, selection: RowSelection & { groupBys: RowSort[] }, query: Partial<GridRowsQuery>, url: URL, options: RowsPageOptions): Promise<GridRowsJson> {
+    const { context } = access;
     if (query.count !== undefined) {
       const { count } = await this.rows.select(context, selection, false, 0, 0);
       return { count };
     }
     const includes = new Set((query.include ?? '').split(',').map((s) => s.trim()));
-    const limitOffset = limitOffsetOnly || query.limit !== undefined;
+    const limitOffset = options.limitOffsetOnly || query.limit !== undefined;
     const limit = (limitOffset ? query.limit : query.size) ?? DEFAULT_PAGE_SIZE;
     const offset = limitOffset ? (query.offset ?? 0) : 0;
     const page = limitOffset ? 1 : (query.page ?? 1);
     const start = limitOffset ? offset : (page - 1) * limit;
     const { count, rows } = await this.rows.select(context, selection, false, limit, start);
-    const fields = this.fields(access, query);
+    const fields = options.fields;
     const results: RowJson[] = await this.rows.serialize(context, rows, { userFieldNames: false, fields });
     limitLinkedItems(results, fields ?? context.fields, query.limit_linked_items);
     const links = limitOffset ? limitOffsetLinks(url, limit, offset, count) : pageLinks(url, page, limit, count);
     const json: GridRowsJson = query.exclude_count ? { results } : { count, ...links, results };
-    if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(access.view, context);
-    if (includes.has('row_metadata')) json.row_metadata = await this.rows.rowMetadata(context.table.id, results.map((row) => row.id), user.id);
+    if (includes.has('field_options')) json.field_options = await this.fieldOptions(access, options.optionFields);
+    if (includes.has('row_metadata') && options.userId !== null) {
+      json.row_metadata = await this.rows.rowMetadata(context.table.id, results.map((row) => row.id), options.userId);
+    }
     if (selection.groupBys.length) {
       const grouped = await this.rows.serialize(context, rows, { userFieldNames: false, fields: selection.groupBys.map((s) => s.field) });
       json.group_by_metadata = await this.groupByMetadata(context, selection, rows, grouped);
     }
     return json;
+  }
+
+  /** The view's field options, of these fields only when given (a shared view's visible ones). */
+  async fieldOptions(access: ViewAccess, only?: FieldEntity[]): Promise<Record<string, Record<string, unknown>>> {
+    const options = await this.views.fieldOptions(access.view, access.context);
+    if (!only) return options;
+    return Object.fromEntries(only.map((field) => [String(field.id), options[String(field.id)]]));
   }
 
   /**

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { FieldEntity } from '../database/fields/field.entity';
 import type { FilterTree } from '../database/filters/filter-tree';
 import type { RowSelection } from '../database/rows/row-list.query';
 import { RowJson, RowsService } from '../database/rows/rows.service';
 import type { UserEntity } from '../users/user.entity';
-import { GridViewService } from './grid-view.service';
-import { ViewsService } from './views.service';
+import { GridViewService, RowsPageOptions } from './grid-view.service';
+import { ViewAccess, ViewsService } from './views.service';
 import type { KanbanRowsQuery } from './views.dto';
 import { ViewErrors } from './views.errors';
 
@@ -52,19 +53,34 @@ export class KanbanViewService {
 
   async list(user: UserEntity, viewId: number, query: KanbanRowsQuery): Promise<KanbanRowsJson> {
     const access = await this.views.require(viewId, user.id, ViewErrors.kanbanDoesNotExist);
-    const { view, context } = access;
-    if (view.type !== 'kanban') throw ViewErrors.kanbanDoesNotExist();
+    if (access.view.type !== 'kanban') throw ViewErrors.kanbanDoesNotExist();
+    const field = this.singleSelectField(access);
+    const base = await this.grid.selection(access, {});
+    return this.columns(access, field, base, query, { fields: undefined, userId: user.id });
+  }
+
+  /** The view's single select field: 400 ERROR_KANBAN_VIEW_HAS_NO_SINGLE_SELECT_FIELD without one. */
+  singleSelectField({ view, context }: ViewAccess): FieldEntity {
     const fieldId = view.properties.single_select_field as number | null | undefined;
     const field = fieldId ? context.byId.get(fieldId) : undefined;
     if (!field || field.type !== 'single_select') throw ViewErrors.kanbanHasNoSingleSelectField();
+    return field;
+  }
+
+  /**
+   * The columns of a selection (members' and shared kanban): per option (`select_option` or
+   * all) its count and a page of rows with `fields`, and `field_options` / `row_metadata`
+   * when included (metadata only for a user).
+   */
+  async columns(access: ViewAccess, field: FieldEntity, base: RowSelection, query: KanbanRowsQuery, options: Omit<RowsPageOptions, 'limitOffsetOnly'>): Promise<KanbanRowsJson> {
+    const { context } = access;
     const settings = optionSettings(query.select_option);
     const defaultLimit = Math.max(0, pyInt(query.limit) ?? DEFAULT_LIMIT);
     const defaultOffset = Math.max(0, pyInt(query.offset) ?? 0);
-    const base = await this.grid.selection(access, {});
-    const options = context.selectOptions.get(field.id) ?? [];
+    const selectOptions = context.selectOptions.get(field.id) ?? [];
     const columns: { key: string; leaf: FilterTree['filters'][number] }[] = [
       { key: 'null', leaf: { field, type: 'empty', value: '' } },
-      ...options.map((option) => ({ key: String(option.id), leaf: { field, type: 'single_select_equal', value: String(option.id) } })),
+      ...selectOptions.map((option) => ({ key: String(option.id), leaf: { field, type: 'single_select_equal', value: String(option.id) } })),
     ];
     const json: KanbanRowsJson = { rows: {} };
     const rowIds: number[] = [];
@@ -76,13 +92,13 @@ export class KanbanViewService {
       const column: FilterTree = { filter_type: 'AND', filters: [leaf], groups: base.filters ? [base.filters] : [] };
       const selection: RowSelection = { ...base, filters: column };
       const { count, rows } = await this.rows.select(context, selection, false, limit, offset);
-      const results = await this.rows.serialize(context, rows, { userFieldNames: false });
+      const results = await this.rows.serialize(context, rows, { userFieldNames: false, fields: options.fields });
       rowIds.push(...results.map((row) => row.id));
       json.rows[key] = { count, results };
     }
     const includes = new Set((query.include ?? '').split(',').map((s) => s.trim()));
-    if (includes.has('field_options')) json.field_options = await this.views.fieldOptions(view, context);
-    if (includes.has('row_metadata')) json.row_metadata = await this.rows.rowMetadata(context.table.id, rowIds, user.id);
+    if (includes.has('field_options')) json.field_options = await this.grid.fieldOptions(access, options.optionFields);
+    if (includes.has('row_metadata') && options.userId !== null) json.row_metadata = await this.rows.rowMetadata(context.table.id, rowIds, options.userId);
     return json;
   }
 }

@@ -83,7 +83,7 @@ import { ViewSortsService } from './sorts/view-sorts.service';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens],
+  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

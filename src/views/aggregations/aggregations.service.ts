@@ -12,7 +12,7 @@ import { TableContext, TableContextService } from '../../database/table-context'
 import type { UserEntity } from '../../users/user.entity';
 import { GridViewService } from '../grid-view.service';
 import { ViewRepository } from '../view.repository';
-import { ViewsService } from '../views.service';
+import { ViewAccess, ViewsService } from '../views.service';
 import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-type';
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';
@@ -50,14 +50,23 @@ export class AggregationsService {
   async all(user: UserEntity, viewId: number, query: AggregationsQuery): Promise<Record<string, unknown>> {
     const access = await this.grid.requireGrid(user, viewId);
     const selection = await this.grid.selection(access, query);
+    return this.ofSelection(access, selection, access.context.fields, query.include, user.id);
+  }
+
+  /**
+   * The aggregations of those of `fields` whose options set `aggregation_raw_type`, over a
+   * selection the caller built (a shared grid: its saved filters AND the request's, searched on
+   * its visible fields), with `total` when included.
+   */
+  async ofSelection(access: ViewAccess, selection: RowSelection, fields: FieldEntity[], include: unknown, userId: number | null): Promise<Record<string, unknown>> {
     const options = await this.views.fieldOptions(access.view, access.context);
     const result: Record<string, unknown> = {};
-    for (const field of access.context.fields) {
+    for (const field of fields) {
       const type = this.registry.get(options[String(field.id)]?.aggregation_raw_type);
       if (!type || !this.registry.compatible(type, field)) continue;
-      result[`field_${field.id}`] = jsonSafe(await type.compute(this.query(access.context, selection, field, user.id)));
+      result[`field_${field.id}`] = jsonSafe(await type.compute(this.query(access.context, selection, field, userId)));
     }
-    if (includesTotal(query.include)) result.total = await this.total(access.context, selection);
+    if (includesTotal(include)) result.total = await this.total(access.context, selection);
     return result;
   }
 
@@ -103,7 +112,7 @@ export class AggregationsService {
     return Number(row.v);
   }
 
-  private query(context: TableContext, selection: RowSelection, field: FieldEntity, userId: number): AggregationQuery {
+  private query(context: TableContext, selection: RowSelection, field: FieldEntity, userId: number | null): AggregationQuery {
     const fieldType = this.fieldTypes.of(field);
     /** The value of a cell: option ids and user ids, or (to group a distribution) option values and first names. */
     const value = (sql: Sql, grouping: boolean): string => {

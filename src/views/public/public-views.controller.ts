@@ -8,7 +8,8 @@ import { Answer, RequestBody } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
 import type { UserEntity } from '../../users/user.entity';
 import { PublicRowsRegistry } from './public-rows';
-import { PublicGridRowsQuery, PublicLookupQuery, PublicViewAuthDto } from './public-views.dto';
+import { AggregationsQuery } from '../aggregations/aggregations.dto';
+import { PublicGalleryRowsQuery, PublicGridRowsQuery, PublicKanbanRowsQuery, PublicLookupQuery, PublicViewAuthDto } from './public-views.dto';
 import { PublicViewCaller, PublicViewsService } from './public-views.service';
 
 const caller = (user: UserEntity | undefined, token: string | null): PublicViewCaller => ({ userId: user?.id ?? null, token });
@@ -47,11 +48,48 @@ export class PublicViewsController {
   @Answer(PAGE(Schemas.ref('Row')))
   @ApiOperation({
     operationId: 'public_list_database_table_grid_view_rows',
-    summary: 'Rows of a shared grid with its visible fields: page/size or limit/offset, search, order_by, group_by, filters (AND the saved ones), include_fields, exclude_fields, include=field_options.',
+    summary:
+      'Rows of a shared grid with its visible fields: page/size or limit/offset, count, search, order_by, group_by (with group_by_metadata), filters (AND the saved ones), include_fields, exclude_fields, include=field_options.',
   })
-  async gridRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicGridRowsQuery, @Req() req: Request) {
-    const access = await this.publicViews.require(slug, caller(user, token));
-    return this.publicRows.list('grid', access, query, requestUrl(req));
+  gridRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicGridRowsQuery, @Req() req: Request) {
+    return this.publicRows.list('grid', slug, caller(user, token), query, requestUrl(req));
+  }
+
+  @Get('gallery/:slug/public/rows')
+  @Answer(PAGE(Schemas.ref('Row')))
+  @ApiOperation({
+    operationId: 'public_list_database_table_gallery_view_rows',
+    summary: 'Rows of a shared gallery with its visible fields: limit/offset (100), count, search, order_by, filters (AND the saved ones), include_fields, exclude_fields, include=field_options.',
+  })
+  galleryRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicGalleryRowsQuery, @Req() req: Request) {
+    return this.publicRows.list('gallery', slug, caller(user, token), query, requestUrl(req));
+  }
+
+  @Get('kanban/:slug/public/rows')
+  @Answer({
+    type: 'object',
+    properties: {
+      rows: { type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, results: Schemas.list('Row') } } },
+      field_options: Schemas.object,
+    },
+  })
+  @ApiOperation({
+    operationId: 'public_list_database_table_kanban_view_rows',
+    summary: 'Rows of a shared kanban per option of its single select field (`"null"`: none), with its visible fields: `limit` (40), `offset`, `select_option=<id|null>[,limit[,offset]]`, filters (AND the saved ones), include=field_options.',
+  })
+  kanbanRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicKanbanRowsQuery, @Req() req: Request) {
+    // `select_option` repeats: every occurrence counts (the query pipe keeps one).
+    return this.publicRows.list('kanban', slug, caller(user, token), { ...query, select_option: req.query.select_option }, requestUrl(req));
+  }
+
+  @Get('grid/:slug/public/aggregations')
+  @Answer({ type: 'object', description: '`field_<id>` → the aggregation of each visible field that has one, and `total` with `include=total`.', additionalProperties: true })
+  @ApiOperation({
+    operationId: 'get_database_table_public_grid_view_field_aggregations',
+    summary: 'The aggregations of a shared grid’s visible fields whose options set `aggregation_raw_type`, over its saved filters AND the request’s, searched on visible fields.',
+  })
+  aggregations(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: AggregationsQuery) {
+    return this.publicViews.aggregations(slug, caller(user, token), query);
   }
 
   @Get(':slug/row/:rowId')

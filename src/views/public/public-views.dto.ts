@@ -1,35 +1,38 @@
 import { Field } from '../../core/validation/field';
-import { FilteredRowsQuery } from '../../database/rows/rows.query';
+import { DynamicQuery } from '../../core/validation/dynamic-query';
+import { FILTER_PARAMETER } from '../../database/rows/rows.query';
+import { GalleryRowsQuery, GridRowsQuery, KanbanRowsQuery } from '../views.dto';
 
 export class PublicViewAuthDto {
   @Field({ kind: 'string', description: 'The password of the shared view.' })
   password: string;
 }
 
-export class PublicGridRowsQuery extends FilteredRowsQuery {
-  @Field({ kind: 'string', required: false, allowBlank: true, description: 'Comma-separated visible fields to group by (sorted first), e.g. `field_1,-field_2`.' })
+/** A shared grid's rows: the members' grid parameters (`row_metadata` is not answered) and `group_by`. */
+export class PublicGridRowsQuery extends GridRowsQuery {
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'Comma-separated visible fields to group by (sorted first, with `group_by_metadata`), e.g. `field_1,-field_2`.' })
   group_by?: string;
+}
 
-  @Field({ kind: 'string', required: false, allowBlank: true, description: '`field_options` adds the options of the visible fields.' })
-  include?: string;
-
+/** A shared gallery's rows: the members' gallery parameters (`row_metadata` is not answered) and the field selection. */
+export class PublicGalleryRowsQuery extends GalleryRowsQuery {
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'Only these comma-separated fields (of the visible ones).' })
   include_fields?: string;
 
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'All visible fields but these comma-separated ones.' })
   exclude_fields?: string;
+}
 
-  @Field({ kind: 'int', min: 1, fallback: 1, required: false, description: 'The page (with `size`).' })
-  page?: number;
+/** A shared kanban's rows: the members' kanban parameters and ad-hoc filters (ANDed with the saved ones). */
+@DynamicQuery(FILTER_PARAMETER)
+export class PublicKanbanRowsQuery extends KanbanRowsQuery {
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'A JSON filter tree on visible fields, ANDed with the saved filters.' })
+  filters?: string;
 
-  @Field({ kind: 'int', min: 1, fallback: 100, required: false, description: 'Rows per page.' })
-  size?: number;
+  @Field({ kind: 'string', required: false, allowBlank: true, description: '`AND` (default) or `OR`: how the `filter__` parameters combine.' })
+  filter_type?: string;
 
-  @Field({ kind: 'int', min: 1, fallback: 100, required: false, description: 'Rows from `offset` (limit/offset pagination when given).' })
-  limit?: number;
-
-  @Field({ kind: 'int', min: 0, fallback: 0, required: false, description: 'Rows to skip (with `limit`).' })
-  offset?: number;
+  [key: string]: unknown;
 }
 
 export class PublicLookupQuery {

@@ -5,7 +5,8 @@ import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldJson, FieldsService } from '../../database/fields/fields.service';
 import type { FilterTree } from '../../database/filters/filter-tree';
-import type { RowSelection } from '../../database/rows/row-list.query';
+import { RowListQuery, RowSelection, RowSort } from '../../database/rows/row-list.query';
+import type { FilteredRowsQuery } from '../../database/rows/rows.query';
 import { RowJson, RowsService, RowVisibilitySource } from '../../database/rows/rows.service';
 import type { RowVisibility } from '../../core/events/domain-events';
 import type { TableContext } from '../../database/table-context';
@@ -18,6 +19,9 @@ import { specDefaults, ViewTypeRegistry } from '../view-type';
 import { SlugCaller, ViewIncludes, ViewsService } from '../views.service';
 import { PublicViewErrors } from './public-view.errors';
 import { PublicViewTokens } from '../public-view-tokens';
+import { AggregationsService } from '../aggregations/aggregations.service';
+import type { AggregationsQuery } from '../aggregations/aggregations.dto';
+import { ViewErrors } from '../views.errors';
 
 /** Who asks for a shared view: a user (JWT) or nobody, with the view's password token if any. */
 export type PublicViewCaller = SlugCaller;
@@ -54,8 +58,10 @@ export class PublicViewsService implements RowVisibilitySource {
     private readonly contexts: TableContextService,
     private readonly fields: FieldsService,
     private readonly rows: RowsService,
+    private readonly listQuery: RowListQuery,
     private readonly hasher: PasswordHasher,
     private readonly tokens: PublicViewTokens,
+    private readonly aggregationsService: AggregationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -67,11 +73,12 @@ export class PublicViewsService implements RowVisibilitySource {
    * ERROR_NO_AUTHORIZATION_TO_PUBLICLY_SHARED_VIEW when it has a password, the caller is not a
    * member and the token is not this view's (unless `checkPassword` is false).
    */
-  async require(slug: string, caller: PublicViewCaller, checkPassword = true): Promise<PublicViewAccess> {
+  async require(slug: string, caller: PublicViewCaller, checkPassword = true, expected?: { type: string; notFound: () => Error }): Promise<PublicViewAccess> {
     const { view, context, isMember } = await this.views.requireBySlug(slug, caller, {
-      notFound: DatabaseErrors.viewDoesNotExist,
+      notFound: expected?.notFound ?? DatabaseErrors.viewDoesNotExist,
       passwordRequired: PublicViewErrors.noAuthorization,
       checkPassword,
+      type: expected?.type,
     });
     return { view, context, visible: await this.visibleFields(view, context), member: isMember };
   }
@@ -172,6 +179,51 @@ export class PublicViewsService implements RowVisibilitySource {
     return access.view.filtersDisabled ? null : resolveTree(saved.filters, access.context);
   }
 
+  /** The table's context as the view shows it: only its visible fields can be named. */
+  shown(access: Pick<PublicViewAccess, 'context' | 'visible'>): TableContext {
+    return narrowed(access.context, access.visible);
+  }
+
+  /**
+   * A shared view's rows as a request asks for them: the saved filters AND the request's
+   * (`filters`, `filter__…`, `filter_type`), the search on the visible fields only, and (when the
+   * endpoint takes them) `order_by` instead of the saved sorts and `group_by` instead of the
+   * saved group-bys. The request can only name visible fields (another is not found); saved
+   * sorts and group-bys on hidden fields are left out, as Baserow does.
+   */
+  async selection(access: PublicViewAccess, query: PublicSelectionQuery, takes: { orderBy: boolean; groupBy: boolean }): Promise<RowSelection & { groupBys: RowSort[] }> {
+    const { context, visible } = access;
+    const shown = narrowed(context, visible);
+    const adhocQuery: FilteredRowsQuery = {};
+    for (const [key, value] of Object.entries(query)) {
+      if (['search', 'search_mode', 'filters', 'filter_type'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
+    }
+    // Parsed against the visible fields only: a hidden field is not found.
+    const selection = await this.rows.selection(shown, adhocQuery, false);
+    const adhoc = typeof query.filters === 'string' ? onlyResolved(resolveTree(selection.filters, shown)) : selection.filters;
+    const trees = [await this.savedFilters(access), adhoc].filter((tree): tree is FilterTree => !!tree);
+    selection.filters = trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees } : (trees[0] ?? null);
+    selection.searchFields = visible;
+    const saved = await this.views.savedSelection(access.view, context);
+    const isShown = (sort: RowSort): boolean => shown.byId.has(sort.field.id);
+    const groupBys = takes.groupBy && query.group_by ? this.listQuery.parseOrderBy(shown, query.group_by, false) : takes.groupBy ? saved.groupBys.filter(isShown) : [];
+    const savedGroups = new Set(saved.groupBys.map((s) => s.field.id));
+    const sorts = takes.orderBy && query.order_by ? this.listQuery.parseOrderBy(shown, query.order_by, false) : saved.sorts.filter((s) => isShown(s) && !savedGroups.has(s.field.id));
+    const grouped = new Set(groupBys.map((s) => s.field.id));
+    selection.sorts = [...groupBys, ...sorts.filter((s) => !grouped.has(s.field.id))];
+    return { ...selection, groupBys };
+  }
+
+  /**
+   * `GET /api/database/views/grid/{slug}/public/aggregations/`: the aggregations of the visible
+   * fields that have one, over the saved filters AND the request's, searched on visible fields.
+   */
+  async aggregations(slug: string, caller: PublicViewCaller, query: AggregationsQuery): Promise<Record<string, unknown>> {
+    const access = await this.require(slug, caller, true, { type: 'grid', notFound: ViewErrors.gridDoesNotExist });
+    const selection = await this.selection(access, query, { orderBy: false, groupBy: false });
+    return this.aggregationsService.ofSelection(access, selection, access.visible, query.include, null);
+  }
+
   /** Which of these rows the view shows now (its saved filters), in the given order. */
   async visibleRowIds(access: PublicViewAccess, rowIds: number[]): Promise<Set<number>> {
     if (!rowIds.length) return new Set();
@@ -251,6 +303,27 @@ export class PublicViewsService implements RowVisibilitySource {
       if (offset + batch >= count) return ids;
     }
   }
+}
+
+/** The request parameters a shared view's rows go through (each endpoint takes some of them). */
+export type PublicSelectionQuery = FilteredRowsQuery & { group_by?: string };
+
+/** The table's context as a shared view shows it: only the visible fields can be named. */
+function narrowed(context: TableContext, visible: FieldEntity[]): TableContext {
+  return {
+    ...context,
+    fields: visible,
+    byId: new Map(visible.map((field) => [field.id, field])),
+    byName: new Map(visible.map((field) => [field.name, field])),
+  };
+}
+
+/** A request's filter tree whose every leaf named a visible field; any other is ERROR_FILTER_FIELD_NOT_FOUND. */
+function onlyResolved(tree: FilterTree | null): FilterTree | null {
+  if (!tree) return null;
+  for (const leaf of tree.filters) if (typeof leaf.field !== 'object') throw DatabaseErrors.filterFieldNotFound(String(leaf.field));
+  for (const group of tree.groups) onlyResolved(group);
+  return tree;
 }
 
 /** A filter tree whose leaves name their fields by the table's field objects (so a narrower context still compiles them). */

@@ -31,7 +31,10 @@ const EXPECTED: Record<string, [number, string]> = {
   // A view's slug opens for a non-member only when the view is public.
   public_view_token_auth: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   get_public_view_info: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
-  public_list_database_table_grid_view_rows: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  public_list_database_table_grid_view_rows: [404, 'ERROR_GRID_DOES_NOT_EXIST'],
+  public_list_database_table_gallery_view_rows: [404, 'ERROR_GALLERY_DOES_NOT_EXIST'],
+  public_list_database_table_kanban_view_rows: [404, 'ERROR_KANBAN_DOES_NOT_EXIST'],
+  get_database_table_public_grid_view_field_aggregations: [404, 'ERROR_GRID_DOES_NOT_EXIST'],
   get_public_view_row: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };

@@ -72,6 +72,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   // A form (not public) for the routes that name a view by its slug, with its field options made.
   const form = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} form`, type: 'form' });
   await ok(t, 'GET', `/api/database/views/${form.id}/field-options/`, token);
+  // A gallery and a kanban (not public, the kanban without a single select field) for the shared rows routes of their types.
+  const gallery = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} gallery`, type: 'gallery' });
+  const kanban = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} kanban`, type: 'kanban' });
   // The view's saved filter (an empty value: it keeps every row), filter group, sort and group-by.
   const filterGroup = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filter-groups/`, token, {});
   const viewFilter = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filters/`, token, { field: field.id, type: 'contains', value: '', group: filterGroup.id });
@@ -125,6 +128,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         // The grid view's slug (not public: only members may open it); form routes take the form's.
         slug: String(views[0].slug),
         formSlug: form.slug,
+        gallerySlug: gallery.slug,
+        kanbanSlug: kanban.slug,
         viewFilterId: String(viewFilter.id),
         viewFilterGroupId: String(filterGroup.id),
         viewSortId: String(viewSort.id),
@@ -170,8 +175,9 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
 /** Fills `{name}` path parameters from the tenant's ids. */
 export function fillPath(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
   return path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
-    // Baserow names both a view's slug and a form's `{slug}`: form routes get the tenant's form.
-    const key = name === 'slug' && path.includes('/views/form/') ? 'formSlug' : name;
+    // Baserow names every view's `{slug}` alike: form, gallery and kanban routes get the tenant's view of their type.
+    const typed = /\/views\/(form|gallery|kanban)\//.exec(path)?.[1];
+    const key = name === 'slug' && typed ? `${typed}Slug` : name;
     const value = overrides[key] ?? overrides[name] ?? ids[key];
     if (value === undefined) throw new Error(`No fixture for the path parameter {${name}} of ${path}: add it to test/support/fixtures.ts`);
     return value;

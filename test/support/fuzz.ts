@@ -51,9 +51,10 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /**
  * Ids that only mean something next to another one: row ids are numbered per table (every
- * table's rows start at 1), so another tenant's row id alone names one of the caller's rows.
+ * table's rows start at 1), so another tenant's row id alone names one of the caller's rows
+ * (of the table, or of the view's table for a shared view's `{slug}`).
  */
-const SCOPED_PARAMS: Record<string, string> = { rowId: 'tableId' };
+const SCOPED_PARAMS: Record<string, string[]> = { rowId: ['tableId', 'slug'] };
 
 export function operationsOf(document: Schema): Operation[] {
   const operations: Operation[] = [];
@@ -304,7 +305,7 @@ export function casesFor(op: Operation, ids: Record<string, string>, foreignIds:
   // Path parameters: bad values, and another tenant's ids.
   for (const param of op.pathParams) {
     for (const [label, value] of PATH_VALUES) cases.push({ ...base, ...withBody, label: `path ${param}: ${label}`, pathOverrides: { [param]: value } });
-    if (param !== 'token' && foreignIds[param] && !op.pathParams.includes(SCOPED_PARAMS[param])) {
+    if (param !== 'token' && foreignIds[param] && !(SCOPED_PARAMS[param] ?? []).some((scope) => op.pathParams.includes(scope))) {
       cases.push({ ...base, ...withBody, label: `path ${param}: another tenant's`, pathOverrides: { [param]: foreignIds[param] }, foreign: true });
     }
   }

@@ -13,7 +13,9 @@
  *    count) with 10 and 50 clients looping for BENCH_SECONDS after a 2 s warm-up: req/s, p50,
  *    p99; every response must be 200 with the expected count, anything else is an error;
  *  - saved_view: `GET /api/database/views/grid/{id}/?size=100` of a grid view saving the same
- *    selection (two filters in a filter group, a sort), measured like the list;
+ *    selection (two filters in a filter group, a sort) with a decoration, measured like the list;
+ *  - aggregations: `GET /api/database/views/grid/{id}/aggregations/` of that view (sum of the
+ *    amounts, unique count of the quantities, checked against the generated values);
  *  - search: the same plus `&search=quokka` (a word in about 3 % of the names);
  *  - list_token: the list again with `Authorization: Token <database token key>` instead of the JWT;
  *    the insertion also alternates JWT and database token batches and reports both rates;
@@ -207,6 +209,14 @@ interface Fields {
   statusOptions: number[];
 }
 
+/** What the measured queries must answer (the saved view's aggregations over the filtered rows). */
+interface Expected {
+  list: number;
+  search: number;
+  amountSum: number;
+  uniqueQuantities: number;
+}
+
 interface Generated {
   /** Row index → amount in cents, to know the expected counts. */
   amountCents: Int32Array;
@@ -349,7 +359,18 @@ function countOf(text: string): number | null {
  * warm-up of WARMUP_SECONDS, then SECONDS measured. A response counts as an error unless it is
  * 200 with `expectedCount`.
  */
-async function load(api: Api, path: string, clients: number, expectedCount: number, credential: 'jwt' | 'token' = 'jwt') {
+/** What a 200 answer must hold: null when it does, else the problem. */
+type AnswerCheck = (text: string) => string | null;
+
+/** The answer's exact `count` must be `expected`. */
+const countIs =
+  (expected: number): AnswerCheck =>
+  (text) => {
+    const count = countOf(text);
+    return count === expected ? null : `count ${count}, expected ${expected}`;
+  };
+
+async function load(api: Api, path: string, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt') {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const firstErrors: string[] = [];
   const run = async (seconds: number, record: boolean) => {
@@ -365,10 +386,7 @@ async function load(api: Api, path: string, clients: number, expectedCount: numb
         try {
           const reply = await send(agent, api.base, 'GET', path, undefined, credential === 'jwt' ? api.jwtAuth : api.tokenAuth);
           if (reply.status !== 200) problem = `status ${reply.status}: ${reply.text.slice(0, 200)}`;
-          else {
-            const count = countOf(reply.text);
-            if (count !== expectedCount) problem = `count ${count}, expected ${expectedCount}`;
-          }
+          else problem = check(reply.text);
         } catch (error) {
           problem = String(error);
         }
@@ -538,8 +556,9 @@ async function wsRuns(api: Api, tableId: number, fields: Fields, audience: Audie
 
 /**
  * A grid view saving the list's selection: a filter group (AND) with amount > FILTER_ABOVE and
- * quantity >= 0 (every row), sorted by quantity descending; its rows endpoint is measured next
- * to the ad-hoc list (no decoration yet).
+ * quantity >= 0 (every row), sorted by quantity descending, with a background colour by the
+ * status option; its rows endpoint is measured next to the ad-hoc list. Its footer aggregations
+ * are the sum of the amounts and the unique count of the quantities.
  */
 async function createSavedView(api: Api, tableId: number, fields: Fields): Promise<number> {
   const view = await api.call('POST', `/api/database/views/table/${tableId}/`, { name: 'Saved selection', type: 'grid' });
@@ -547,10 +566,14 @@ async function createSavedView(api: Api, tableId: number, fields: Fields): Promi
   await api.call('POST', `/api/database/views/${view.id}/filters/`, { field: fields.amount, type: 'higher_than', value: String(FILTER_ABOVE), group: group.id });
   await api.call('POST', `/api/database/views/${view.id}/filters/`, { field: fields.quantity, type: 'higher_than_or_equal', value: '0', group: group.id });
   await api.call('POST', `/api/database/views/${view.id}/sortings/`, { field: fields.quantity, order: 'DESC' });
+  await api.call('POST', `/api/database/views/${view.id}/decorations/`, { type: 'background_color', value_provider_type: 'single_select_color', value_provider_conf: { field_id: fields.status } });
+  await api.call('PATCH', `/api/database/views/${view.id}/field-options/`, {
+    field_options: { [fields.amount]: { aggregation_raw_type: 'sum' }, [fields.quantity]: { aggregation_raw_type: 'unique_count' } },
+  });
   return view.id;
 }
 
-async function measureMode(api: Api, tableId: number, fields: Fields, expected: { list: number; search: number }, savedViewId: number) {
+async function measureMode(api: Api, tableId: number, fields: Fields, expected: Expected, savedViewId: number) {
   const base = `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&filter__field_${fields.amount}__higher_than=${FILTER_ABOVE}&order_by=-field_${fields.quantity}`;
   const queries = {
     list: { path: base, count: expected.list, credential: 'jwt' as const },
@@ -564,10 +587,27 @@ async function measureMode(api: Api, tableId: number, fields: Fields, expected: 
     const levels: Record<string, unknown> = { expected_count: query.count, credential: query.credential, checks: checks.length ? checks : 'ok' };
     for (const clients of CONCURRENCY) {
       log(`${name} at ${clients} clients`);
-      levels[`c${clients}`] = await load(api, query.path, clients, query.count, query.credential);
+      levels[`c${clients}`] = await load(api, query.path, clients, countIs(query.count), query.credential);
     }
     result[name] = levels;
   }
+  const aggregations = `/api/database/views/grid/${savedViewId}/aggregations/`;
+  const aggregationsCheck: AnswerCheck = (text) => {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const sum = Number(body[`field_${fields.amount}`]);
+    const unique = body[`field_${fields.quantity}`];
+    if (Math.abs(sum - expected.amountSum) > 0.005 || unique !== expected.uniqueQuantities) {
+      return `sum ${sum} and unique_count ${String(unique)}, expected ${expected.amountSum} and ${expected.uniqueQuantities}`;
+    }
+    return null;
+  };
+  const first = await api.call('GET', aggregations);
+  const aggregationLevels: Record<string, unknown> = { checks: aggregationsCheck(JSON.stringify(first)) ?? 'ok' };
+  for (const clients of CONCURRENCY) {
+    log(`aggregations at ${clients} clients`);
+    aggregationLevels[`c${clients}`] = await load(api, aggregations, clients, aggregationsCheck);
+  }
+  result.aggregations = aggregationLevels;
   log(`ws with ${WS_SOCKETS} sockets`);
   result.ws = await benchWs(api, tableId, fields);
   return result;
@@ -624,13 +664,17 @@ async function main(): Promise<void> {
 
     let list = 0;
     let search = 0;
+    let amountCents = 0;
+    const quantities = new Set<number>();
     for (let i = 0; i < ROWS; i++) {
       if (generated.amountCents[i] > FILTER_ABOVE * 100) {
         list += 1;
+        amountCents += generated.amountCents[i];
+        quantities.add(generated.quantity[i]);
         if (generated.searchHit[i]) search += 1;
       }
     }
-    const expected = { list, search };
+    const expected: Expected = { list, search, amountSum: amountCents / 100, uniqueQuantities: quantities.size };
     const savedViewId = await createSavedView(api, tableId, fields);
 
     const modes: Record<string, unknown> = {};
@@ -670,7 +714,8 @@ async function main(): Promise<void> {
       index_mode: INDEX_MODE,
       query: {
         list: `size=${PAGE_SIZE}&filter__field_<Amount>__higher_than=${FILTER_ABOVE}&order_by=-field_<Quantity>`,
-        saved_view: `GET /api/database/views/grid/<id>/?size=${PAGE_SIZE}: a grid view saving the list's filter (with quantity >= 0, both in one filter group) and sort`,
+        saved_view: `GET /api/database/views/grid/<id>/?size=${PAGE_SIZE}: a grid view saving the list's filter (with quantity >= 0, both in one filter group), sort and a background colour decoration`,
+        aggregations: 'GET /api/database/views/grid/<id>/aggregations/ of that view: sum of Amount, unique_count of Quantity',
         search: `the same &search=${SEARCH_TERM}`,
         seconds: SECONDS,
         warmup_seconds: WARMUP_SECONDS,

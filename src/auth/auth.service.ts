@@ -17,6 +17,7 @@ import { drfStringError } from './auth.dto';
 import { LoginLimiter } from './login-limiter';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
+import { isUniqueViolation } from '../core/database/constraint-errors';
 
 export interface UserData {
   user: UserJson;
@@ -194,11 +195,3 @@ export class AuthService {
 
 
 const emailExists = () => new ApiError('ERROR_EMAIL_ALREADY_EXISTS', 400, '');
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  const code = e.driverError?.code ?? e.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-

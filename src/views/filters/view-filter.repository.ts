@@ -3,6 +3,7 @@ import { In } from 'typeorm';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldEntity } from '../../database/fields/field.entity';
 import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
+import { isForeignKeyViolation } from '../../core/database/constraint-errors';
 
 /** Saved view filters and filter groups; one on a trashed field is not found by id until the field comes back. */
 @Injectable()
@@ -90,9 +91,4 @@ export class ViewFilterRepository {
   async deleteGroup(id: number): Promise<void> {
     await this.groups.delete({ id });
   }
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

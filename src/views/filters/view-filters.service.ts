@@ -12,6 +12,7 @@ import type { UserEntity } from '../../users/user.entity';
 import type { ViewEntity } from '../view.entity';
 import { ViewTypeRegistry } from '../view-type';
 import { ViewAccess, ViewsService } from '../views.service';
+import { checkFieldBody } from './field-body';
 import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
 import { ViewFilterErrors } from './view-filter.errors';
 import { ViewFilterRepository } from './view-filter.repository';
@@ -57,18 +58,6 @@ export class ViewFiltersService {
     };
   }
 
-  /** The body checked as DRF does, a field id naming no live field being `does_not_exist`. */
-  private async validate(body: Record<string, unknown>, partial: boolean): Promise<{ values: Record<string, unknown>; field: FieldEntity | null }> {
-    const { values, errors } = checkObject(this.filterSpecs(partial), body, { partial });
-    if (Object.keys(errors).length) throw validationError(errors);
-    let field: FieldEntity | null = null;
-    if (values.field !== undefined) {
-      field = await this.fields.findLive(values.field as number);
-      if (!field) throw ViewFilterErrors.pkDoesNotExist('field', body.field);
-    }
-    return { values, field };
-  }
-
   private requireFilterable(view: ViewEntity): void {
     if (!this.viewTypes.of(view).canFilter) throw ViewFilterErrors.notSupported();
   }
@@ -110,7 +99,7 @@ export class ViewFiltersService {
   }
 
   async create(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
-    const { values, field } = await this.validate(body, false);
+    const { values, field } = await checkFieldBody(this.fields, this.filterSpecs(false), body, false);
     const { filter, context } = await this.db.run(async () => {
       const { view, context } = await this.views.require(viewId, user.id);
       this.requireFilterable(view);
@@ -135,7 +124,7 @@ export class ViewFiltersService {
   }
 
   async update(user: UserEntity, filterId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
-    const { values, field } = await this.validate(body, true);
+    const { values, field } = await checkFieldBody(this.fields, this.filterSpecs(true), body, true);
     const { filter, context } = await this.db.run(async () => {
       const { filter, view, context } = await this.requireFilter(filterId, user.id);
       const type = (values.type as string | undefined) ?? filter.type;

@@ -3,6 +3,7 @@ import { In } from 'typeorm';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldEntity } from '../../database/fields/field.entity';
 import { ViewGroupByEntity, ViewSortEntity } from './view-sort.entity';
+import { isUniqueViolation } from '../../core/database/constraint-errors';
 
 type Kind = typeof ViewSortEntity | typeof ViewGroupByEntity;
 
@@ -65,9 +66,4 @@ export class ViewSortRepository {
   async delete(kind: Kind, ids: number[]): Promise<void> {
     if (ids.length) await this.repo(kind).delete({ id: In(ids) } as never);
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
-import { ApiError, validationError } from '../../core/errors/api-error';
-import { checkObject, FieldSpec } from '../../core/validation/field';
+import { ApiError } from '../../core/errors/api-error';
+import type { FieldSpec } from '../../core/validation/field';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldRepository } from '../../database/fields/field.repository';
@@ -10,7 +10,7 @@ import type { UserEntity } from '../../users/user.entity';
 import type { ViewEntity } from '../view.entity';
 import { ViewTypeRegistry } from '../view-type';
 import { ViewsService } from '../views.service';
-import { ViewFilterErrors } from '../filters/view-filter.errors';
+import { checkFieldBody } from '../filters/field-body';
 import { groupByJson, sortJson, ViewSelectionService } from '../filters/view-selection.service';
 import { ViewGroupByEntity, ViewSortEntity } from './view-sort.entity';
 import { ViewSortErrors } from './view-sort.errors';
@@ -85,17 +85,6 @@ export class ViewSortsService {
     };
   }
 
-  private async validate(kind: Kind, body: Record<string, unknown>, partial: boolean): Promise<{ values: Record<string, unknown>; field: FieldEntity | null }> {
-    const { values, errors } = checkObject(kind.specs(partial), body, { partial });
-    if (Object.keys(errors).length) throw validationError(errors);
-    let field: FieldEntity | null = null;
-    if (values.field !== undefined) {
-      field = await this.fields.findLive(values.field as number);
-      if (!field) throw ViewFilterErrors.pkDoesNotExist('field', body.field);
-    }
-    return { values, field };
-  }
-
   /** The field is the view table's and can be sorted (grouped) with that sort type. */
   private checkField(kind: Kind, context: TableContext, field: FieldEntity, type: string): void {
     const live = context.byId.get(field.id);
@@ -119,7 +108,7 @@ export class ViewSortsService {
   }
 
   async create(kind: Kind, user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewSortJson> {
-    const { values, field } = await this.validate(kind, body, false);
+    const { values, field } = await checkFieldBody(this.fields, kind.specs(false), body, false);
     return this.db.run(async () => {
       const { view, context } = await this.views.require(viewId, user.id);
       if (!kind.allowed(view)) throw kind.notSupported();
@@ -145,7 +134,7 @@ export class ViewSortsService {
   }
 
   async update(kind: Kind, user: UserEntity, id: number, body: Record<string, unknown>): Promise<ViewSortJson> {
-    const { values, field } = await this.validate(kind, body, true);
+    const { values, field } = await checkFieldBody(this.fields, kind.specs(true), body, true);
     return this.db.run(async () => {
       const { item, view, context } = await this.requireItem(kind, id, user.id);
       const changes: Record<string, unknown> = {};

@@ -22,3 +22,10 @@ export function unknownPk(key: string, value: unknown): Error {
 
 /** Whether an id can name a row of the database (beyond 32 bits names nothing). */
 export const storableId = (id: number): boolean => id >= 1 && id <= INT32_MAX;
+
+/** Table duplication: every field reference among the settings names the copy's field (or null when not copied). */
+export function remapFieldReferences(properties: Record<string, unknown>, keys: string[], fieldIds: ReadonlyMap<number, number>): void {
+  for (const key of keys) {
+    if (typeof properties[key] === 'number') properties[key] = fieldIds.get(properties[key] as number) ?? null;
+  }
+}

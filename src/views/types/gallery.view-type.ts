@@ -4,7 +4,7 @@ import type { FieldEntity } from '../../database/fields/field.entity';
 import type { TableContext } from '../../database/table-context';
 import type { ViewEntity } from '../view.entity';
 import { specDefaults, ViewType } from '../view-type';
-import { FIELD_REFERENCE, referencedId, unknownPk } from './field-reference';
+import { FIELD_REFERENCE, referencedId, remapFieldReferences, unknownPk } from './field-reference';
 
 const FIELD_OPTIONS = {
   hidden: { kind: 'bool', required: false, default: true },
@@ -57,9 +57,7 @@ export class GalleryViewType implements ViewType {
   }
 
   remapFields(properties: Record<string, unknown>, _options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void {
-    for (const key of Object.keys(this.properties)) {
-      if (typeof properties[key] === 'number') properties[key] = fieldIds.get(properties[key] as number) ?? null;
-    }
+    remapFieldReferences(properties, Object.keys(this.properties), fieldIds);
   }
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {

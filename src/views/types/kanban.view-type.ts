@@ -6,7 +6,7 @@ import type { TableContext } from '../../database/table-context';
 import { TableRepository } from '../../database/table.repository';
 import type { ViewEntity } from '../view.entity';
 import { specDefaults, ViewType } from '../view-type';
-import { FIELD_REFERENCE, referencedId, storableId, unknownPk } from './field-reference';
+import { FIELD_REFERENCE, referencedId, remapFieldReferences, storableId, unknownPk } from './field-reference';
 import { FILE_FIELD_TYPES, firstThreeVisible } from './gallery.view-type';
 
 const FIELD_OPTIONS = {
@@ -67,9 +67,7 @@ export class KanbanViewType implements ViewType {
   }
 
   remapFields(properties: Record<string, unknown>, _options: Record<string, unknown>[], fieldIds: ReadonlyMap<number, number>): void {
-    for (const key of Object.keys(this.properties)) {
-      if (typeof properties[key] === 'number') properties[key] = fieldIds.get(properties[key] as number) ?? null;
-    }
+    remapFieldReferences(properties, Object.keys(this.properties), fieldIds);
   }
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {

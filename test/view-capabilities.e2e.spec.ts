@@ -68,7 +68,7 @@ describe('view type capabilities', () => {
     }
   });
 
-  it('gallery and kanban rows apply the saved filters and sorts; ad-hoc filters and order_by replace them on the gallery', async () => {
+  it('gallery and kanban rows apply the saved filters and sorts; ad-hoc filters replace them', async () => {
     const table = await newTable();
     const names = (rows: any[]) => rows.map((r) => r[`field_${table.name.id}`]);
     const gallery = (await api('POST', `/api/database/views/table/${table.id}/`, { name: 'Cards', type: 'gallery' })).body;
@@ -87,6 +87,10 @@ describe('view type capabilities', () => {
     expect(names(board[String(table.todo)].results)).toEqual(['avocado', 'apple']);
     expect(names(board[String(table.done)].results)).toEqual(['banana']);
     expect(board.null).toEqual({ count: 0, results: [] });
+    // On the kanban too, ad-hoc filters replace the saved ones (search and order_by are not taken).
+    const adhocBoard = (await api('GET', `/api/database/views/kanban/${kanban.id}/?filter__field_${table.name.id}__equal=cherry&search=apple`)).body.rows;
+    expect(names(adhocBoard[String(table.todo)].results)).toEqual(['cherry']);
+    expect(adhocBoard[String(table.done)].count).toBe(0);
     // Filters disabled: every row again.
     await api('PATCH', `/api/database/views/${gallery.id}/`, { filters_disabled: true });
     expect((await api('GET', `/api/database/views/gallery/${gallery.id}/`)).body.count).toBe(4);

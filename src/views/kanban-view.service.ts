@@ -55,7 +55,9 @@ export class KanbanViewService {
     const access = await this.views.require(viewId, user.id, ViewErrors.kanbanDoesNotExist);
     if (access.view.type !== 'kanban') throw ViewErrors.kanbanDoesNotExist();
     const field = this.singleSelectField(access);
-    const base = await this.grid.selection(access, {});
+    // Ad-hoc filters replace the saved ones; kanban takes no search and no order_by (Baserow's NO_COMBINE filters).
+    const { search: _search, search_mode: _mode, order_by: _orderBy, ...filters } = query;
+    const base = await this.grid.selection(access, filters);
     return this.columns(access, field, base, query, { fields: undefined, userId: user.id });
   }
 

@@ -1,5 +1,6 @@
+import { DynamicQuery } from '../core/validation/dynamic-query';
 import { Field } from '../core/validation/field';
-import { FilteredRowsQuery } from '../database/rows/rows.query';
+import { FILTER_PARAMETER, FilteredRowsQuery } from '../database/rows/rows.query';
 
 export class OrderViewsDto {
   @Field({ kind: 'list', of: { kind: 'int' }, minItems: 1, description: 'View ids in the desired order.' })
@@ -75,8 +76,21 @@ export class GalleryRowsQuery extends FilteredRowsQuery {
   offset?: number;
 }
 
-/** The kanban view's rows per select option (Baserow ignores a default limit or offset that is not an integer). */
+/**
+ * The kanban view's rows per select option (Baserow ignores a default limit or offset that is
+ * not an integer), with ad-hoc filters replacing the saved ones (no search, no order_by).
+ */
+@DynamicQuery(FILTER_PARAMETER)
 export class KanbanRowsQuery {
+  /** The `filter__…` parameters the pipe kept. */
+  [parameter: string]: unknown;
+
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'A JSON filter tree replacing the saved filters, instead of `filter__` parameters.' })
+  filters?: string;
+
+  @Field({ kind: 'string', required: false, allowBlank: true, description: '`AND` (default) or `OR`: how the `filter__` parameters combine.' })
+  filter_type?: string;
+
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'Comma-separated: `field_options`, `row_metadata`.' })
   include?: string;
 

@@ -27,12 +27,7 @@ export class PublicGalleryRowsQuery extends GalleryRowsQuery {
 @DynamicQuery(FILTER_PARAMETER)
 export class PublicKanbanRowsQuery extends KanbanRowsQuery {
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'A JSON filter tree on visible fields, ANDed with the saved filters.' })
-  filters?: string;
-
-  @Field({ kind: 'string', required: false, allowBlank: true, description: '`AND` (default) or `OR`: how the `filter__` parameters combine.' })
-  filter_type?: string;
-
-  [key: string]: unknown;
+  declare filters?: string;
 }
 
 export class PublicLookupQuery {

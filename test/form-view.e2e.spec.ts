@@ -1,5 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
-import { settleJob } from './support/fixtures';
+import { databaseOf, settleJob } from './support/fixtures';
 import { connect, expectNone, WsClient } from './support/ws';
 
 let t: TestApp;
@@ -20,14 +20,9 @@ const FORM_KEYS = [
   'submit_action', 'submit_action_message', 'submit_action_redirect_url', 'receive_notification_on_submit', 'public', 'slug',
 ];
 
-async function databaseOf(user: SignedUp): Promise<number> {
-  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
-  return apps.find((a: { type: string }) => a.type === 'database').id;
-}
-
 /** A table (Name, Notes, Active) with a number Age, a single select Color (Red, Blue) and a created_on field. */
 async function newTable(user: SignedUp) {
-  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(user)}/`, { token: user.token, body: { name: 'Survey' } });
+  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(t, user)}/`, { token: user.token, body: { name: 'Survey' } });
   const tableId = res.body.id as number;
   const add = async (body: Record<string, unknown>) => (await t.request('POST', `/api/database/fields/table/${tableId}/`, { token: user.token, body })).body;
   const age = await add({ name: 'Age', type: 'number' });

@@ -1,5 +1,6 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
+import { databaseOf } from './support/fixtures';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -23,14 +24,9 @@ async function socket(token: string): Promise<WsClient> {
   return client;
 }
 
-async function databaseOf(user: SignedUp): Promise<number> {
-  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
-  return apps.find((a: { type: string }) => a.type === 'database').id;
-}
-
 /** A table (Name, Notes, Active) whose grid view is shared with Notes hidden. */
 async function sharedGrid() {
-  const table = (await t.request('POST', `/api/database/tables/database/${await databaseOf(owner)}/`, { token: owner.token, body: { name: 'Live' } })).body;
+  const table = (await t.request('POST', `/api/database/tables/database/${await databaseOf(t, owner)}/`, { token: owner.token, body: { name: 'Live' } })).body;
   const fields = (await t.request('GET', `/api/database/fields/table/${table.id}/`, { token: owner.token })).body as any[];
   const name = fields.find((f) => f.primary);
   const notes = fields.find((f) => f.name === 'Notes');

@@ -1,4 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
+import { databaseOf } from './support/fixtures';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -14,14 +15,9 @@ afterAll(async () => {
 
 const VIEW_TOKEN = (token: string) => ({ 'Baserow-View-Authorization': `JWT ${token}` });
 
-async function databaseOf(user: SignedUp): Promise<number> {
-  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
-  return apps.find((a: { type: string }) => a.type === 'database').id;
-}
-
 /** A table (Name, Notes, Active) with rows, its grid view shared publicly with Notes hidden. */
 async function sharedGrid(user: SignedUp = owner) {
-  const table = (await t.request('POST', `/api/database/tables/database/${await databaseOf(user)}/`, { token: user.token, body: { name: 'Shared' } })).body;
+  const table = (await t.request('POST', `/api/database/tables/database/${await databaseOf(t, user)}/`, { token: user.token, body: { name: 'Shared' } })).body;
   const fields = (await t.request('GET', `/api/database/fields/table/${table.id}/`, { token: user.token })).body as any[];
   const name = fields.find((f) => f.primary);
   const notes = fields.find((f) => f.name === 'Notes');

@@ -1,5 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
-import { settleJob } from './support/fixtures';
+import { databaseOf, settleJob } from './support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,14 +9,9 @@ afterAll(async () => {
   await t.close();
 });
 
-async function databaseOf(user: SignedUp): Promise<number> {
-  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
-  return apps.find((a: { type: string }) => a.type === 'database').id;
-}
-
 /** A new table (Name, Notes, Active) with a single select Status (Todo, Done) and a fourth field. */
 async function newTable(user: SignedUp, name = 'Things') {
-  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(user)}/`, { token: user.token, body: { name } });
+  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(t, user)}/`, { token: user.token, body: { name } });
   expect(res.status).toBe(200);
   const status = await t.request('POST', `/api/database/fields/table/${res.body.id}/`, {
     token: user.token,

@@ -1,6 +1,7 @@
 import { FilterTypeRegistry } from '../src/database/filters/filter-type';
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
+import { databaseOf } from './support/fixtures';
 
 const VIEW_KEYS = [
   'id', 'table_id', 'name', 'order', 'type', 'table', 'filter_type', 'filters_disabled', 'public_view_has_password',
@@ -25,14 +26,9 @@ afterAll(async () => {
   await t.close();
 });
 
-async function databaseOf(user: SignedUp): Promise<number> {
-  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
-  return apps.find((a: { type: string }) => a.type === 'database').id;
-}
-
 /** A new table with the example fields (Name, Notes, Active) and two rows. */
 async function newTable(user: SignedUp, name = 'Things'): Promise<{ id: number; fields: any[] }> {
-  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(user)}/`, { token: user.token, body: { name } });
+  const res = await t.request('POST', `/api/database/tables/database/${await databaseOf(t, user)}/`, { token: user.token, body: { name } });
   expect(res.status).toBe(200);
   const fields = (await t.request('GET', `/api/database/fields/table/${res.body.id}/`, { token: user.token })).body;
   return { id: res.body.id, fields };
@@ -87,7 +83,7 @@ describe('default views of new tables', () => {
 
   it('gives the sign-up example tables and init_with_data tables their grid view', async () => {
     const user = await signUp(t);
-    const tables = (await t.request('GET', `/api/database/tables/database/${await databaseOf(user)}/`, { token: user.token })).body;
+    const tables = (await t.request('GET', `/api/database/tables/database/${await databaseOf(t, user)}/`, { token: user.token })).body;
     for (const table of tables) expect((await views(user, table.id)).map((v) => v.name)).toEqual(['Grid']);
     const app = await t.request('POST', `/api/applications/workspace/${(await t.request('GET', '/api/workspaces/', { token: user.token })).body[0].id}/`, {
       token: user.token,

@@ -48,6 +48,12 @@ async function ok<T = any>(t: TestApp, method: string, path: string, token: stri
 }
 
 /** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
+/** The id of the user's first database (sign-up makes one). */
+export async function databaseOf(t: TestApp, user: SignedUp): Promise<number> {
+  const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
+  return apps.find((a: { type: string }) => a.type === 'database').id;
+}
+
 export async function settleJob(t: TestApp, token: string, jobId: number | string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const job = await t.request('GET', `/api/jobs/${jobId}/`, { token });

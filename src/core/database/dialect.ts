@@ -133,13 +133,29 @@ function zoneOffsetMinutes(timeZone: string, at: Date): number {
   return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
 }
 
+const FOREIGN_TRANSACTION_WAIT_MS = 5000;
+
+/** The query runner TypeORM's SQLite drivers share between every caller (created on first use). */
+function sharedQueryRunner(dataSource: DataSource): { isTransactionActive: boolean } | undefined {
+  return (dataSource.driver as unknown as { queryRunner?: { isTransactionActive: boolean } }).queryRunner;
+}
+
 export class SqliteDialect implements Dialect {
   readonly name = 'sqlite' as const;
   readonly rowIdColumn = '"id" INTEGER PRIMARY KEY AUTOINCREMENT';
   private readonly lock = new Mutex();
 
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.lock.run(() => dataSource.transaction(work));
+    return this.lock.run(async () => {
+      // TypeORM's SQLite driver has one query runner for everything, and a repository save()
+      // outside a unit of work opens a transaction of its own without this lock. Begun inside
+      // it, ours would only be a savepoint that its rollback undoes without a word (a purge
+      // once lost its DROP that way): wait until it has ended (a single save is short; after
+      // FOREIGN_TRANSACTION_WAIT_MS ours goes ahead rather than wait on a runner left in a bad state).
+      const deadline = Date.now() + FOREIGN_TRANSACTION_WAIT_MS;
+      while (sharedQueryRunner(dataSource)?.isTransactionActive && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      return dataSource.transaction(work);
+    });
   }
 
   readonly forUpdate = '';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { limitOffsetLinks } from '../core/http/pagination';
+import { limitOffsetLinks, pageLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { quote } from '../core/database/sql';
 import { fieldColumn, RawRow } from '../database/fields/field-type';
@@ -8,8 +8,8 @@ import { RowRepository } from '../database/rows/row.repository';
 import type { TableContext } from '../database/table-context';
 import type { FilteredRowsQuery } from '../database/rows/rows.query';
 import { RowJson, RowsService } from '../database/rows/rows.service';
-import { pageLinks } from '../core/http/pagination';
 import type { UserEntity } from '../users/user.entity';
+import { adhocParameters, groupsFirst } from './filters/view-selection.service';
 import { ViewAccess, ViewsService } from './views.service';
 import type { GridRowsQuery } from './views.dto';
 import { ViewErrors } from './views.errors';
@@ -56,19 +56,12 @@ export class GridViewService {
    */
   async selection(access: ViewAccess, query: FilteredRowsQuery & { order_by?: unknown }): Promise<RowSelection & { groupBys: RowSort[] }> {
     const { view, context } = access;
-    const adhocQuery: FilteredRowsQuery = {};
-    for (const [key, value] of Object.entries(query)) {
-      if (['search', 'search_mode', 'filters', 'filter_type', 'order_by'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
-    }
-    const selection = await this.rows.selection(context, adhocQuery, false);
+    const selection = await this.rows.selection(context, adhocParameters(query, true), false);
     const saved = await this.views.savedSelection(view, context);
+    // Saved filters are null while the view's filters are disabled.
     const hasAdhocFilters = typeof query.filters === 'string' || Object.keys(query).some((key) => key.startsWith('filter__'));
-    if (!hasAdhocFilters && !view.filtersDisabled) selection.filters = saved.filters;
-    if (!query.order_by) selection.sorts = saved.sorts;
-    else {
-      const grouped = new Set(saved.groupBys.map((s) => s.field.id));
-      selection.sorts = [...saved.groupBys, ...selection.sorts.filter((s) => !grouped.has(s.field.id))];
-    }
+    if (!hasAdhocFilters) selection.filters = saved.filters;
+    selection.sorts = query.order_by ? groupsFirst(saved.groupBys, selection.sorts) : saved.sorts;
     return { ...selection, groupBys: saved.groupBys };
   }
 
@@ -175,10 +168,9 @@ export class GridViewService {
   /** The rows of `row_ids` that the view shows, in its order, with only `field_ids` when given. */
   async refresh(user: UserEntity, viewId: number, rowIds: number[], fieldIds: number[] | undefined): Promise<RowJson[]> {
     const access = await this.requireGrid(user, viewId);
-    const { view, context } = access;
+    const { context } = access;
     if (!rowIds.length) return [];
-    const saved = await this.views.savedSelection(view, context);
-    const selection: RowSelection = { filters: view.filtersDisabled ? null : saved.filters, search: null, sorts: saved.sorts, rowIds };
+    const selection: RowSelection = { ...(await this.selection(access, {})), rowIds };
     const { rows } = await this.rows.select(context, selection, false, rowIds.length, 0);
     const fields = fieldIds ? context.fields.filter((f) => fieldIds.includes(f.id)) : undefined;
     return this.rows.serialize(context, rows, { userFieldNames: false, fields });

@@ -16,7 +16,7 @@ import { PasswordHasher } from '../users/password-hasher';
 import { DecorationCopier, selectOptionMapping } from './decorations/decoration-copier';
 import type { DecorationJson } from './decorations/decoration.entity';
 import { PublicViewTokens } from './public-view-tokens';
-import { ViewSelectionService } from './filters/view-selection.service';
+import { groupsFirst, ViewSelectionService } from './filters/view-selection.service';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
@@ -534,8 +534,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
    */
   async savedSelection(view: ViewEntity, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> & { groupBys: RowSelection['sorts'] }> {
     const compiled = await this.parts.compiled(view, context);
-    const grouped = new Set(compiled.groupBys.map((s) => s.field.id));
-    return { filters: compiled.filters, sorts: [...compiled.groupBys, ...compiled.sorts.filter((s) => !grouped.has(s.field.id))], groupBys: compiled.groupBys };
+    return { filters: compiled.filters, sorts: groupsFirst(compiled.groupBys, compiled.sorts), groupBys: compiled.groupBys };
   }
 }
 

@@ -6,6 +6,7 @@ import { FieldTypeRegistry } from '../../database/fields/field-type';
 import { FilterTypeRegistry } from '../../database/filters/filter-type';
 import type { FilterLeaf, FilterTree } from '../../database/filters/filter-tree';
 import type { RowSort } from '../../database/rows/row-list.query';
+import type { FilteredRowsQuery } from '../../database/rows/rows.query';
 import { RowRepository } from '../../database/rows/row.repository';
 import { RowsService } from '../../database/rows/rows.service';
 import { TableContext, TableContextService } from '../../database/table-context';
@@ -29,6 +30,18 @@ export interface CompiledSelection {
   filters: FilterTree | null;
   sorts: RowSort[];
   groupBys: RowSort[];
+}
+
+/** Sorts with the group-bys first (a field already grouped on is not sorted again). */
+export function groupsFirst(groupBys: RowSort[], sorts: RowSort[]): RowSort[] {
+  const grouped = new Set(groupBys.map((s) => s.field.id));
+  return [...groupBys, ...sorts.filter((s) => !grouped.has(s.field.id))];
+}
+
+/** A request's ad-hoc selection parameters: filters (`filters`, `filter_type`, `filter__…`), search and, when taken, `order_by`. */
+export function adhocParameters(query: Record<string, unknown>, takesOrderBy: boolean): FilteredRowsQuery {
+  const keys = takesOrderBy ? ['search', 'search_mode', 'filters', 'filter_type', 'order_by'] : ['search', 'search_mode', 'filters', 'filter_type'];
+  return Object.fromEntries(Object.entries(query).filter(([key]) => keys.includes(key) || key.startsWith('filter__')));
 }
 
 /** Filter types whose `preload_values` name the linked row. */

@@ -16,6 +16,7 @@ import { PasswordHasher } from '../../users/password-hasher';
 import type { ViewEntity } from '../view.entity';
 import { ViewRepository } from '../view.repository';
 import { specDefaults, ViewTypeRegistry } from '../view-type';
+import { adhocParameters, groupsFirst } from '../filters/view-selection.service';
 import { SlugCaller, ViewIncludes, ViewsService } from '../views.service';
 import { PublicViewErrors } from './public-view.errors';
 import { PublicViewTokens } from '../public-view-tokens';
@@ -170,13 +171,12 @@ export class PublicViewsService implements RowVisibilitySource {
   // ------------------------------------------------------------------ rows
 
   /**
-   * The view's saved selection for public requests: saved filters (every field, hidden ones
-   * too) resolved against the whole table, so they can be combined with requests that only
-   * know the visible fields.
+   * The view's saved filters for public requests (every field, hidden ones too): their leaves
+   * hold the table's field objects, so they combine with requests that only know the visible fields.
    */
-  async savedFilters(access: PublicViewAccess): Promise<FilterTree | null> {
-    const saved = await this.views.savedSelection(access.view, access.context);
-    return access.view.filtersDisabled ? null : resolveTree(saved.filters, access.context);
+  async savedFilters(access: Pick<PublicViewAccess, 'view' | 'context'>): Promise<FilterTree | null> {
+    // Compiled with the table's field objects (null while the view's filters are disabled).
+    return (await this.views.savedSelection(access.view, access.context)).filters;
   }
 
   /** The table's context as the view shows it: only its visible fields can be named. */
@@ -194,12 +194,8 @@ export class PublicViewsService implements RowVisibilitySource {
   async selection(access: PublicViewAccess, query: PublicSelectionQuery, takes: { orderBy: boolean; groupBy: boolean }): Promise<RowSelection & { groupBys: RowSort[] }> {
     const { context, visible } = access;
     const shown = narrowed(context, visible);
-    const adhocQuery: FilteredRowsQuery = {};
-    for (const [key, value] of Object.entries(query)) {
-      if (['search', 'search_mode', 'filters', 'filter_type'].includes(key) || key.startsWith('filter__')) adhocQuery[key] = value;
-    }
     // Parsed against the visible fields only: a hidden field is not found.
-    const selection = await this.rows.selection(shown, adhocQuery, false);
+    const selection = await this.rows.selection(shown, adhocParameters(query, false), false);
     const adhoc = typeof query.filters === 'string' ? onlyResolved(resolveTree(selection.filters, shown)) : selection.filters;
     const trees = [await this.savedFilters(access), adhoc].filter((tree): tree is FilterTree => !!tree);
     selection.filters = trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees } : (trees[0] ?? null);
@@ -209,8 +205,7 @@ export class PublicViewsService implements RowVisibilitySource {
     const groupBys = takes.groupBy && query.group_by ? this.listQuery.parseOrderBy(shown, query.group_by, false) : takes.groupBy ? saved.groupBys.filter(isShown) : [];
     const savedGroups = new Set(saved.groupBys.map((s) => s.field.id));
     const sorts = takes.orderBy && query.order_by ? this.listQuery.parseOrderBy(shown, query.order_by, false) : saved.sorts.filter((s) => isShown(s) && !savedGroups.has(s.field.id));
-    const grouped = new Set(groupBys.map((s) => s.field.id));
-    selection.sorts = [...groupBys, ...sorts.filter((s) => !grouped.has(s.field.id))];
+    selection.sorts = groupsFirst(groupBys, sorts);
     return { ...selection, groupBys };
   }
 
@@ -225,16 +220,16 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /** Which of these rows the view shows now (its saved filters), in the given order. */
-  async visibleRowIds(access: PublicViewAccess, rowIds: number[]): Promise<Set<number>> {
+  async visibleRowIds(access: Pick<PublicViewAccess, 'view' | 'context'>, rowIds: number[], filters?: FilterTree | null): Promise<Set<number>> {
     if (!rowIds.length) return new Set();
-    const selection: RowSelection = { filters: await this.savedFilters(access), search: null, sorts: [], rowIds };
+    const selection: RowSelection = { filters: filters === undefined ? await this.savedFilters(access) : filters, search: null, sorts: [], rowIds };
     const { rows } = await this.rows.select(access.context, selection, false, rowIds.length, 0);
     return new Set(rows.map((row) => Number(row.id)));
   }
 
   /** The live shared views of a table with rows pages, as anyone sees them (the real-time fan-out). */
   async sharedViews(context: TableContext): Promise<PublicViewAccess[]> {
-    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+    const views = await this.shareableViewsOf(context);
     const result: PublicViewAccess[] = [];
     for (const view of views) result.push({ view, context, visible: await this.visibleFields(view, context), member: false });
     return result;
@@ -246,14 +241,17 @@ export class PublicViewsService implements RowVisibilitySource {
    */
   async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
     let result: RowVisibility | undefined;
-    const views = (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
-    for (const view of views) {
+    for (const view of await this.shareableViewsOf(context)) {
       // Only the filters matter here: the visible fields are not read (nothing is written in the row's transaction).
-      const access: PublicViewAccess = { view, context, visible: [], member: false };
-      if (!(await this.savedFilters(access))) continue;
-      (result ??= {})[String(access.view.id)] = [...(await this.visibleRowIds(access, rowIds))];
+      const filters = await this.savedFilters({ view, context });
+      if (filters) (result ??= {})[String(view.id)] = [...(await this.visibleRowIds({ view, context }, rowIds, filters))];
     }
     return result;
+  }
+
+  /** The table's public views whose shared page has rows. */
+  private async shareableViewsOf(context: TableContext): Promise<ViewEntity[]> {
+    return (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
   }
 
   /** `GET /api/database/views/{slug}/row/{row_id}/`: a row the view shows, with the fields it shows. */

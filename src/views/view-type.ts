@@ -24,9 +24,6 @@ export interface ViewType {
   readonly fieldOptions: Readonly<Record<string, FieldSpec>> | null;
   /** The options of a field that has no stored options yet (defaults, or type-specific starting values). */
   defaultFieldOptions(field: FieldEntity): Record<string, unknown>;
-  /** Rules of options that depend on the field (grid: the aggregation must apply to it); throws the API error. */
-  checkFieldOptions?(field: FieldEntity, options: Record<string, unknown>): void;
-
   /**
    * Checks the type's settings (already through `properties`) against the table and the
    * workspace, throwing Baserow's error; may rewrite them (e.g. `receive_notification_on_submit`).
@@ -41,8 +38,9 @@ export interface ViewType {
   /** A field of the view's table was trashed (`removed`) or changed: the settings to change, or null. */
   fieldChanged?(view: ViewEntity, field: FieldEntity, removed: boolean): Record<string, unknown> | null;
   /**
-   * Checks and completes field options changes against the table (form conditions, enabling
-   * fields a form cannot hold), given the options stored so far; throws Baserow's error.
+   * Checks and completes field options changes against the table (grid: the aggregation must
+   * apply to the field; form: conditions, fields a form cannot hold), given the options stored
+   * so far; throws Baserow's error.
    */
   prepareFieldOptions?(changes: Map<number, Record<string, unknown>>, stored: Map<number, Record<string, unknown>>, context: TableContext): void;
 }

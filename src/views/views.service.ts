@@ -156,7 +156,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       table: { id: table.id, name: table.name, order: table.order, database_id: table.databaseId },
       filter_type: view.filterType,
     };
-    // `parts`: the filters, filter groups, sorts and group-bys read by `json`; decorations come with their own module.
+    // `parts`: the sub-object lists `serializeAll` read (none for a view just created).
     if (includes.filters) {
       json.filters = parts.filters ?? [];
       json.filter_groups = parts.filter_groups ?? [];
@@ -282,7 +282,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
-    const { view, context: table } = await this.db.run(async () => {
+    const { view, context } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
@@ -314,7 +314,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
       return { view: { ...view, ...changes }, context };
     });
-    return (await this.serializeAll([view], table, includes, user.id))[0];
+    return (await this.serializeAll([view], context, includes, user.id))[0];
   }
 
   /**
@@ -450,7 +450,6 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
       if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);
       for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
-      for (const [fieldId, options] of changes) type.checkFieldOptions?.(context.byId.get(fieldId)!, options);
       if (type.prepareFieldOptions) {
         const stored = await this.repo.fieldOptions(view.id);
         const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../../database/fields/field.entity';
+import type { TableContext } from '../../database/table-context';
 import { ViewAggregationTypeRegistry } from '../aggregations/aggregation-type';
 import { AggregationErrors } from '../aggregations/aggregations.errors';
 import { specDefaults, ViewType } from '../view-type';
@@ -36,10 +37,12 @@ export class GridViewType implements ViewType {
 
   constructor(private readonly aggregations: ViewAggregationTypeRegistry) {}
 
-  /** A raw aggregation must apply to the field: ERROR_AGGREGATION_DOES_NOT_SUPPORTED_FIELD. */
-  checkFieldOptions(field: FieldEntity, options: Record<string, unknown>): void {
-    const type = this.aggregations.get(options.aggregation_raw_type);
-    if (type && !this.aggregations.compatible(type, field)) throw AggregationErrors.unsupportedField();
+  /** A raw aggregation must apply to its field: ERROR_AGGREGATION_DOES_NOT_SUPPORTED_FIELD. */
+  prepareFieldOptions(changes: Map<number, Record<string, unknown>>, _stored: Map<number, Record<string, unknown>>, context: TableContext): void {
+    for (const [fieldId, options] of changes) {
+      const type = this.aggregations.get(options.aggregation_raw_type);
+      if (type && !this.aggregations.compatible(type, context.byId.get(fieldId)!)) throw AggregationErrors.unsupportedField();
+    }
   }
 
   defaultFieldOptions(_field: FieldEntity): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables } from '../fields/field-type';
 import type { TableContext } from '../table-context';
-import { FilterTypeRegistry } from './filter-type';
+import { FilterType, FilterTypeRegistry } from './filter-type';
 
 /**
  * One condition of a filter tree; `field` is a field id (or a name with user_field_names),
@@ -52,13 +52,23 @@ export class FilterCompiler {
     return `(${parts.join(tree.filter_type === 'OR' ? ' OR ' : ' AND ')})`;
   }
 
-  /** One condition; null when the value makes it match every row. */
-  leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date, tables?: LinkedTables): string | null {
+  /** Whether the filter type exists and applies to the field. */
+  applies(type: string, field: FieldEntity): boolean {
+    return !!this.filters.get(type)?.compatible(field, this.fieldTypes.of(field));
+  }
+
+  /** The filter type for the field: ERROR_VIEW_FILTER_TYPE_DOES_NOT_EXIST, ERROR_VIEW_FILTER_TYPE_UNSUPPORTED_FIELD otherwise (ad-hoc, saved filters, form conditions). */
+  requireApplicable(type: string, field: FieldEntity): FilterType {
     const filterType = this.filters.get(type);
     if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
-    const fieldType = this.fieldTypes.of(field);
-    if (!filterType.compatible(field, fieldType)) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
-    return filterType.compile(field, value, { sql, alias, fieldType, tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
+    if (!filterType.compatible(field, this.fieldTypes.of(field))) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
+    return filterType;
+  }
+
+  /** One condition; null when the value makes it match every row. */
+  leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date, tables?: LinkedTables): string | null {
+    const filterType = this.requireApplicable(type, field);
+    return filterType.compile(field, value, { sql, alias, fieldType: this.fieldTypes.of(field), tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
   }
 
   private resolveField(ref: number | string | FieldEntity, context: TableContext, userFieldNames: boolean): FieldEntity {

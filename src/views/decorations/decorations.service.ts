@@ -5,7 +5,7 @@ import { checkObject, FieldSpec } from '../../core/validation/field';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldRepository } from '../../database/fields/field.repository';
-import { FieldTypeRegistry } from '../../database/fields/field-type';
+import { FilterCompiler } from '../../database/filters/filter-tree';
 import { FilterTypeRegistry } from '../../database/filters/filter-type';
 import type { TableContext } from '../../database/table-context';
 import type { UserEntity } from '../../users/user.entity';
@@ -36,8 +36,8 @@ export class DecorationsService {
     private readonly decorators: DecoratorTypeRegistry,
     private readonly providers: DecoratorValueProviderTypeRegistry,
     private readonly fields: FieldRepository,
-    private readonly fieldTypes: FieldTypeRegistry,
     private readonly filterTypes: FilterTypeRegistry,
+    private readonly compiler: FilterCompiler,
   ) {}
 
   async list(user: UserEntity, viewId: number): Promise<DecorationJson[]> {
@@ -152,8 +152,7 @@ export class DecorationsService {
   }
 
   private filterCompatible(type: string, field: FieldEntity): boolean {
-    const filterType = this.filterTypes.get(type);
-    return !!filterType && filterType.compatible(field, this.fieldTypes.of(field));
+    return this.compiler.applies(type, field);
   }
 
   // ------------------------------------------------------------------ fields changing under decorations

@@ -5,7 +5,7 @@ import { checkObject, FieldSpec } from '../../core/validation/field';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldRepository } from '../../database/fields/field.repository';
-import { FieldTypeRegistry } from '../../database/fields/field-type';
+import { FilterCompiler } from '../../database/filters/filter-tree';
 import { FilterTypeRegistry } from '../../database/filters/filter-type';
 import type { TableContext } from '../../database/table-context';
 import type { UserEntity } from '../../users/user.entity';
@@ -45,8 +45,8 @@ export class ViewFiltersService {
     private readonly viewTypes: ViewTypeRegistry,
     private readonly selection: ViewSelectionService,
     private readonly fields: FieldRepository,
-    private readonly fieldTypes: FieldTypeRegistry,
     private readonly filterTypes: FilterTypeRegistry,
+    private readonly compiler: FilterCompiler,
   ) {}
 
   private filterSpecs(partial: boolean): Record<string, FieldSpec> {
@@ -66,9 +66,7 @@ export class ViewFiltersService {
   private checkFilter(context: TableContext, field: FieldEntity, type: string): FieldEntity {
     const live = context.byId.get(field.id);
     if (!live) throw DatabaseErrors.fieldNotInTable();
-    const filterType = this.filterTypes.get(type);
-    if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
-    if (!filterType.compatible(live, this.fieldTypes.of(live))) throw DatabaseErrors.filterTypeUnsupportedField(type, live.type);
+    this.compiler.requireApplicable(type, live);
     return live;
   }
 

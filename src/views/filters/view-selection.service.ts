@@ -3,7 +3,7 @@ import { Caches, VersionedCache } from '../../core/cache/caches';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldTypeRegistry } from '../../database/fields/field-type';
-import { FilterTypeRegistry } from '../../database/filters/filter-type';
+import { FilterCompiler } from '../../database/filters/filter-tree';
 import type { FilterLeaf, FilterTree } from '../../database/filters/filter-tree';
 import type { RowSort } from '../../database/rows/row-list.query';
 import type { FilteredRowsQuery } from '../../database/rows/rows.query';
@@ -68,7 +68,7 @@ export class ViewSelectionService {
     private readonly sorts: ViewSortRepository,
     private readonly views: ViewRepository,
     private readonly fieldTypes: FieldTypeRegistry,
-    private readonly filterTypes: FilterTypeRegistry,
+    private readonly compiler: FilterCompiler,
     private readonly contexts: TableContextService,
     private readonly rows: RowsService,
     private readonly rowRepo: RowRepository,
@@ -204,12 +204,7 @@ export class ViewSelectionService {
    * compatible with, and the sorts and group-bys it cannot sort, are deleted, as Baserow does.
    */
   async afterFieldTypeChange(field: FieldEntity): Promise<void> {
-    const fieldType = this.fieldTypes.of(field);
-    const filters = await this.filters.ofFields([field.id]);
-    const stale = filters.filter((f) => {
-      const type = this.filterTypes.get(f.type);
-      return !type || !type.compatible(field, fieldType);
-    });
+    const stale = (await this.filters.ofFields([field.id])).filter((f) => !this.compiler.applies(f.type, field));
     const sortable = this.sortable(field);
     const sorts = sortable ? [] : await this.sorts.ofFields(ViewSortEntity, [field.id]);
     const groupBys = this.groupable(field) ? [] : await this.sorts.ofFields(ViewGroupByEntity, [field.id]);

@@ -5,7 +5,7 @@ import { pythonTypeName } from '../../core/validation/field';
 import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldTypeRegistry } from '../../database/fields/field-type';
-import { FilterTypeRegistry } from '../../database/filters/filter-type';
+import { FilterCompiler } from '../../database/filters/filter-tree';
 import type { TableContext } from '../../database/table-context';
 import { TableRepository } from '../../database/table.repository';
 import { specDefaults, ViewType } from '../view-type';
@@ -88,7 +88,7 @@ export class FormViewType implements ViewType {
 
   constructor(
     private readonly fieldTypes: FieldTypeRegistry,
-    private readonly filterTypes: FilterTypeRegistry,
+    private readonly compiler: FilterCompiler,
     private readonly tables: TableRepository,
   ) {}
 
@@ -209,9 +209,7 @@ export class FormViewType implements ViewType {
           if (value.includes('\0')) throw invalidFieldOptions();
           const target = context.byId.get(conditionField);
           if (!target) throw DatabaseErrors.fieldNotInTable();
-          const filterType = this.filterTypes.get(raw.type);
-          if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(raw.type);
-          if (!filterType.compatible(target, this.fieldTypes.of(target))) throw DatabaseErrors.filterTypeUnsupportedField(raw.type, target.type);
+          this.compiler.requireApplicable(raw.type, target);
           const groupId = group === null ? null : (groupIds.get(group) ?? (knownGroups.has(group) ? group : undefined));
           if (groupId === undefined) throw groupDoesNotExist();
           conditions.push({ id: existing.has(id) ? id : nextId++, field: conditionField, type: raw.type, value, group: groupId });

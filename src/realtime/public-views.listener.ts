@@ -42,12 +42,6 @@ export class PublicViewsListener implements OnModuleInit {
     this.views = this.moduleRef.get(ViewRepository, { strict: false });
   }
 
-  /** Every public view of the table that has a shared page with rows, as anyone sees it. */
-  private async sharedViews(tableId: number): Promise<PublicViewAccess[]> {
-    const context = await this.contexts.ofTable(tableId);
-    return context ? this.publicViews.sharedViews(context) : [];
-  }
-
   // Fields
 
   @OnEvent('field.created')
@@ -70,7 +64,7 @@ export class PublicViewsListener implements OnModuleInit {
   async fieldDeleted(event: DomainEvent<'field.deleted'>): Promise<void> {
     const { fieldId, tableId, relatedFieldIds } = event.payload;
     const deliveries: Delivery[] = [];
-    for (const access of await this.sharedViews(tableId)) {
+    for (const access of await this.publicViews.sharedViews(tableId)) {
       const options = await this.views.fieldOptions(access.view.id);
       if (options.get(fieldId)?.options.hidden !== false) continue;
       const related = await this.relatedIn(access, relatedFieldIds);
@@ -82,7 +76,7 @@ export class PublicViewsListener implements OnModuleInit {
   private async fieldChanged(event: DomainEvent<'field.created' | 'field.updated' | 'field.restored'>, build: (field: FieldJson, related: FieldJson[]) => ServerMessage): Promise<void> {
     const { fieldId, tableId, relatedFieldIds } = event.payload;
     const deliveries: Delivery[] = [];
-    for (const access of await this.sharedViews(tableId)) {
+    for (const access of await this.publicViews.sharedViews(tableId)) {
       const field = access.visible.find((f) => f.id === fieldId);
       if (!field) continue;
       const json = this.publicViews.publicField(await this.fields.serialize(field, access.context));
@@ -104,7 +98,7 @@ export class PublicViewsListener implements OnModuleInit {
   async rowsCreated(event: DomainEvent<'rows.created'>): Promise<void> {
     const { tableId, rowIds, beforeRowId } = event.payload;
     const deliveries: Delivery[] = [];
-    for (const access of await this.sharedViews(tableId)) {
+    for (const access of await this.publicViews.sharedViews(tableId)) {
       const visible = await this.publicViews.visibleRowIds(access, rowIds);
       if (!visible.size) continue;
       const rows = await this.currentRows(access, [...visible]);
@@ -122,7 +116,7 @@ export class PublicViewsListener implements OnModuleInit {
   async rowsUpdated(event: DomainEvent<'rows.updated'>): Promise<void> {
     const { tableId, rowIds, rowsBefore, updatedFieldIds, visibleBefore } = event.payload;
     const deliveries: Delivery[] = [];
-    for (const access of await this.sharedViews(tableId)) {
+    for (const access of await this.publicViews.sharedViews(tableId)) {
       const slug = access.view.slug;
       const before = new Set(visibleBefore?.[String(access.view.id)] ?? rowIds);
       const now = await this.publicViews.visibleRowIds(access, rowIds);
@@ -145,7 +139,7 @@ export class PublicViewsListener implements OnModuleInit {
   async rowsDeleted(event: DomainEvent<'rows.deleted'>): Promise<void> {
     const { tableId, rowIds, rows, visibleBefore } = event.payload;
     const deliveries: Delivery[] = [];
-    for (const access of await this.sharedViews(tableId)) {
+    for (const access of await this.publicViews.sharedViews(tableId)) {
       const shown = new Set(visibleBefore?.[String(access.view.id)] ?? rowIds);
       const ids = rowIds.filter((id) => shown.has(id));
       if (!ids.length) continue;

@@ -228,8 +228,11 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /** The live shared views of a table with rows pages, as anyone sees them (the real-time fan-out). */
-  async sharedViews(context: TableContext): Promise<PublicViewAccess[]> {
-    const views = await this.shareableViewsOf(context);
+  async sharedViews(tableId: number): Promise<PublicViewAccess[]> {
+    const views = await this.shareableViewsOf(tableId);
+    // Most tables have none: their context is not even read.
+    const context = views.length ? await this.contexts.ofTable(tableId) : null;
+    if (!context) return [];
     const result: PublicViewAccess[] = [];
     for (const view of views) result.push({ view, context, visible: await this.visibleFields(view, context), member: false });
     return result;
@@ -241,7 +244,7 @@ export class PublicViewsService implements RowVisibilitySource {
    */
   async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
     let result: RowVisibility | undefined;
-    for (const view of await this.shareableViewsOf(context)) {
+    for (const view of await this.shareableViewsOf(context.table.id)) {
       // Only the filters matter here: the visible fields are not read (nothing is written in the row's transaction).
       const filters = await this.savedFilters({ view, context });
       if (filters) (result ??= {})[String(view.id)] = [...(await this.visibleRowIds({ view, context }, rowIds, filters))];
@@ -250,8 +253,8 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /** The table's public views whose shared page has rows. */
-  private async shareableViewsOf(context: TableContext): Promise<ViewEntity[]> {
-    return (await this.repo.publicOfTable(context.table.id)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+  private async shareableViewsOf(tableId: number): Promise<ViewEntity[]> {
+    return (await this.repo.publicOfTable(tableId)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
   }
 
   /** `GET /api/database/views/{slug}/row/{row_id}/`: a row the view shows, with the fields it shows. */

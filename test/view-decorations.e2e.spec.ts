@@ -1,5 +1,5 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
-import { settleJob } from './support/fixtures';
+import { addMember, settleJob } from './support/fixtures';
 import { connect, expectNone, WsClient } from './support/ws';
 
 /** View decorations (§8.7, realtime §4.9): CRUD, conf validation, messages, field changes, duplication. */
@@ -57,16 +57,6 @@ async function setup(owner?: SignedUp): Promise<Setup> {
     single: single.id,
     options: single.select_options.map((o: { id: number }) => o.id),
   };
-}
-
-async function join(owner: SignedUp, member: SignedUp): Promise<void> {
-  const invitation = await ok(owner, 'POST', `/api/workspaces/invitations/workspace/${await workspaceOf(owner)}/`, {
-    email: member.email,
-    permissions: 'MEMBER',
-    message: '',
-    base_url: 'http://localhost:8000/invite',
-  });
-  await ok(member, 'POST', `/api/workspaces/invitations/${invitation.id}/accept/`);
 }
 
 async function socket(token: string, tableId?: number): Promise<WsClient> {
@@ -308,7 +298,7 @@ describe('real time', () => {
     const s = await setup();
     const member = await signUp(t, 'Member');
     const outsider = await signUp(t, 'Outsider');
-    await join(s.owner, member);
+    await addMember(t, s.owner, member, await workspaceOf(s.owner));
     const origin = await socket(s.owner.token, s.tableId);
     const other = await socket(member.token, s.tableId);
     const stranger = await socket(outsider.token);
@@ -330,7 +320,7 @@ describe('confs follow their fields', () => {
   it('unsets single_select_color and drops conditions when a field is deleted or changes type', async () => {
     const s = await setup();
     const member = await signUp(t, 'Member');
-    await join(s.owner, member);
+    await addMember(t, s.owner, member, await workspaceOf(s.owner));
     const listener = await socket(member.token, s.tableId);
     const select = (await create(s, { type: 'left_border_color', value_provider_type: 'single_select_color', value_provider_conf: { field_id: s.single } })).body;
     const conditional = (
@@ -397,7 +387,7 @@ describe('duplication', () => {
   it('copies decorations with a duplicated view (in view_created too)', async () => {
     const s = await setup();
     const member = await signUp(t, 'Member');
-    await join(s.owner, member);
+    await addMember(t, s.owner, member, await workspaceOf(s.owner));
     const listener = await socket(member.token, s.tableId);
     const original = (await create(s, { type: 'left_border_color', value_provider_type: 'single_select_color', value_provider_conf: { field_id: s.single } })).body;
     await listener.drain();

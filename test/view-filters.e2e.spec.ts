@@ -1,5 +1,6 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
+import { addMember } from './support/fixtures';
 
 /**
  * Saved view filters and filter groups (§8.5): CRUD and every error, nested groups, preload
@@ -60,8 +61,7 @@ beforeAll(async () => {
   outsider = await signUp(t, 'Outsider');
   const app = (await api('GET', '/api/applications/')).body.find((a: any) => a.type === 'database');
   databaseId = app.id;
-  const invitation = await ok('POST', `/api/workspaces/invitations/workspace/${app.workspace.id}/`, { email: member.email, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' });
-  await ok('POST', `/api/workspaces/invitations/${invitation.id}/accept/`, undefined, member);
+  await addMember(t, owner, member, app.workspace.id);
 });
 afterEach(() => {
   for (const client of open.splice(0)) client.close();

@@ -1,5 +1,6 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
+import { addMember } from './support/fixtures';
 
 /**
  * Saved sorts and group-bys (§8.6): CRUD and every error, the grid ordering rows by group-bys
@@ -58,8 +59,7 @@ beforeAll(async () => {
   outsider = await signUp(t, 'Outsider');
   const app = (await api('GET', '/api/applications/')).body.find((a: any) => a.type === 'database');
   databaseId = app.id;
-  const invitation = await ok('POST', `/api/workspaces/invitations/workspace/${app.workspace.id}/`, { email: member.email, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' });
-  await ok('POST', `/api/workspaces/invitations/${invitation.id}/accept/`, undefined, member);
+  await addMember(t, owner, member, app.workspace.id);
 });
 afterEach(() => {
   for (const client of open.splice(0)) client.close();

@@ -47,13 +47,24 @@ async function ok<T = any>(t: TestApp, method: string, path: string, token: stri
   return res.body as T;
 }
 
-/** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
 /** The id of the user's first database (sign-up makes one). */
 export async function databaseOf(t: TestApp, user: SignedUp): Promise<number> {
   const apps = (await t.request('GET', '/api/applications/', { token: user.token })).body;
   return apps.find((a: { type: string }) => a.type === 'database').id;
 }
 
+/** `member` joins the owner's workspace as a MEMBER (invited, then accepting). */
+export async function addMember(t: TestApp, owner: SignedUp, member: SignedUp, workspaceId: number): Promise<void> {
+  const invitation = await ok<any>(t, 'POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, owner.token, {
+    email: member.email,
+    permissions: 'MEMBER',
+    message: '',
+    base_url: 'http://localhost:8000/invite',
+  });
+  await ok(t, 'POST', `/api/workspaces/invitations/${invitation.id}/accept/`, member.token);
+}
+
+/** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
 export async function settleJob(t: TestApp, token: string, jobId: number | string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const job = await t.request('GET', `/api/jobs/${jobId}/`, { token });

@@ -16,6 +16,7 @@ import { ViewAccess, ViewsService } from '../views.service';
 import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-type';
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';
+import { RowsService } from '../../database/rows/rows.service';
 
 /** Field types whose cells are numbers in the API (aggregated values are answered as numbers). */
 const NUMBER_VALUES = new Set(['number', 'rating', 'autonumber', 'duration']);
@@ -44,6 +45,7 @@ export class AggregationsService {
     private readonly contexts: TableContextService,
     private readonly db: UnitOfWork,
     private readonly viewRepo: ViewRepository,
+    private readonly rowsService: RowsService,
   ) {}
 
   /** `{"field_<id>": value, …, "total"?: n}` for the fields whose options set `aggregation_raw_type`. */
@@ -105,11 +107,9 @@ export class AggregationsService {
     throw DatabaseErrors.fieldDoesNotExist();
   }
 
+  /** The rows of the selection, as the rows endpoints count them (and cache the count). */
   private async total(context: TableContext, selection: RowSelection): Promise<number> {
-    const sql = this.rows.sql();
-    const where = await this.listQuery.where(selection, context, sql, false);
-    const [row] = await this.rows.query<{ v: unknown }>(`SELECT COUNT(*) AS "v" FROM ${this.listQuery.from(context)} WHERE ${where}`, sql.params);
-    return Number(row.v);
+    return (await this.rowsService.select(context, selection, false, 0, 0)).count;
   }
 
   private query(context: TableContext, selection: RowSelection, field: FieldEntity, userId: number | null): AggregationQuery {

@@ -482,10 +482,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   /** Table duplication: every live view is copied with its name, order, settings and field options (fields mapped to the copy's). */
-  async duplicateViews(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
-    const original = await this.contexts.ofTable(originalTableId);
-    const ids = { fields: fieldIds, selectOptions: original ? selectOptionMapping(original, copy, fieldIds) : new Map<number, number>() };
-    for (const view of await this.repo.ofTable(originalTableId)) {
+  async duplicateViews(original: TableContext, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
+    const ids = { fields: fieldIds, selectOptions: selectOptionMapping(original, copy, fieldIds) };
+    for (const view of await this.repo.ofTable(original.table.id)) {
       const properties = structuredClone(view.properties);
       const options = [...(await this.repo.fieldOptions(view.id)).values()]
         .filter((o) => fieldIds.has(o.fieldId))

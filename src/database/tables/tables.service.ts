@@ -37,7 +37,7 @@ export interface DefaultViewFactory {
   /** A new table's first view: a grid view "Grid" with these field widths. */
   createDefaultView(context: TableContext, widths: Map<number, number>): Promise<void>;
   /** Copies the views of a table to its duplicate (field ids mapped original → copy). */
-  duplicateViews?(originalTableId: number, copy: TableContext, fieldIds: Map<number, number>): Promise<void>;
+  duplicateViews?(original: TableContext, copy: TableContext, fieldIds: Map<number, number>): Promise<void>;
 }
 
 /** The example table of an empty create and of `init_with_data`. */
@@ -256,7 +256,7 @@ export class TablesService {
       for (const field of original.fields) {
         await this.types.of(field).duplicateCells?.(field, copy.byId.get(fieldIds.get(field.id)!)!, ctx);
       }
-      await this.viewFactory?.duplicateViews?.(tableId, copy, fieldIds);
+      await this.viewFactory?.duplicateViews?.(original, copy, fieldIds);
       this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
       return table;
     });

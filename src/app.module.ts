@@ -20,6 +20,7 @@ import { TrashTypesModule } from './trash/types/trash-types.module';
 import { UsersModule } from './users/users.module';
 import { PublicViewsModule } from './views/public/public-views.module';
 import { ViewsModule } from './views/views.module';
+import { FormulaModule } from './database/formula/formula.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({})
@@ -40,6 +41,7 @@ export class AppModule {
         JobsModule,
         OpenApiModule,
         RealtimeModule,
+        FormulaModule,
         ViewsModule,
         PublicViewsModule,
         TrashTypesModule,

@@ -62,7 +62,7 @@ import { TokensModule } from '../tokens/tokens.module';
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [TableRepository, FieldRepository, RowRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
+  exports: [TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

@@ -1,3 +1,4 @@
+import { installSqliteFunctions } from './sqlite-functions';
 import { types as pgTypes } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ApplicationEntity } from '../../applications/application.entity';
@@ -25,6 +26,8 @@ import { RowComments1736300000000 } from './migrations/1736300000000-RowComments
 import { Trash1736400000000 } from './migrations/1736400000000-Trash';
 import { ViewFilters1736500000000 } from './migrations/1736500000000-ViewFilters';
 import { ViewDecorations1736600000000 } from './migrations/1736600000000-ViewDecorations';
+import { FieldDependencies1736700000000 } from './migrations/1736700000000-FieldDependencies';
+import { FieldDependencyEntity } from '../../database/formula/field-dependency.entity';
 
 /** Every metadata entity; a module that adds one lists it here. */
 export const ENTITIES = [
@@ -44,6 +47,7 @@ export const ENTITIES = [
   ViewSortEntity,
   ViewGroupByEntity,
   ViewDecorationEntity,
+  FieldDependencyEntity,
   JobEntity,
   SettingsEntity,
   RowCommentEntity,
@@ -65,6 +69,7 @@ export const MIGRATIONS = [
   Trash1736400000000,
   ViewFilters1736500000000,
   ViewDecorations1736600000000,
+  FieldDependencies1736700000000,
 ];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */
@@ -81,10 +86,11 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlit
     type: 'better-sqlite3',
     database: config.sqlitePath,
     // WAL lets readers work while a write is in progress; NORMAL sync is safe with WAL.
-    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+    prepareDatabase: (db: { pragma(sql: string): unknown } & Parameters<typeof installSqliteFunctions>[0]) => {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
+      installSqliteFunctions(db);
     },
   };
 }

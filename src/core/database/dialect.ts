@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
  * The column kinds user tables are built from. Each dialect maps them to its own SQL
  * types; field types only ever name a kind.
  */
-export type ColumnKind = 'text' | 'integer' | 'decimal' | 'real' | 'boolean' | 'date' | 'datetime' | 'order';
+export type ColumnKind = 'text' | 'integer' | 'decimal' | 'real' | 'boolean' | 'date' | 'datetime' | 'order' | 'json';
 
 /** A column of a user table: a `field_<id>` column or a system column. */
 export interface ColumnDefinition {
@@ -68,6 +68,8 @@ export interface Dialect {
   dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string;
   /** The connection pool's use now. */
   poolStats(dataSource: DataSource): PoolStats;
+  /** A subquery of the given ids bound as one value (any number of them): `x IN <idsIn>`. */
+  idsIn(ids: readonly number[], bind: (value: unknown) => string): string;
 }
 
 /** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
@@ -234,6 +236,10 @@ export class SqliteDialect implements Dialect {
     return `CAST(strftime('%d', ${expression}, ${bind(`${zoneOffsetMinutes(timeZone, new Date())} minutes`)}) AS INTEGER)`;
   }
 
+  idsIn(ids: readonly number[], bind: (value: unknown) => string): string {
+    return `(SELECT "value" FROM json_each(${bind(JSON.stringify(ids))}))`;
+  }
+
   poolStats(): PoolStats {
     // One connection; transactions queue for it (see Mutex).
     return { total: 1, idle: this.lock.queued > 0 ? 0 : 1, waiting: Math.max(0, this.lock.queued - 1) };
@@ -294,6 +300,8 @@ export class PostgresDialect implements Dialect {
         return 'timestamptz';
       case 'order':
         return 'numeric(40, 20)';
+      case 'json':
+        return 'jsonb';
       default:
         return 'text';
     }
@@ -326,6 +334,10 @@ export class PostgresDialect implements Dialect {
 
   dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string {
     return `CAST(EXTRACT(DAY FROM (${expression} AT TIME ZONE ${bind(timeZone)})) AS INTEGER)`;
+  }
+
+  idsIn(ids: readonly number[], bind: (value: unknown) => string): string {
+    return `(SELECT unnest(CAST(${bind([...ids])} AS integer[])))`;
   }
 
   poolStats(dataSource: DataSource): PoolStats {

@@ -59,6 +59,8 @@ export interface FieldType {
   readonly type: string;
   /** Cells are computed by the server; writing one is an error. */
   readonly readOnly: boolean;
+  /** Cells are computed from other cells (formula types): a type change computes them instead of converting the old ones. */
+  readonly computed?: boolean;
   /** Whether the field (with its properties) may be the table's primary field. */
   canBePrimary(field: FieldEntity): boolean;
   /** `db_index` can be set (an index on the column). */
@@ -138,6 +140,12 @@ export interface FieldType {
    * generic rule apply (the old cell's text through `prepareValue`, null when that fails).
    */
   convertFrom?(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown;
+
+  /**
+   * The plain field a field's cells are filtered as (a number formula as a number field with
+   * its decimal places, sharing its column), or null to be filtered as itself.
+   */
+  filterAs?(field: FieldEntity): { field: FieldEntity; type: FieldType } | null;
 
   /** The SQL expression rows sort by (ascending), or null when the type cannot be sorted. */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null;

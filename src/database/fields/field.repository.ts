@@ -21,6 +21,21 @@ export class FieldRepository {
     return this.repo.find({ where: { tableId, trashed: false }, order: { primary: 'DESC', order: 'ASC', id: 'ASC' } });
   }
 
+  /** Live fields of the live tables of a database, by table id (primary first, then by order). */
+  async ofDatabase(databaseId: number): Promise<Map<number, FieldEntity[]>> {
+    const fields = await this.repo
+      .createQueryBuilder('f')
+      .innerJoin(TableEntity, 't', 't.id = f.table_id')
+      .where('t.database_id = :databaseId AND t.trashed = :no AND f.trashed = :no', { databaseId, no: false })
+      .orderBy('f.primary', 'DESC')
+      .addOrderBy('f.order', 'ASC')
+      .addOrderBy('f.id', 'ASC')
+      .getMany();
+    const byTable = new Map<number, FieldEntity[]>();
+    for (const field of fields) byTable.set(field.tableId, [...(byTable.get(field.tableId) ?? []), field]);
+    return byTable;
+  }
+
   /** Live link fields of the given tables that point at `tableId`. */
   async linksTo(tableId: number, tableIds: number[]): Promise<FieldEntity[]> {
     if (!tableIds.length) return [];

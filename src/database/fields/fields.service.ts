@@ -39,12 +39,20 @@ export interface FieldChange {
 export type FieldChangeHook = (field: FieldEntity, change: 'type_changed' | 'trashed') => Promise<void>;
 
 /**
+ * Run inside a field's unit of work after fields were created, changed (`previous` is the
+ * field before), trashed or restored: the formula module types again what reads them.
+ * Answers the other fields it changed (they join `related_fields`).
+ */
+export type FieldsChangedHook = (change: { databaseId: number; fields: { field: FieldEntity; previous?: FieldEntity | null }[]; kind: 'created' | 'updated' | 'trashed' | 'restored' }) => Promise<FieldEntity[]>;
+
+/**
  * The rules of fields: names, types and their properties, storage (the `field_<id>`
  * column, or a type's own tables), type conversions of existing cells, the primary field.
  */
 @Injectable()
 export class FieldsService {
   private readonly changeHooks: FieldChangeHook[] = [];
+  private readonly changedHooks: FieldsChangedHook[] = [];
 
   constructor(
     private readonly db: UnitOfWork,
@@ -64,6 +72,17 @@ export class FieldsService {
 
   private async fieldChanged(field: FieldEntity, change: 'type_changed' | 'trashed'): Promise<void> {
     for (const hook of this.changeHooks) await hook(field, change);
+  }
+
+  /** The formula module registers here to follow every field change (computed fields that read them). */
+  onFieldsChanged(hook: FieldsChangedHook): void {
+    this.changedHooks.push(hook);
+  }
+
+  private async fieldsChanged(...args: Parameters<FieldsChangedHook>): Promise<FieldEntity[]> {
+    const related: FieldEntity[] = [];
+    for (const hook of this.changedHooks) related.push(...(await hook(...args)));
+    return related;
   }
 
   // ------------------------------------------------------------------ serialization
@@ -166,6 +185,7 @@ export class FieldsService {
     const related = (await type.afterSave?.(field, spec.input ?? {}, ctx, null)) ?? [];
     await this.repo.save(field);
     await this.createStorage(field, type, ctx);
+    related.push(...(await this.fieldsChanged({ databaseId: context.table.databaseId, fields: [{ field }], kind: 'created' })));
     await this.tables.bump(context.table.id, 'fields_version');
     this.db.record('field.created', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
     return { field, related };
@@ -215,6 +235,7 @@ export class FieldsService {
       await this.repo.save(field);
       await this.convert(previous, oldType, field, type, ctx);
       if (typeChanged) await this.fieldChanged(field, 'type_changed');
+      related.push(...(await this.fieldsChanged({ databaseId: context.table.databaseId, fields: [{ field, previous }], kind: 'updated' })));
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
       return { field, related };
@@ -240,7 +261,8 @@ export class FieldsService {
       return;
     }
     const converted: { id: number; value: unknown }[] = [];
-    for await (const batch of this.rows.scan(field.tableId)) {
+    // Computed cells are not converted from the old ones: the new column is computed (createStorage).
+    if (!type.computed) for await (const batch of this.rows.scan(field.tableId)) {
       const values = await oldType.readValues(previous, batch, ctx);
       for (let i = 0; i < batch.length; i++) converted.push({ id: batch[i].id, value: await this.convertValue(values[i], previous, oldType, field, type, ctx) });
     }
@@ -275,7 +297,7 @@ export class FieldsService {
       const { field, context } = await this.require(user, fieldId);
       if (field.primary) throw DatabaseErrors.cannotDeletePrimaryField();
       const type = this.types.of(field);
-      const relatedFields = (await type.beforeDelete?.(field, this.contexts.fieldContext(context, user.id))) ?? [];
+      const relatedFields = [...((await type.beforeDelete?.(field, this.contexts.fieldContext(context, user.id))) ?? [])];
       await this.trash.trashItem(FieldEntity, user, {
         type: 'field',
         itemId: field.id,
@@ -286,6 +308,7 @@ export class FieldsService {
         relatedItems: relatedFields.length ? { field: relatedFields.map((f) => f.id) } : {},
       });
       await this.fieldChanged(field, 'trashed');
+      relatedFields.push(...(await this.fieldsChanged({ databaseId: context.table.databaseId, fields: [field, ...relatedFields].map((f) => ({ field: f })), kind: 'trashed' })));
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
       return relatedFields;
@@ -313,7 +336,10 @@ export class FieldsService {
         await this.tables.bump(candidate.tableId, 'fields_version');
         restored.push(candidate);
       }
-      this.db.recordAsSystem('field.restored', { fieldId, tableId: field.tableId, relatedFieldIds: restored.slice(1).map((f) => f.id) });
+      const table = await this.tables.findAny(field.tableId);
+      const recomputed = table ? await this.fieldsChanged({ databaseId: table.databaseId, fields: restored.map((f) => ({ field: f })), kind: 'restored' }) : [];
+      const relatedFieldIds = [...restored.slice(1), ...recomputed].map((f) => f.id);
+      this.db.recordAsSystem('field.restored', { fieldId, tableId: field.tableId, relatedFieldIds });
     });
   }
 

@@ -3,7 +3,7 @@ import type { Sql } from '../../core/database/sql';
 import { ApiError } from '../../core/errors/api-error';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { FieldTypeRegistry, LinkedTables } from '../fields/field-type';
+import { FieldType, FieldTypeRegistry, LinkedTables } from '../fields/field-type';
 import type { TableContext } from '../table-context';
 import { FilterType, FilterTypeRegistry } from './filter-type';
 
@@ -54,21 +54,30 @@ export class FilterCompiler {
 
   /** Whether the filter type exists and applies to the field. */
   applies(type: string, field: FieldEntity): boolean {
-    return !!this.filters.get(type)?.compatible(field, this.fieldTypes.of(field));
+    const plain = this.filteredAs(field);
+    return !!this.filters.get(type)?.compatible(plain.field, plain.type);
+  }
+
+  /** The field as filters see it: a computed field as the plain field of its result type. */
+  private filteredAs(field: FieldEntity): { field: FieldEntity; type: FieldType } {
+    const type = this.fieldTypes.of(field);
+    return type.filterAs?.(field) ?? { field, type };
   }
 
   /** The filter type for the field: ERROR_VIEW_FILTER_TYPE_DOES_NOT_EXIST, ERROR_VIEW_FILTER_TYPE_UNSUPPORTED_FIELD otherwise (ad-hoc, saved filters, form conditions). */
   requireApplicable(type: string, field: FieldEntity): FilterType {
     const filterType = this.filters.get(type);
     if (!filterType) throw DatabaseErrors.filterTypeDoesNotExist(type);
-    if (!filterType.compatible(field, this.fieldTypes.of(field))) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
+    const plain = this.filteredAs(field);
+    if (!filterType.compatible(plain.field, plain.type)) throw DatabaseErrors.filterTypeUnsupportedField(type, field.type);
     return filterType;
   }
 
   /** One condition; null when the value makes it match every row. */
   leaf(field: FieldEntity, type: string, value: string, context: TableContext, sql: Sql, alias: string, now: Date, tables?: LinkedTables): string | null {
     const filterType = this.requireApplicable(type, field);
-    return filterType.compile(field, value, { sql, alias, fieldType: this.fieldTypes.of(field), tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
+    const plain = this.filteredAs(field);
+    return filterType.compile(plain.field, value, { sql, alias, fieldType: plain.type, tableId: context.table.id, selectOptions: context.selectOptions, now, tables });
   }
 
   private resolveField(ref: number | string | FieldEntity, context: TableContext, userFieldNames: boolean): FieldEntity {

@@ -53,6 +53,28 @@ export interface RowVisibilitySource {
   visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined>;
 }
 
+/** A row write, as computed fields need to know it (see the formula module). */
+export interface RowWriteChange {
+  tableId: number;
+  databaseId: number;
+  rowIds: number[];
+  /** The fields whose cells were written; `all` for created, trashed and restored rows. */
+  fieldIds: number[] | 'all';
+  /** Rows linked before the write, by link field id. */
+  previousLinks?: Map<number, Set<number>>;
+}
+
+/** What a row write makes stale elsewhere: rows whose computed cells `apply` recomputes. */
+export interface RowWriteCascade {
+  rows: { tableId: number; rowIds: number[]; fieldIds: number[] }[];
+  apply(): Promise<void>;
+}
+
+/** The formula module: recomputes computed cells a row write makes stale, in the same transaction. */
+export interface RowCascadeSource {
+  planRowWrite(change: RowWriteChange): Promise<RowWriteCascade | null>;
+}
+
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
 
 /**
@@ -63,6 +85,7 @@ const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is rea
 export class RowsService {
   private viewSource: ViewSelectionSource | null = null;
   private visibility: RowVisibilitySource | null = null;
+  private cascadeSource: RowCascadeSource | null = null;
 
   constructor(
     private readonly db: UnitOfWork,
@@ -86,6 +109,46 @@ export class RowsService {
   /** The shared views tell which rows they showed before an update or delete (their pages' messages). */
   useRowVisibility(source: RowVisibilitySource): void {
     this.visibility = source;
+  }
+
+  /** The formula module recomputes computed cells after each row write. */
+  useCascade(source: RowCascadeSource): void {
+    this.cascadeSource = source;
+  }
+
+  /**
+   * Recomputes the computed cells a write made stale, in its transaction: the written rows'
+   * own (read back by the caller) and other rows' (linked rows, other tables), which are
+   * announced here as `rows_updated` of their tables with their state before and after.
+   */
+  private async cascade(context: TableContext, rowIds: number[], fieldIds: number[] | 'all', previousLinks?: Map<number, Set<number>>): Promise<void> {
+    if (!this.cascadeSource || !rowIds.length) return;
+    const plan = await this.cascadeSource.planRowWrite({ tableId: context.table.id, databaseId: context.table.databaseId, rowIds, fieldIds, previousLinks });
+    if (!plan) return;
+    const others = [];
+    for (const change of plan.rows) {
+      const other = change.tableId === context.table.id ? context : await this.contexts.ofTable(change.tableId);
+      if (other) others.push({ change, context: other, before: await this.rowsByIds(other, change.rowIds) });
+    }
+    await plan.apply();
+    for (const { change, context: other, before } of others) {
+      if (!before.length) continue;
+      await this.tables.bump(change.tableId, 'rows_version');
+      const rows = await this.rowsByIds(other, before.map((row) => row.id));
+      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore: before, updatedFieldIds: change.fieldIds, rows });
+    }
+  }
+
+  /** The rows each link cell of `rows` pointed at (their related cells change with them). */
+  private linksOf(context: TableContext, rows: RowJson[]): Map<number, Set<number>> {
+    const links = new Map<number, Set<number>>();
+    for (const field of context.fields) {
+      if (field.type !== 'link_row') continue;
+      const ids = new Set<number>();
+      for (const row of rows) for (const item of (row[fieldColumn(field)] as { id: number }[] | undefined) ?? []) ids.add(item.id);
+      links.set(field.id, ids);
+    }
+    return links;
   }
 
   // ------------------------------------------------------------------ serialization
@@ -337,6 +400,7 @@ export class RowsService {
       const fieldCtx = this.contexts.fieldContext(context, userId);
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), userId);
+      await this.cascade(context, ids, 'all');
       await this.tables.bump(tableId, 'rows_version');
       // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
       const rows = await this.rowsByIds(context, ids);
@@ -375,6 +439,7 @@ export class RowsService {
       const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
+      await this.cascade(context, ids, fieldIds, this.linksOf(context, before));
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, ids);
       // Baserow's REST row updates, single or batch, are all `update_rows` actions.
@@ -423,6 +488,7 @@ export class RowsService {
       const rows = await this.existingRows(context, ids, single);
       const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       if ((await this.rows.setTrashed(tableId, ids, true)) !== ids.length) throw TrashErrors.alreadyDeleted();
+      await this.cascade(context, ids, 'all');
       const names = this.trashNames(context, rows);
       const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
       if (single) await this.trash.record(user, { ...entry, type: 'row', itemId: ids[0], name: String(ids[0]) });
@@ -443,6 +509,7 @@ export class RowsService {
       if (!context) return;
       const trashed = (await this.rows.findByIds(tableId, ids, 'trashed')).map((row) => row.id);
       if ((await this.rows.setTrashed(tableId, trashed, false)) !== trashed.length) throw TrashErrors.itemDoesNotExist();
+      await this.cascade(context, trashed, 'all');
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, trashed);
       await this.history.recordRestore(user, context, rows);

@@ -232,7 +232,9 @@ export class TablesService {
       await this.schema.createTable(table.id, []);
       let copy = await this.contexts.withFields(table, original.workspaceId);
       const fieldIds = new Map<number, number>();
-      for (const field of original.fields) {
+      // Computed fields last: what they read exists in the copy when they are typed.
+      const ordered = [...original.fields.filter((f) => !this.types.of(f).computed), ...original.fields.filter((f) => this.types.of(f).computed)];
+      for (const field of ordered) {
         const type = this.types.of(field);
         const input = { ...structuredClone(field.properties), ...(type.duplicateInput?.(field, { originalTableId: tableId, newTableId: table.id }) ?? {}) };
         const { field: created } = await this.fields.createField(copy, user.id, {

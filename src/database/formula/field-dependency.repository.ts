@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { FieldDependencyEntity } from './field-dependency.entity';
+
+/** A computed field's edges as the compiler found them. */
+export interface DependencyEdges {
+  dependencies: { fieldId: number; viaFieldId: number | null }[];
+  broken: { tableId: number; name: string }[];
+}
+
+@Injectable()
+export class FieldDependencyRepository {
+  constructor(private readonly db: UnitOfWork) {}
+
+  private get repo() {
+    return this.db.manager.getRepository(FieldDependencyEntity);
+  }
+
+  /** Every edge of a database's graph. */
+  ofDatabase(databaseId: number): Promise<FieldDependencyEntity[]> {
+    return this.repo.find({ where: { databaseId }, order: { id: 'ASC' } });
+  }
+
+  /** Replaces the edges of a computed field. */
+  async replace(dependantId: number, databaseId: number, edges: DependencyEdges): Promise<void> {
+    await this.repo.delete({ dependantId });
+    const rows = [
+      ...edges.dependencies.map((d) => ({ databaseId, dependantId, dependencyId: d.fieldId, viaId: d.viaFieldId, brokenTableId: null, brokenName: null })),
+      ...edges.broken.map((b) => ({ databaseId, dependantId, dependencyId: null, viaId: null, brokenTableId: b.tableId, brokenName: b.name })),
+    ];
+    if (rows.length) await this.repo.insert(rows);
+  }
+
+  async deleteOf(dependantIds: number[]): Promise<void> {
+    if (dependantIds.length) await this.repo.delete({ dependantId: In(dependantIds) });
+  }
+}

@@ -1,0 +1,55 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { DatabaseModule } from '../database.module';
+import { FieldsService } from '../fields/fields.service';
+import { FieldTypeRegistry } from '../fields/field-type';
+import { RowsService } from '../rows/rows.service';
+import { FieldDependencyRepository } from './field-dependency.repository';
+import { FormulaController } from './formula.controller';
+import { FormulaService } from './formula.service';
+import { FORMULA_FUNCTIONS } from './functions';
+import { FormulaFunctionRegistry } from './functions/function';
+import { COMPUTED_TYPES } from './stored-type';
+import { CountFieldType } from './types/count.field-type';
+import { FormulaFieldType } from './types/formula.field-type';
+import { LookupFieldType } from './types/lookup.field-type';
+import { RollupFieldType } from './types/rollup.field-type';
+
+const COMPUTED_FIELD_TYPES = [FormulaFieldType, LookupFieldType, RollupFieldType, CountFieldType];
+
+/**
+ * Computed fields: Baserow's formula language (parser, functions, type checker, SQL
+ * compiler), the formula, lookup, rollup and count field types, and the dependency graph
+ * that keeps their stored cells right as rows and fields change.
+ */
+@Module({
+  imports: [DatabaseModule],
+  controllers: [FormulaController],
+  providers: [FormulaService, FieldDependencyRepository, FormulaFunctionRegistry, ...COMPUTED_FIELD_TYPES],
+  exports: [FormulaService, FormulaFunctionRegistry],
+})
+export class FormulaModule implements OnModuleInit {
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly functions: FormulaFunctionRegistry,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly formulas: FormulaService,
+    private readonly fields: FieldsService,
+    private readonly rows: RowsService,
+  ) {}
+
+  onModuleInit(): void {
+    for (const fn of FORMULA_FUNCTIONS) this.functions.register(fn);
+    for (const type of COMPUTED_FIELD_TYPES) this.fieldTypes.register(this.moduleRef.get(type));
+    this.rows.useCascade(this.formulas);
+    this.fields.onFieldsChanged(async ({ databaseId, fields, kind }) => {
+      const all = await this.formulas.databaseFields(databaseId);
+      // A computed field back from the trash computes again what it missed meanwhile.
+      if (kind === 'restored') for (const { field } of fields) if (COMPUTED_TYPES.has(field.type)) await this.formulas.refresh(structuredClone(field), all);
+      return this.formulas.fieldsChanged(
+        databaseId,
+        fields.map(({ field, previous }) => ({ field, previousName: previous?.name })),
+      );
+    });
+  }
+}

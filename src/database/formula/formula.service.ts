@@ -1,0 +1,528 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
+import { quote, Sql } from '../../core/database/sql';
+import { DIALECT } from '../../core/database/tokens';
+import type { FieldEntity } from '../fields/field.entity';
+import { fieldColumn, rowsTable } from '../fields/field-type';
+import { FieldRepository } from '../fields/field.repository';
+import { RowRepository } from '../rows/row.repository';
+import { TableSchemaRepository } from '../rows/table-schema.repository';
+import { TableContextService } from '../table-context';
+import { TableRepository } from '../table.repository';
+import { FieldEntity as FieldModel } from '../fields/field.entity';
+import { FormulaNode, FormulaSyntaxError } from './ast';
+import { CompiledFormula, FormulaCompiler, FormulaSchema } from './compiler';
+import type { Expr } from './expr';
+import { FieldDependencyRepository } from './field-dependency.repository';
+import type { FieldDependencyEntity } from './field-dependency.entity';
+import { formulaDialect, FormulaDialect } from './formula-dialect';
+import { FormulaErrors } from './formula.errors';
+import { formulaTypes, FormulaType } from './formula-type';
+import { FormulaFunctionRegistry } from './functions/function';
+import { FormulaTooDeeplyNestedError, formulaToText, parseFormula } from './parser';
+import { COMPUTED_TYPES, FORMATTING_KEYS, storedFormulaType } from './stored-type';
+
+/** The live fields of one database, as formulas of any of its tables may read them. */
+export interface DatabaseFields {
+  databaseId: number;
+  byTable: Map<number, FieldEntity[]>;
+  byId: Map<number, FieldEntity>;
+}
+
+/** Rows of other tables a row write changed through formulas: announced as their `rows_updated`. */
+export interface CascadePlan {
+  /** Other tables' rows (and rows of the written table besides the written ones) that will change. */
+  rows: { tableId: number; rowIds: number[]; fieldIds: number[] }[];
+  /** Runs the recomputation (one UPDATE per computed field and table). */
+  apply(): Promise<void>;
+}
+
+/** A row write, as the cascade needs to know it. */
+export interface RowWrite {
+  tableId: number;
+  databaseId: number;
+  rowIds: number[];
+  /** The fields whose cells were written; `all` for created, trashed and restored rows. */
+  fieldIds: number[] | 'all';
+  /** Rows linked before the write, by link field id (their reverse cells changed too). */
+  previousLinks?: Map<number, Set<number>>;
+}
+
+const FORMAT_GROUPS: Record<string, readonly string[]> = {
+  number: ['number_decimal_places', 'number_prefix', 'number_suffix', 'number_separator'],
+  date: ['date_format', 'date_include_time', 'date_time_format', 'date_show_tzinfo', 'date_force_timezone'],
+  duration: ['duration_format'],
+};
+
+/**
+ * Computed fields (formula, lookup, rollup, count): typing their formulas, their stored
+ * columns, the dependency graph between fields (across tables, through links) and the
+ * set-based recomputation of what a row or field change makes stale, in the writing
+ * transaction. Field types consult it; the fields and rows services call its hooks.
+ */
+@Injectable()
+export class FormulaService {
+  readonly sqlDialect: FormulaDialect;
+  private readonly compiler: FormulaCompiler;
+
+  constructor(
+    @Inject(DIALECT) private readonly dialect: Dialect,
+    functions: FormulaFunctionRegistry,
+    private readonly fields: FieldRepository,
+    private readonly dependencies: FieldDependencyRepository,
+    private readonly rows: RowRepository,
+    private readonly schema: TableSchemaRepository,
+    private readonly contexts: TableContextService,
+    private readonly tables: TableRepository,
+  ) {
+    this.sqlDialect = formulaDialect(dialect);
+    this.compiler = new FormulaCompiler(functions, this.sqlDialect);
+  }
+
+  async databaseFields(databaseId: number): Promise<DatabaseFields> {
+    const byTable = await this.fields.ofDatabase(databaseId);
+    const byId = new Map<number, FieldEntity>();
+    for (const list of byTable.values()) for (const field of list) byId.set(field.id, field);
+    return { databaseId, byTable, byId };
+  }
+
+  /** A field being saved replaces its stored version in the database's fields. */
+  private withField(fields: DatabaseFields, field: FieldEntity): DatabaseFields {
+    const list = (fields.byTable.get(field.tableId) ?? []).filter((f) => f.id !== field.id);
+    list.push(field);
+    const byTable = new Map(fields.byTable);
+    byTable.set(field.tableId, list);
+    const byId = new Map(fields.byId);
+    byId.set(field.id, field);
+    return { databaseId: fields.databaseId, byTable, byId };
+  }
+
+  // ------------------------------------------------------------------ the formula of a field
+
+  /** The syntax tree a computed field computes: its formula, or the one its type builds. */
+  formulaOf(field: FieldEntity, fields: DatabaseFields): FormulaNode {
+    const p = field.properties;
+    const at = { start: 0, end: 0 };
+    const nameOf = (id: unknown, fallback: unknown) => fields.byId.get(Number(id))?.name ?? String(fallback ?? '');
+    const lookup = (): FormulaNode => ({ kind: 'lookup', through: nameOf(p.through_field_id, p.through_field_name), target: nameOf(p.target_field_id, p.target_field_name), ...at });
+    switch (field.type) {
+      case 'lookup':
+        return lookup();
+      case 'rollup':
+        return { kind: 'call', name: String(p.rollup_function ?? 'sum'), args: [lookup()], ...at };
+      case 'count':
+        return { kind: 'call', name: 'count', args: [{ kind: 'field', name: nameOf(p.through_field_id, p.through_field_name), ...at }], ...at };
+      default:
+        return parseFormula(String(p.formula ?? ''));
+    }
+  }
+
+  private schemaFor(field: FieldEntity, fields: DatabaseFields): FormulaSchema {
+    return { tableId: field.tableId, fields: fields.byTable.get(field.tableId) ?? [], fieldsOf: (id) => fields.byTable.get(id) ?? [], selfId: field.id };
+  }
+
+  /**
+   * Types a computed field's formula. A formula the user gave (`strict`) must type: its
+   * syntax, self and circular references and type errors are answered as Baserow's errors.
+   * Otherwise (a field it reads changed) an error makes it `invalid` with that error.
+   */
+  async type(field: FieldEntity, fields: DatabaseFields, strict: boolean): Promise<CompiledFormula> {
+    fields = this.withField(fields, field);
+    let node: FormulaNode;
+    try {
+      node = this.formulaOf(field, fields);
+    } catch (error) {
+      if (error instanceof FormulaTooDeeplyNestedError) {
+        if (strict) throw FormulaErrors.tooDeeplyNested();
+      } else if (!(error instanceof FormulaSyntaxError)) throw error;
+      if (strict) throw FormulaErrors.withFormula((error as Error).message);
+      return { expr: { type: formulaTypes.invalid((error as Error).message), sql: 'NULL' }, dependencies: [], broken: [], selfReference: false };
+    }
+    const compiled = this.compiler.compile(node, this.schemaFor(field, fields), new Sql(this.dialect));
+    if (compiled.selfReference) {
+      if (strict) throw FormulaErrors.selfReference();
+      compiled.expr = { type: formulaTypes.invalid('a formula cannot reference itself'), sql: 'NULL' };
+    } else if (await this.isCircular(field.id, compiled, fields.databaseId)) {
+      if (strict) throw FormulaErrors.circularReference();
+      compiled.expr = { type: formulaTypes.invalid('it references a field that references it'), sql: 'NULL' };
+    }
+    if (strict && compiled.expr.type.name === 'invalid') throw FormulaErrors.withFormula(compiled.expr.type.error ?? 'invalid formula');
+    return compiled;
+  }
+
+  /** Whether a field it would read depends, through the stored graph, on the field itself. */
+  private async isCircular(fieldId: number, compiled: CompiledFormula, databaseId: number): Promise<boolean> {
+    const edges = await this.dependencies.ofDatabase(databaseId);
+    const dependenciesOf = new Map<number, number[]>();
+    for (const edge of edges) if (edge.dependencyId !== null && edge.dependantId !== fieldId) dependenciesOf.set(edge.dependantId, [...(dependenciesOf.get(edge.dependantId) ?? []), edge.dependencyId]);
+    const seen = new Set<number>();
+    const stack = compiled.dependencies.map((d) => d.fieldId);
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (id === fieldId) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(dependenciesOf.get(id) ?? []));
+    }
+    return false;
+  }
+
+  /**
+   * Stores what typing found in the field's properties (`formula_type`, `error`, `nullable`,
+   * `array_formula_type` and the formatting keys of its result type). Formatting the user set
+   * (`overrides`, kept in `formatting_overrides`) wins over the derived one while it applies.
+   */
+  applyType(field: FieldEntity, type: FormulaType, given: Record<string, unknown> = {}): void {
+    const p = field.properties;
+    const overrides = new Set<string>(Array.isArray(p.formatting_overrides) ? p.formatting_overrides : []);
+    for (const key of FORMATTING_KEYS) if (given[key] !== undefined && given[key] !== null) overrides.add(key);
+    const element = type.sub ?? type;
+    const applicable = new Set(FORMAT_GROUPS[element.name] ?? []);
+    p.formula_type = type.name;
+    p.array_formula_type = type.sub?.name ?? null;
+    p.error = type.name === 'invalid' ? (type.error ?? null) : null;
+    p.nullable = type.nullable;
+    for (const key of FORMATTING_KEYS) {
+      if (!applicable.has(key)) p[key] = null;
+      else if (overrides.has(key) && (given[key] ?? p[key]) !== null && (given[key] ?? p[key]) !== undefined && key !== 'date_include_time') p[key] = given[key] ?? p[key];
+      else p[key] = element.props[key] ?? null;
+    }
+    if (element.name === 'single_select') p.select_options_field_id = element.props.select_options_field_id ?? null;
+    else delete p.select_options_field_id;
+    p.formatting_overrides = [...overrides].filter((key) => applicable.has(key));
+  }
+
+  /** Saves a typed field's edges in the graph. */
+  saveDependencies(field: FieldEntity, compiled: CompiledFormula, databaseId: number): Promise<void> {
+    return this.dependencies.replace(field.id, databaseId, { dependencies: compiled.dependencies, broken: compiled.broken });
+  }
+
+  /**
+   * `POST /api/database/formula/{table_id}/type/`: the type a formula field named `name`
+   * would have (the field of that name, when there is one, is the one being edited).
+   */
+  async typeFormula(userId: number, tableId: number, formula: string, name: string): Promise<Record<string, unknown>> {
+    const context = await this.contexts.require(tableId, userId);
+    const existing = context.fields.find((f) => f.name === name);
+    const field = Object.assign(new FieldModel(), { id: existing?.id ?? 0, tableId, name, type: 'formula', properties: { formula } });
+    const compiled = await this.type(field, await this.databaseFields(context.table.databaseId), true);
+    this.applyType(field, compiled.expr.type);
+    const { formatting_overrides: _, select_options_field_id: __, ...answered } = field.properties;
+    return answered;
+  }
+
+  // ------------------------------------------------------------------ storage
+
+  /** The column holding a computed field's values, by its result type. */
+  columnOf(field: FieldEntity): ColumnDefinition {
+    const type = storedFormulaType(field);
+    const name = fieldColumn(field);
+    switch (type.name) {
+      case 'number':
+        return { name, kind: 'decimal', scale: Number(type.props.number_decimal_places ?? 0) };
+      case 'boolean':
+        return { name, kind: 'boolean' };
+      case 'date':
+        return { name, kind: type.props.date_include_time ? 'datetime' : 'date' };
+      case 'duration':
+        return { name, kind: 'real' };
+      case 'single_select':
+        return { name, kind: 'integer' };
+      case 'array':
+      case 'link':
+      case 'button':
+      case 'multiple_select':
+      case 'single_file':
+      case 'multiple_collaborators':
+        return { name, kind: 'json' };
+      default:
+        return { name, kind: 'text' };
+    }
+  }
+
+  /** The SQL of the value stored in the column for an expression of the field's type. */
+  private storeSql(expr: Expr, field: FieldEntity): string {
+    const type = storedFormulaType(field);
+    if (expr.relation) return this.sqlDialect.jsonItems(expr.relation, this.jsonValue(expr));
+    if (type.name === 'number') return this.sqlDialect.round(expr.sql, Number(type.props.number_decimal_places ?? 0));
+    return expr.sql;
+  }
+
+  /** One array element as the JSON value kept in the stored items. */
+  private jsonValue(expr: Expr): string {
+    const sub = expr.type.sub!;
+    switch (sub.name) {
+      case 'number':
+      case 'duration':
+        return this.sqlDialect.jsonNumberValue(expr.sql);
+      case 'boolean':
+        return this.sqlDialect.jsonBoolean(expr.sql);
+      case 'single_select':
+        return this.sqlDialect.jsonSelectOption(expr.sql);
+      case 'link':
+      case 'button':
+        return expr.sql;
+      default:
+        return this.sqlDialect.jsonText(this.dialect.castText(expr.sql));
+    }
+  }
+
+  /**
+   * Recomputes a computed field's column for the given rows (all rows when null): one
+   * UPDATE, whatever the number of rows. An invalid formula's cells are emptied.
+   */
+  async recompute(field: FieldEntity, fields: DatabaseFields, rowIds: readonly number[] | null): Promise<void> {
+    if (rowIds && !rowIds.length) return;
+    const sql = new Sql(this.dialect);
+    let value = 'NULL';
+    if (storedFormulaType(field).name !== 'invalid') {
+      const compiled = this.compiler.compile(this.formulaOf(field, fields), this.schemaFor(field, fields), sql);
+      if (compiled.expr.type.name !== 'invalid') value = this.storeSql(compiled.expr, field);
+    }
+    const where = rowIds ? ` WHERE "t"."id" IN ${this.dialect.idsIn(rowIds, (v) => sql.param(v))}` : '';
+    await this.rows.query(`UPDATE ${quote(rowsTable(field.tableId))} AS "t" SET ${quote(fieldColumn(field))} = ${value}${where}`, sql.params);
+  }
+
+  /**
+   * Types a computed field again after something it reads changed, and recomputes all its
+   * cells: its column is replaced when its result type needs another one. Answers whether
+   * its definition changed (a related field to announce).
+   */
+  async refresh(field: FieldEntity, fields: DatabaseFields): Promise<void> {
+    const before = this.columnOf(field);
+    const compiled = await this.type(field, fields, false);
+    this.applyType(field, compiled.expr.type);
+    const after = this.columnOf(field);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await this.schema.dropColumn(field.tableId, before.name);
+      await this.schema.addColumn(field.tableId, after);
+      if (field.dbIndex) {
+        if (this.indexable(field)) await this.schema.createIndexes(field.tableId, after.name);
+        else field.dbIndex = false;
+      }
+    }
+    await this.saveDependencies(field, compiled, fields.databaseId);
+    await this.fields.save(field);
+    await this.tables.bump(field.tableId, 'fields_version');
+    await this.recompute(field, this.withField(fields, field), null);
+    await this.tables.bump(field.tableId, 'rows_version');
+  }
+
+  /** Whether the field's result type can have a database index. */
+  indexable(field: FieldEntity): boolean {
+    return !['json'].includes(this.columnOf(field).kind) && storedFormulaType(field).name !== 'invalid';
+  }
+
+  // ------------------------------------------------------------------ field changes
+
+  /**
+   * After fields of a table were created, changed, renamed, trashed or restored: every
+   * computed field that reads them (transitively, across tables), or read a name that now
+   * names a field, is typed again and recomputed, in dependency order. A rename rewrites
+   * the formulas that used the old name. Answers the computed fields it changed.
+   */
+  async fieldsChanged(databaseId: number, changed: { field: FieldEntity; previousName?: string }[]): Promise<FieldEntity[]> {
+    const edges = await this.dependencies.ofDatabase(databaseId);
+    if (!edges.length) return [];
+    let fields = await this.databaseFields(databaseId);
+    for (const { field, previousName } of changed) {
+      if (previousName !== undefined && previousName !== field.name) await this.rewriteRenamed(field, previousName, edges, fields);
+    }
+    const seeds = new Set<number>();
+    for (const { field } of changed) {
+      for (const edge of edges) {
+        if (edge.dependencyId === field.id || edge.viaId === field.id) seeds.add(edge.dependantId);
+        if (edge.brokenTableId === field.tableId && edge.brokenName === field.name) seeds.add(edge.dependantId);
+      }
+    }
+    const order = this.dependantsInOrder(seeds, edges);
+    const refreshed: FieldEntity[] = [];
+    for (const id of order) {
+      const field = fields.byId.get(id);
+      if (!field || changed.some((c) => c.field.id === id)) continue;
+      const copy = structuredClone(field);
+      await this.refresh(copy, fields);
+      fields = this.withField(fields, copy);
+      refreshed.push(copy);
+    }
+    return refreshed;
+  }
+
+  /** `field('Old')` and `lookup('Old', …)` in formulas become the new name (formula fields keep names, not ids). */
+  private async rewriteRenamed(field: FieldEntity, previousName: string, edges: FieldDependencyEntity[], fields: DatabaseFields): Promise<void> {
+    const dependants = new Set(edges.filter((e) => e.dependencyId === field.id).map((e) => e.dependantId));
+    for (const id of dependants) {
+      const dependant = fields.byId.get(id);
+      if (!dependant || dependant.type !== 'formula') continue;
+      let node: FormulaNode;
+      try {
+        node = parseFormula(String(dependant.properties.formula ?? ''));
+      } catch {
+        continue;
+      }
+      const renamed = renameInFormula(node, dependant.tableId, field, previousName, fields);
+      if (!renamed) continue;
+      try {
+        dependant.properties.formula = formulaToText(node);
+      } catch {
+        // A name the formula language cannot write: the reference breaks, as a deleted field's would.
+        continue;
+      }
+      await this.fields.save(dependant);
+      await this.tables.bump(dependant.tableId, 'fields_version');
+    }
+  }
+
+  /** The computed fields reachable from `seeds` (them included), each after what it reads. */
+  private dependantsInOrder(seeds: Set<number>, edges: FieldDependencyEntity[]): number[] {
+    const dependantsOf = new Map<number, number[]>();
+    for (const edge of edges) {
+      for (const source of [edge.dependencyId, edge.viaId]) {
+        if (source === null) continue;
+        dependantsOf.set(source, [...(dependantsOf.get(source) ?? []), edge.dependantId]);
+      }
+    }
+    const reachable = new Set<number>();
+    const stack = [...seeds];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (reachable.has(id)) continue;
+      reachable.add(id);
+      stack.push(...(dependantsOf.get(id) ?? []));
+    }
+    // Depth-first post order over "reads" edges gives each field after what it reads.
+    const readsOf = new Map<number, number[]>();
+    for (const edge of edges) if (edge.dependencyId !== null && reachable.has(edge.dependantId)) readsOf.set(edge.dependantId, [...(readsOf.get(edge.dependantId) ?? []), edge.dependencyId]);
+    const order: number[] = [];
+    const state = new Map<number, 'visiting' | 'done'>();
+    const visit = (id: number) => {
+      if (state.get(id)) return;
+      state.set(id, 'visiting');
+      for (const read of readsOf.get(id) ?? []) if (reachable.has(read)) visit(read);
+      state.set(id, 'done');
+      order.push(id);
+    };
+    for (const id of [...reachable].sort((a, b) => a - b)) visit(id);
+    return order;
+  }
+
+  /** Drops a computed field's edges (deleted for good). */
+  forget(fieldIds: number[]): Promise<void> {
+    return this.dependencies.deleteOf(fieldIds);
+  }
+
+  // ------------------------------------------------------------------ row changes
+
+  /**
+   * What a row write makes stale: the computed cells of the written rows, and through links
+   * the computed cells of other rows (other tables, or other rows of a self-linked table).
+   * Nothing is written until `apply`; the caller reads the other rows before and after it.
+   * Null when no computed field can be affected.
+   */
+  async planRowWrite(write: RowWrite): Promise<CascadePlan | null> {
+    const edges = await this.dependencies.ofDatabase(write.databaseId);
+    if (!edges.some((e) => e.dependencyId !== null)) return null;
+    const fields = await this.databaseFields(write.databaseId);
+    const own = fields.byTable.get(write.tableId) ?? [];
+    const written = write.fieldIds === 'all' ? own.filter((f) => !COMPUTED_TYPES.has(f.type)).map((f) => f.id) : write.fieldIds;
+    /** Changed cells: field id → row ids. */
+    const cells = new Map<number, Set<number>>();
+    const mark = (fieldId: number, ids: Iterable<number>) => {
+      const set = cells.get(fieldId) ?? new Set<number>();
+      for (const id of ids) set.add(id);
+      cells.set(fieldId, set);
+    };
+    for (const id of written) mark(id, write.rowIds);
+    // A link cell changed: so did the related link cells of the rows linked before and after.
+    for (const id of written) {
+      const link = fields.byId.get(id);
+      if (link?.type !== 'link_row') continue;
+      const related = fields.byId.get(Number(link.properties.related_field_id));
+      const targets = new Set<number>([...(write.previousLinks?.get(id) ?? []), ...(await this.linkedRows(link, write.rowIds))]);
+      if (related && targets.size) mark(related.id, targets);
+    }
+    const seeds = new Set<number>();
+    for (const edge of edges) if ((edge.dependencyId !== null && cells.has(edge.dependencyId)) || (edge.viaId !== null && cells.has(edge.viaId))) seeds.add(edge.dependantId);
+    // New, trashed and restored rows: every computed field of their table is (re)computed.
+    if (write.fieldIds === 'all') for (const f of own) if (COMPUTED_TYPES.has(f.type)) seeds.add(f.id);
+    const order = this.dependantsInOrder(seeds, edges);
+    const steps: { field: FieldEntity; rowIds: number[] }[] = [];
+    for (const id of order) {
+      const field = fields.byId.get(id);
+      if (!field || storedFormulaType(field).name === 'invalid') continue;
+      const rows = new Set<number>(write.fieldIds === 'all' && field.tableId === write.tableId ? write.rowIds : []);
+      for (const edge of edges) {
+        if (edge.dependantId !== id || edge.dependencyId === null) continue;
+        const changed = cells.get(edge.dependencyId);
+        if (!changed?.size) continue;
+        if (edge.viaId === null) for (const row of changed) rows.add(row);
+        else {
+          const via = fields.byId.get(edge.viaId);
+          if (via) for (const row of await this.rowsLinkingTo(via, [...changed])) rows.add(row);
+        }
+      }
+      if (!rows.size) continue;
+      mark(id, rows);
+      steps.push({ field, rowIds: [...rows] });
+    }
+    if (!steps.length) return null;
+    const byTable = new Map<number, { rowIds: Set<number>; fieldIds: Set<number> }>();
+    const writtenRows = new Set(write.rowIds);
+    for (const step of steps) {
+      const entry = byTable.get(step.field.tableId) ?? { rowIds: new Set<number>(), fieldIds: new Set<number>() };
+      for (const row of step.rowIds) if (step.field.tableId !== write.tableId || !writtenRows.has(row)) entry.rowIds.add(row);
+      entry.fieldIds.add(step.field.id);
+      byTable.set(step.field.tableId, entry);
+    }
+    return {
+      rows: [...byTable].filter(([, e]) => e.rowIds.size).map(([tableId, e]) => ({ tableId, rowIds: [...e.rowIds].sort((a, b) => a - b), fieldIds: [...e.fieldIds] })),
+      apply: async () => {
+        for (const step of steps) await this.recompute(step.field, fields, step.rowIds);
+      },
+    };
+  }
+
+  /** Rows a link field's cells of `rowIds` point at. */
+  private async linkedRows(link: FieldEntity, rowIds: number[]): Promise<number[]> {
+    const { table, owner, target } = this.junctionOf(link);
+    const sql = new Sql(this.dialect);
+    const rows = await this.rows.query<{ id: unknown }>(`SELECT DISTINCT ${quote(target)} AS "id" FROM ${quote(table)} WHERE ${quote(owner)} IN ${this.dialect.idsIn(rowIds, (v) => sql.param(v))}`, sql.params);
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Rows of the link field's table whose cells point at any of `targetIds`. */
+  private async rowsLinkingTo(link: FieldEntity, targetIds: number[]): Promise<number[]> {
+    const { table, owner, target } = this.junctionOf(link);
+    const sql = new Sql(this.dialect);
+    const rows = await this.rows.query<{ id: unknown }>(`SELECT DISTINCT ${quote(owner)} AS "id" FROM ${quote(table)} WHERE ${quote(target)} IN ${this.dialect.idsIn(targetIds, (v) => sql.param(v))}`, sql.params);
+    return rows.map((r) => Number(r.id));
+  }
+
+  private junctionOf(link: FieldEntity): { table: string; owner: string; target: string } {
+    const b = link.properties.side === 'b';
+    return { table: `database_relation_${Number(link.properties.relation_id ?? link.id)}`, owner: b ? 'row_b' : 'row_a', target: b ? 'row_a' : 'row_b' };
+  }
+}
+
+/** Renames references to `field` (formerly `previousName`) in a formula of table `tableId`; answers whether anything changed. */
+function renameInFormula(node: FormulaNode, tableId: number, field: FieldEntity, previousName: string, fields: DatabaseFields): boolean {
+  let changed = false;
+  const visit = (n: FormulaNode) => {
+    if (n.kind === 'field' && tableId === field.tableId && n.name === previousName) {
+      n.name = field.name;
+      changed = true;
+    } else if (n.kind === 'lookup') {
+      if (tableId === field.tableId && n.through === previousName) {
+        n.through = field.name;
+        changed = true;
+      }
+      const through = (fields.byTable.get(tableId) ?? []).find((f) => f.name === n.through);
+      if (through && Number(through.properties.link_row_table_id) === field.tableId && n.target === previousName) {
+        n.target = field.name;
+        changed = true;
+      }
+    } else if (n.kind === 'call') n.args.forEach(visit);
+  };
+  visit(node);
+  return changed;
+}

@@ -1,0 +1,3 @@
+import type { FormulaFunction } from './function';
+
+export const NUMBER_FUNCTIONS: FormulaFunction[] = [];

@@ -1,0 +1,295 @@
+import { pgRegExp } from '../../../core/database/sqlite-functions';
+import type { CallSite, CompileScope, Expr } from '../expr';
+import { callName } from '../expr';
+import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
+import { accepts, argumentError, checkArgs } from './args';
+import type { FormulaFunction } from './function';
+
+/*
+ * Text functions of Baserow's formula language (Baserow's function_defs.py: upper, lower,
+ * concat, tovarchar, t, replace, search, length, reverse, contains, left, right, trim,
+ * regex_replace, encode_uri(_component), split_part, tourl, link, button, get_link_url,
+ * get_link_label, get_single_select_value, has_option).
+ *
+ * SQL rule: on SQLite bound values are positional `?`, so an argument's SQL is written once
+ * and arguments in their order; where a value is needed twice, `once` names it in a
+ * subquery. Constant patterns are SQL literals, never bound late.
+ */
+
+const TEXT: readonly FormulaTypeName[] = ['text'];
+const NUMBER: readonly FormulaTypeName[] = ['number'];
+
+/** A value's type with another nullability. */
+export const withNullable = (type: FormulaType, nullable: boolean): FormulaType => ({ ...type, nullable });
+
+/**
+ * Baserow's `try_coerce_nullable_args_to_not_null` (on unless a function turns it off): a
+ * nullable argument of a type with an empty value (text '' — char and url too —, number 0,
+ * duration 0) is given as `when_empty(arg, <empty>)`, so `upper(null)` is ''.
+ */
+export function notNull(arg: Expr, scope: CompileScope): Expr {
+  if (!arg.type.nullable) return arg;
+  switch (arg.type.name) {
+    case 'text':
+    case 'char':
+    case 'url':
+      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
+    case 'number':
+    case 'duration':
+    case 'date_interval':
+      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
+    default:
+      return arg;
+  }
+}
+
+/** SQL cheap and safe to write more than once: a column, a constant (no bound value in it). */
+function isPlain(sql: string): boolean {
+  return /^[\w".]+$/.test(sql) || /^CAST\([\w.]+ AS \w+\)$/.test(sql);
+}
+
+/** How many `?` placeholders SQLite SQL holds (outside quoted strings and names). */
+function placeholders(sql: string): number {
+  let count = 0;
+  let quote: string | null = null;
+  for (const c of sql) {
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '?') count++;
+  }
+  return count;
+}
+
+/**
+ * `body` over the values of `values`, each computed once: plain ones are written as they are;
+ * otherwise they become the columns of a one-row subquery, in order, which `body` reads. `body`
+ * may bind values (a `totext` format…): on SQLite, whose placeholders are positional, those are
+ * moved before the values' own, as they come first in the SQL text.
+ */
+export function once(scope: CompileScope, values: string[], body: (refs: string[]) => string): string {
+  if (values.every(isPlain)) return body(values);
+  const alias = scope.nextAlias('l');
+  const before = scope.sql.params.length;
+  const sql = body(values.map((_, i) => `"${alias}"."v${i}"`));
+  const added = scope.sql.params.length - before;
+  if (added > 0 && scope.db.name === 'sqlite') {
+    const own = values.reduce((n, value) => n + placeholders(value), 0);
+    const params = scope.sql.params;
+    params.splice(before - own, 0, ...params.splice(before, added));
+  }
+  return `(SELECT ${sql} FROM (SELECT ${values.map((value, i) => `${value} AS "v${i}"`).join(', ')}) AS "${alias}")`;
+}
+
+/**
+ * The text of an argument that is a text literal (its bound value), else undefined. `later`
+ * are the arguments compiled after it (on SQLite a literal is a positional `?`).
+ */
+function literalText(scope: CompileScope, arg: Expr, later: Expr[]): string | undefined {
+  const params = scope.sql.params;
+  const pg = /^CAST\(\$(\d+) AS text\)$/.exec(arg.sql);
+  const index = scope.db.name === 'postgres' ? (pg ? Number(pg[1]) - 1 : -1) : arg.sql === '?' ? params.length - 1 - later.reduce((n, e) => n + placeholders(e.sql), 0) : -1;
+  const value = index >= 0 ? params[index] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether a regular expression compiles (PostgreSQL's syntax, as the SQLite twin reads it). */
+function validRegExp(pattern: string): boolean {
+  try {
+    pgRegExp(pattern, 'g');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text of a single select option id (NULL for none). */
+export function selectOptionValue(scope: CompileScope, id: string): string {
+  const o = scope.nextAlias('o');
+  return `(SELECT "${o}"."value" FROM "database_select_option" "${o}" WHERE "${o}"."id" = ${id})`;
+}
+
+/**
+ * Baserow's `totext` of a value (`BaserowToText`): the registered `totext` function, which
+ * formats numbers, dates, durations… as their fields show them. Text stays as it is.
+ */
+export function toText(arg: Expr, scope: CompileScope): Expr {
+  if (arg.type.name === 'text' || arg.type.name === 'url') return arg;
+  if (arg.type.name === 'char') return { type: formulaTypes.text(arg.type.nullable), sql: arg.sql };
+  // Read when called: the function list imports this file.
+  const { FORMULA_FUNCTIONS } = require('./index') as typeof import('./index');
+  const totext = FORMULA_FUNCTIONS.find((fn) => fn.type === 'totext');
+  const result = totext?.apply([arg], scope, { name: 'totext' });
+  if (result && typeof result !== 'string' && result.type.name !== 'invalid') return result;
+  return fallbackText(arg, scope);
+}
+
+/** totext for when no `totext` function is registered (its plainest forms). */
+function fallbackText(arg: Expr, scope: CompileScope): Expr {
+  const { db } = scope;
+  const text = (sql: string): Expr => ({ type: formulaTypes.text(), sql: `COALESCE(${sql}, '')` });
+  switch (arg.type.name) {
+    case 'number':
+      return text(db.numberText(arg.sql, Number(arg.type.props.number_decimal_places ?? 0)));
+    case 'boolean':
+      return text(`CASE WHEN ${arg.sql} THEN 'true' ELSE 'false' END`);
+    case 'link':
+    case 'button':
+      return { type: formulaTypes.text(true), sql: db.jsonGetText(arg.sql, 'label') };
+    case 'single_select':
+      return text(selectOptionValue(scope, arg.sql));
+    default:
+      return text(`CAST(${arg.sql} AS TEXT)`);
+  }
+}
+
+/** A function of fixed argument types (Baserow's One/Two/ThreeArgumentBaserowFunction). */
+function fixed(
+  type: string,
+  usable: readonly (readonly FormulaTypeName[])[],
+  compile: (args: Expr[], scope: CompileScope, call: CallSite) => Expr | string,
+  coerce = true,
+): FormulaFunction {
+  return {
+    type,
+    arity: { min: usable.length, max: usable.length },
+    aggregate: false,
+    apply(args, scope, call) {
+      const error = checkArgs(call, args, usable);
+      if (error) return error;
+      return compile(
+        coerce ? args.map((arg) => notNull(arg, scope)) : args,
+        scope,
+        call,
+      );
+    },
+  };
+}
+
+/** Whole number of characters from a number argument (Baserow's trunc to integer); NaN gives NULL. */
+const integer = (scope: CompileScope, sql: string) => `CAST(trunc(${scope.db.nanToNull(sql)}) AS integer)`;
+
+/** Baserow's URL check of `tourl` (its try_cast_to_url), a constant. */
+const URL_PATTERN = `^(?:([a-zA-Z]+):\\/\\/)?(?:([a-zA-Z0-9._%+-]+)(:[a-zA-Z0-9._%+-]+)?@)?([a-zA-Z0-9.-]+)(?::(\\d+))?(\\/[^?]*)?(\\?.*)?(#.*)?$`;
+
+/** The link object `{"url", "label"}` (label left out when not given), as Baserow's JSONObject. */
+function linkObject(scope: CompileScope, url: Expr, label: Expr | undefined, type: FormulaType): Expr {
+  const entries: Record<string, string> = { url: scope.db.jsonText(url.sql) };
+  if (label) entries.label = scope.db.jsonText(label.sql);
+  return { type, sql: scope.db.jsonObject(entries) };
+}
+
+/** The text of an array element, for has_option: option values, texts, numbers and booleans as text. */
+function elementText(scope: CompileScope, element: Expr): string {
+  switch (element.type.name) {
+    case 'single_select':
+      return selectOptionValue(scope, element.sql);
+    case 'text':
+    case 'char':
+    case 'url':
+      return element.sql;
+    case 'number':
+      return scope.db.numberText(element.sql, Number(element.type.props.number_decimal_places ?? 0));
+    case 'boolean':
+      return `CASE WHEN ${element.sql} THEN 'true' ELSE 'false' END`;
+    case 'link':
+    case 'button':
+      return scope.db.jsonGetText(element.sql, 'url');
+    default:
+      return `CAST(${element.sql} AS TEXT)`;
+  }
+}
+
+export const TEXT_FUNCTIONS: FormulaFunction[] = [
+  fixed('upper', [TEXT], ([a]) => ({ type: formulaTypes.text(a.type.nullable), sql: `upper(${a.sql})` })),
+  fixed('lower', [TEXT], ([a]) => ({ type: formulaTypes.text(a.type.nullable), sql: `lower(${a.sql})` })),
+  {
+    // Every argument as text (totext), NULL as ''.
+    type: 'concat',
+    arity: { min: 2, max: Infinity },
+    aggregate: false,
+    apply(args, scope) {
+      const joined = (values: string[]) => values.map((sql, i) => `COALESCE(${toText({ type: args[i].type, sql }, scope).sql}, '')`).join(' || ');
+      const texts = args.every((arg) => ['text', 'char', 'url'].includes(arg.type.name));
+      return { type: formulaTypes.text(), sql: `(${texts ? joined(args.map((arg) => arg.sql)) : once(scope, args.map((arg) => arg.sql), joined)})` };
+    },
+  },
+  // Baserow's internal `tovarchar`: text as the `char` type.
+  fixed('tovarchar', [TEXT], ([a]) => ({ type: formulaTypes.char(a.type.nullable), sql: a.sql }), false),
+  {
+    // The text itself, '' for any other type.
+    type: 't',
+    arity: { min: 1, max: 1 },
+    aggregate: false,
+    apply([arg], scope) {
+      const a = notNull(arg, scope);
+      if (['text', 'char', 'url'].includes(a.type.name)) return a;
+      return { type: formulaTypes.text(a.type.nullable), sql: `CAST('' AS TEXT)` };
+    },
+  },
+  fixed('replace', [TEXT, TEXT, TEXT], ([a, b, c]) => ({ type: formulaTypes.text(), sql: `replace(${a.sql}, ${b.sql}, ${c.sql})` })),
+  fixed('search', [TEXT, TEXT], ([a, b], scope) => ({ type: formulaTypes.number(0), sql: scope.db.toNumber(`strpos(${a.sql}, ${b.sql})`) })),
+  fixed('length', [TEXT], ([a], scope) => ({ type: formulaTypes.number(0), sql: scope.db.toNumber(scope.db.length(a.sql)) })),
+  fixed('reverse', [TEXT], ([a]) => ({ type: a.type, sql: `reverse(${a.sql})` })),
+  fixed('contains', [TEXT, TEXT], ([a, b]) => ({ type: formulaTypes.boolean(), sql: `(strpos(${a.sql}, ${b.sql}) <> 0)` })),
+  // The first/last n characters (n < 0: all but the last/first |n|); NULL when n is NaN.
+  fixed('left', [TEXT, NUMBER], ([a, n], scope) => ({ type: withNullable(a.type, true), sql: `left(${a.sql}, ${integer(scope, n.sql)})` })),
+  fixed('right', [TEXT, NUMBER], ([a, n], scope) => ({ type: withNullable(a.type, true), sql: `right(${a.sql}, ${integer(scope, n.sql)})` })),
+  // Baserow's trim is regex_replace(arg, '(^\s+|\s+$)', ''): every kind of white space.
+  fixed('trim', [TEXT], ([a]) => ({ type: a.type, sql: `regexp_replace(${a.sql}, '(^\\s+|\\s+$)', '', 'g')` })),
+  // Every match replaced (\1… its groups); a literal pattern that is no regular expression gives
+  // '#ERROR!' as Baserow's try_regexp_replace does (others fail the query, on both databases).
+  fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement], scope) => {
+    const literal = literalText(scope, pattern, [replacement]);
+    if (literal !== undefined && !validRegExp(literal)) {
+      return { type: a.type, sql: `CASE WHEN ${a.sql} IS NULL OR ${pattern.sql} IS NULL OR ${replacement.sql} IS NULL THEN NULL ELSE '#ERROR!' END` };
+    }
+    return { type: a.type, sql: `regexp_replace(${a.sql}, ${pattern.sql}, ${replacement.sql}, 'g')` };
+  }),
+  fixed('encode_uri', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.encodeUri(a.sql, false) })),
+  fixed('encode_uri_component', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.encodeUri(a.sql, true) })),
+  // The n-th part split by the delimiter; '' when n <= 0 or past the last part.
+  fixed('split_part', [TEXT, TEXT, NUMBER], ([a, delimiter, n], scope) => ({
+    type: formulaTypes.text(a.type.nullable || delimiter.type.nullable || n.type.nullable),
+    sql: once(scope, [a.sql, delimiter.sql, n.sql], ([text, d, part]) => `CASE WHEN ${part} <= 0 THEN '' ELSE split_part(${text}, ${d}, ${integer(scope, part)}) END`),
+  })),
+  // The text when it reads as a URL, '' otherwise (also for NULL).
+  fixed(
+    'tourl',
+    [TEXT],
+    ([a], scope) => ({ type: formulaTypes.url(), sql: once(scope, [a.sql], ([text]) => `CASE WHEN ${scope.db.regexMatches(text, `'${URL_PATTERN}'`)} THEN ${text} ELSE '' END`) }),
+    false,
+  ),
+  {
+    type: 'link',
+    arity: { min: 1, max: 2 },
+    aggregate: false,
+    apply(args, scope, call) {
+      const error = checkArgs(call, args, [TEXT]);
+      if (error) return error;
+      const [url, label] = args.map((arg) => toText(arg, scope));
+      return linkObject(scope, url, label, formulaTypes.link(args[0].type.nullable));
+    },
+  },
+  fixed('button', [TEXT, TEXT], ([url, label], scope) => linkObject(scope, url, label, formulaTypes.button(url.type.nullable))),
+  fixed('get_link_url', [['link']], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.jsonGetText(a.sql, 'url') })),
+  fixed('get_link_label', [['link']], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.jsonGetText(a.sql, 'label') })),
+  fixed('get_single_select_value', [['single_select']], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: selectOptionValue(scope, a.sql) })),
+  {
+    // Whether any option (or value) of a multiple select, lookup or array is the text.
+    type: 'has_option',
+    arity: { min: 2, max: 2 },
+    aggregate: true,
+    apply([list, option], scope, call) {
+      const errors: string[] = [];
+      if (!list.relation) errors.push(argumentError(call, 0, list.type, ['multiple_select', 'array', 'a list of single_select values obtained from a lookup']));
+      if (!accepts('text', option.type.name)) errors.push(argumentError(call, 1, option.type, TEXT));
+      if (errors.length) return errors.join(', ');
+      if (option.relation) return `${callName(call)} can only be given one array argument`;
+      const relation = list.relation!;
+      const value = elementText(scope, { type: list.type.sub!, sql: list.sql });
+      const where = [...relation.where, `${value} = ${notNull(option, scope).sql}`].join(' AND ');
+      return { type: formulaTypes.boolean(), sql: `EXISTS (SELECT 1 FROM ${relation.from} WHERE ${where})` };
+    },
+  },
+];

@@ -1,0 +1,191 @@
+import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
+import { quote } from '../../../core/database/sql';
+import type { FieldSpec } from '../../../core/validation/field';
+import { DatabaseErrors } from '../../database.errors';
+import type { FieldEntity } from '../../fields/field.entity';
+import { ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, fieldColumn } from '../../fields/field-type';
+import { DATE_PROPERTIES } from '../../fields/types/date.field-type';
+import { NUMBER_SEPARATORS } from '../../fields/types/number.field-type';
+import { DURATION_FORMATS } from '../../fields/values/duration';
+import type { CompiledFormula } from '../compiler';
+import type { DatabaseFields, FormulaService } from '../formula.service';
+import type { FormulaType } from '../formula-type';
+import { storedFormulaType } from '../stored-type';
+
+/** The keys every computed field answers: its result type and that type's formatting (null when it has none). */
+export const RESULT_PROPERTIES: Readonly<Record<string, FieldSpec>> = {
+  formula_type: { kind: 'any', required: false },
+  array_formula_type: { kind: 'any', required: false },
+  error: { kind: 'any', required: false },
+  nullable: { kind: 'any', required: false },
+  number_decimal_places: { kind: 'int', min: 0, max: 10, nullable: true, required: false },
+  number_prefix: { kind: 'string', allowBlank: true, max: 10, nullable: true, required: false },
+  number_suffix: { kind: 'string', allowBlank: true, max: 100, nullable: true, required: false },
+  number_separator: { kind: 'choice', choices: NUMBER_SEPARATORS, nullable: true, required: false },
+  ...Object.fromEntries(Object.entries(DATE_PROPERTIES).map(([key, spec]) => [key, { ...spec, nullable: true, default: undefined }])),
+  duration_format: { kind: 'choice', choices: DURATION_FORMATS, nullable: true, required: false },
+};
+
+/** The plain field type a computed result type reads, sorts, searches and filters as. */
+const PLAIN_TYPES: Partial<Record<FormulaType['name'], string>> = {
+  text: 'text',
+  char: 'text',
+  url: 'url',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  duration: 'duration',
+};
+
+/**
+ * What formula, lookup, rollup and count fields share: read-only cells stored in a column of
+ * their result type, computed by the formula service; read, sorted, searched and filtered as
+ * the plain field type of their result (a number formula as a number field with its decimal
+ * places, …). Each type says which formula it computes and checks its own properties.
+ */
+export abstract class ComputedFieldType implements FieldType {
+  abstract readonly type: string;
+  readonly readOnly = true;
+  readonly computed = true;
+  readonly canIndex = true;
+  abstract readonly properties: Readonly<Record<string, FieldSpec>>;
+
+  constructor(
+    protected readonly formulas: FormulaService,
+    protected readonly registry: FieldTypeRegistry,
+  ) {}
+
+  /** Checks the type's own properties before the formula is typed (through and target fields…). */
+  protected abstract check(field: FieldEntity, fields: DatabaseFields, input: Record<string, unknown>): void;
+
+  canBePrimary(): boolean {
+    return true;
+  }
+
+  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext): Promise<FieldEntity[]> {
+    const fields = await this.formulas.databaseFields(ctx.table.databaseId);
+    this.check(field, fields, input);
+    const compiled: CompiledFormula = await this.formulas.type(field, fields, true);
+    this.formulas.applyType(field, compiled.expr.type, input);
+    if (field.dbIndex && !this.formulas.indexable(field)) throw DatabaseErrors.dbIndexNotSupported(this.type);
+    await this.formulas.saveDependencies(field, compiled, ctx.table.databaseId);
+    return [];
+  }
+
+  /** A copied table's computed field finds its link and target fields by name (the copy's own ids differ). */
+  duplicateInput(field: FieldEntity): Record<string, unknown> {
+    const p = field.properties;
+    if (p.through_field_id === undefined) return {};
+    return { through_field_id: null, through_field_name: p.through_field_name, target_field_id: null, target_field_name: p.target_field_name };
+  }
+
+  /** A changed formula (or result type) recomputes the column, even when it keeps its kind. */
+  needsConversion(previous: FieldEntity, field: FieldEntity): boolean {
+    return JSON.stringify(previous.properties) !== JSON.stringify(field.properties);
+  }
+
+  column(field: FieldEntity): ColumnDefinition {
+    return this.formulas.columnOf(field);
+  }
+
+  /** The column exists: every cell is computed. */
+  async createStorage(field: FieldEntity, ctx: FieldContext): Promise<void> {
+    await this.formulas.recompute(field, await this.formulas.databaseFields(ctx.table.databaseId), null);
+  }
+
+  async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {
+    const type = storedFormulaType(field);
+    const element = type.sub ?? type;
+    if (element.name !== 'single_select') return {};
+    return { select_options: (await this.optionsOf(field, ctx)).map((o) => ({ id: o.id, value: o.value, color: o.color })) };
+  }
+
+  private async optionsOf(field: FieldEntity, ctx: FieldContext): Promise<{ id: number; value: string; color: string }[]> {
+    const sourceId = Number(field.properties.select_options_field_id);
+    if (!sourceId) return [];
+    const own = ctx.selectOptions.get(sourceId);
+    if (own) return own;
+    return ctx.manager.query(`SELECT "id", "value", "color" FROM ${quote('database_select_option')} WHERE "field_id" = ${ctx.dialect.placeholder(1)} ORDER BY "order", "id"`, [sourceId]);
+  }
+
+  prepareValue(): never {
+    throw new Error('Computed cells are never written.');
+  }
+
+  defaultValue(): null {
+    return null;
+  }
+
+  /** The plain field (and its type) the result reads as, sharing this field's id and column; null for other results. */
+  plain(field: FieldEntity): { field: FieldEntity; type: FieldType } | null {
+    const result = storedFormulaType(field);
+    const name = PLAIN_TYPES[result.name];
+    if (!name) return null;
+    const properties: Record<string, unknown> = { ...result.props, number_negative: true };
+    return { field: { ...field, type: name, properties } as FieldEntity, type: this.registry.require(name) };
+  }
+
+  filterAs(field: FieldEntity): { field: FieldEntity; type: FieldType } | null {
+    return this.plain(field);
+  }
+
+  async readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<unknown[]> {
+    const result = storedFormulaType(field);
+    const column = fieldColumn(field);
+    const plain = this.plain(field);
+    if (plain) return plain.type.readValues(plain.field, rows, ctx);
+    if (result.name === 'single_select') {
+      const options = new Map((await this.optionsOf(field, ctx)).map((o) => [Number(o.id), o]));
+      return rows.map((row) => {
+        const option = row[column] == null ? undefined : options.get(Number(row[column]));
+        return option ? { id: option.id, value: option.value, color: option.color } : null;
+      });
+    }
+    if (result.name === 'invalid') return rows.map(() => null);
+    const element = result.sub ? this.plain({ ...field, properties: { ...field.properties, formula_type: result.sub.name } } as FieldEntity) : null;
+    return Promise.all(
+      rows.map(async (row) => {
+        const raw = row[column];
+        const value = typeof raw === 'string' ? JSON.parse(raw) : (raw ?? null);
+        if (result.name !== 'array' || !Array.isArray(value)) return value ?? (result.name === 'array' ? [] : null);
+        if (!element) return value;
+        const cells = await element.type.readValues(
+          element.field,
+          value.map((item: { id: number; value: unknown }, i: number) => ({ id: i + 1, [column]: item.value })),
+          ctx,
+        );
+        return value.map((item: { id: number }, i: number) => ({ id: item.id, value: cells[i] }));
+      }),
+    );
+  }
+
+  toText(field: FieldEntity, apiValue: unknown): string | null {
+    const plain = this.plain(field);
+    if (plain) return plain.type.toText(plain.field, apiValue);
+    if (apiValue === null || apiValue === undefined) return null;
+    if (Array.isArray(apiValue)) return apiValue.map((item) => (typeof item?.value === 'object' && item.value !== null ? (item.value.value ?? '') : String(item?.value ?? ''))).join(', ') || null;
+    if (typeof apiValue === 'object') return String((apiValue as { value?: unknown; url?: unknown }).value ?? (apiValue as { url?: unknown }).url ?? '');
+    return String(apiValue);
+  }
+
+  sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
+    const plain = this.plain(field);
+    if (plain) return plain.type.sortExpression(plain.field, ref);
+    return null;
+  }
+
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    const plain = this.plain(field);
+    if (plain) return plain.type.searchCondition(plain.field, ref, term);
+    const result = storedFormulaType(field);
+    if (result.name === 'invalid') return null;
+    const pattern = ref.sql.param(`%${escapeLike(term)}%`);
+    if (result.name === 'array') {
+      // The items' values, not the JSON around them (its keys and ids).
+      const { relation, value } = this.formulas.sqlDialect.storedArray(`${quote(ref.alias)}.${quote(fieldColumn(field))}`, 'search_item');
+      const element = result.sub?.name === 'single_select' ? this.formulas.sqlDialect.jsonObjectText(value, 'value') : value;
+      return `EXISTS (SELECT 1 FROM ${relation.from} WHERE ${ref.sql.dialect.ilike(ref.sql.dialect.castText(element), pattern)})`;
+    }
+    return ref.sql.dialect.ilike(ref.sql.dialect.castText(`${quote(ref.alias)}.${quote(fieldColumn(field))}`), pattern);
+  }
+}

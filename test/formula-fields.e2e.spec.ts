@@ -1,0 +1,201 @@
+import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { databaseOf } from './support/fixtures';
+import { connect, WsClient } from './support/ws';
+
+let t: TestApp;
+let ada: SignedUp;
+let database: number;
+
+beforeAll(async () => {
+  t = await startApp();
+  ada = await signUp(t, 'Ada');
+  database = await databaseOf(t, ada);
+});
+afterAll(async () => t?.close());
+
+const req = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
+/** A new table without the rows a table starts with. */
+const createTable = async (name: string) => {
+  const id = (await req('POST', `/api/database/tables/database/${database}/`, { name })).body.id as number;
+  const ids = (await req('GET', `/api/database/rows/table/${id}/`)).body.results.map((r: any) => r.id);
+  if (ids.length) await req('POST', `/api/database/rows/table/${id}/batch-delete/`, { items: ids });
+  return id;
+};
+const createField = (table: number, body: Record<string, unknown>) => req('POST', `/api/database/fields/table/${table}/`, body);
+const updateField = (id: number, body: Record<string, unknown>) => req('PATCH', `/api/database/fields/${id}/`, body);
+const createRow = async (table: number, body: Record<string, unknown>) => (await req('POST', `/api/database/rows/table/${table}/?user_field_names=true`, body)).body;
+const updateRow = (table: number, id: number, body: Record<string, unknown>) => req('PATCH', `/api/database/rows/table/${table}/${id}/?user_field_names=true`, body);
+const rowsOf = async (table: number, query = '') => (await req('GET', `/api/database/rows/table/${table}/?user_field_names=true${query}`)).body.results as any[];
+const fieldsOf = async (table: number) => (await req('GET', `/api/database/fields/table/${table}/`)).body as any[];
+
+describe('formula fields', () => {
+  let table: number;
+  let price: any;
+  let doubled: any;
+
+  beforeAll(async () => {
+    table = await createTable('Products');
+    price = (await createField(table, { name: 'Price', type: 'number', number_decimal_places: 2, number_negative: true })).body;
+    await createField(table, { name: 'Label', type: 'text' });
+    await createRow(table, { Name: 'a', Price: '1.50', Label: 'x' });
+    await createRow(table, { Name: 'b', Price: '10', Label: 'y' });
+  });
+
+  test('a number formula is typed, stored for existing rows and answered with its properties', async () => {
+    const res = await createField(table, { name: 'Doubled', type: 'formula', formula: "field('Price') * 2" });
+    expect(res.status).toBe(200);
+    doubled = res.body;
+    expect(doubled).toMatchObject({ type: 'formula', formula: "field('Price') * 2", formula_type: 'number', error: null, read_only: true, array_formula_type: null, date_format: null });
+    expect(doubled.number_decimal_places).toBe(2);
+    const rows = await rowsOf(table);
+    expect(rows.map((r) => r.Doubled)).toEqual(['3.00', '20.00']);
+  });
+
+  test('a row write recomputes the formula in the same request', async () => {
+    const [a] = await rowsOf(table);
+    const res = await updateRow(table, a.id, { Price: '4.25' });
+    expect(res.status).toBe(200);
+    expect(res.body.Doubled).toBe('8.50');
+    const created = await createRow(table, { Name: 'c', Price: '0.5' });
+    expect(created.Doubled).toBe('1.00');
+  });
+
+  test('formula cells filter, sort and search as their result type', async () => {
+    const filtered = await rowsOf(table, `&filter__field_${doubled.id}__higher_than=5`);
+    expect(filtered.map((r) => r.Name).sort()).toEqual(['a', 'b']);
+    const sorted = await rowsOf(table, `&order_by=-field_${doubled.id}`);
+    expect(sorted.map((r) => r.Doubled)).toEqual(['20.00', '8.50', '1.00']);
+    const searched = await rowsOf(table, '&search=20.00');
+    expect(searched.map((r) => r.Name)).toEqual(['b']);
+  });
+
+  test('text, boolean and conditional formulas', async () => {
+    const text = await createField(table, { name: 'Text', type: 'formula', formula: "concat(field('Name'), '-', upper(field('Label')))" });
+    expect(text.body.formula_type).toBe('text');
+    const flag = await createField(table, { name: 'Expensive', type: 'formula', formula: "if(field('Price') > 5, true, false)" });
+    expect(flag.body.formula_type).toBe('boolean');
+    const rows = await rowsOf(table);
+    expect(rows.map((r) => [r.Text, r.Expensive])).toEqual([
+      ['a-X', false],
+      ['b-Y', true],
+      ['c-', false],
+    ]);
+  });
+
+  test('bad formulas are refused with Baserow errors and nothing is created', async () => {
+    const before = (await fieldsOf(table)).length;
+    const syntax = await createField(table, { name: 'Bad', type: 'formula', formula: "field('Price' +" });
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.error).toBe('ERROR_WITH_FORMULA');
+    const unknown = await createField(table, { name: 'Bad', type: 'formula', formula: "field('Nope')" });
+    expect(unknown.body).toEqual({ error: 'ERROR_WITH_FORMULA', detail: 'Error with formula: references the deleted or unknown field Nope.' });
+    const types = await createField(table, { name: 'Bad', type: 'formula', formula: 'upper(1)' });
+    expect(types.body.detail).toBe('Error with formula: argument number 1 given to function upper was of type number but the only usable type for this argument is text.');
+    const self = await createField(table, { name: 'Self', type: 'formula', formula: "field('Self') + 1" });
+    expect(self.body.error).toBe('ERROR_FIELD_SELF_REFERENCE');
+    const circular = await updateField(doubled.id, { formula: "field('Text')" });
+    expect(circular.status).toBe(200);
+    const back = await updateField(doubled.id, { formula: "field('Price') * 2" });
+    expect(back.status).toBe(200);
+    const a = await createField(table, { name: 'A', type: 'formula', formula: "field('Doubled') + 1" });
+    expect(a.status).toBe(200);
+    const loop = await updateField(doubled.id, { formula: "field('A') + 1" });
+    expect(loop.body.error).toBe('ERROR_FIELD_CIRCULAR_REFERENCE');
+    expect((await fieldsOf(table)).length).toBe(before + 1);
+    const write = await updateRow(table, (await rowsOf(table))[0].id, { Doubled: '1' });
+    expect(write.status).toBe(400);
+    expect(write.body.detail).toBe('Field of type formula is read only and should not be set manually.');
+  });
+
+  test('renaming a field rewrites formulas; deleting it makes them invalid until it is restored', async () => {
+    const renamed = await updateField(price.id, { name: 'Cost' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.related_fields.map((f: any) => f.id)).toContain(doubled.id);
+    const after = (await fieldsOf(table)).find((f) => f.id === doubled.id);
+    expect(after.formula).toBe("field('Cost') * 2");
+    const deleted = await req('DELETE', `/api/database/fields/${price.id}/`);
+    expect(deleted.status).toBe(200);
+    const broken = deleted.body.related_fields.find((f: any) => f.id === doubled.id);
+    expect(broken).toMatchObject({ formula_type: 'invalid', error: 'references the deleted or unknown field Cost' });
+    expect((await rowsOf(table))[0].Doubled).toBeNull();
+    expect((await req('PATCH', '/api/trash/restore/', { trash_item_type: 'field', trash_item_id: price.id })).status).toBe(204);
+    const restored = (await fieldsOf(table)).find((f) => f.id === doubled.id);
+    expect(restored.formula_type).toBe('number');
+    expect((await rowsOf(table)).map((r) => r.Doubled)).toEqual(['8.50', '20.00', '1.00']);
+  });
+
+  test('a formula converted to text keeps its values; text converted to a formula computes', async () => {
+    const copy = (await createField(table, { name: 'Copy', type: 'formula', formula: "field('Name')" })).body;
+    const converted = await updateField(copy.id, { type: 'text' });
+    expect(converted.status).toBe(200);
+    expect((await rowsOf(table)).map((r) => r.Copy)).toEqual(['a', 'b', 'c']);
+    const back = await updateField(copy.id, { type: 'formula', formula: "concat(field('Name'), '!')" });
+    expect(back.status).toBe(200);
+    expect((await rowsOf(table)).map((r) => r.Copy)).toEqual(['a!', 'b!', 'c!']);
+  });
+
+  test('the type endpoint answers the type of a formula without changing anything', async () => {
+    const res = await req('POST', `/api/database/formula/${table}/type/`, { formula: "field('Name')", name: 'Anything' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ formula: "field('Name')", formula_type: 'text', error: null });
+    const bad = await req('POST', `/api/database/formula/${table}/type/`, { formula: 'upper(1)', name: 'X' });
+    expect(bad.body.error).toBe('ERROR_WITH_FORMULA');
+  });
+});
+
+describe('lookup, rollup and count through a link', () => {
+  let orders: number;
+  let items: number;
+  let ws: WsClient;
+
+  beforeAll(async () => {
+    orders = await createTable('Orders');
+    items = await createTable('Items');
+    await createField(items, { name: 'Amount', type: 'number', number_decimal_places: 1 });
+    await createField(orders, { name: 'Items', type: 'link_row', link_row_table_id: items });
+  });
+  afterAll(() => ws?.close());
+
+  test('lookup, rollup and count follow writes to both tables, and the other table hears rows_updated', async () => {
+    const i1 = await createRow(items, { Name: 'i1', Amount: 2 });
+    const i2 = await createRow(items, { Name: 'i2', Amount: 3.5 });
+    const order = await createRow(orders, { Name: 'o1', Items: [i1.id, i2.id] });
+    const lookup = await createField(orders, { name: 'Amounts', type: 'lookup', through_field_name: 'Items', target_field_name: 'Amount' });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toMatchObject({ formula_type: 'array', array_formula_type: 'number' });
+    const rollup = await createField(orders, { name: 'Total', type: 'rollup', through_field_id: lookup.body.through_field_id, target_field_id: lookup.body.target_field_id, rollup_function: 'sum' });
+    expect(rollup.status).toBe(200);
+    const count = await createField(orders, { name: 'Count', type: 'count', through_field_id: lookup.body.through_field_id });
+    expect(count.status).toBe(200);
+    let [row] = await rowsOf(orders);
+    expect(row.Amounts).toEqual([
+      { id: i1.id, value: '2.0' },
+      { id: i2.id, value: '3.5' },
+    ]);
+    expect(row.Total).toBe('5.5');
+    expect(row.Count).toBe('2');
+
+    ws = await connect(t, ada.token);
+    await ws.send({ page: 'table', table_id: orders });
+    await ws.waitFor((m) => m.type === 'page_add');
+    expect((await updateRow(items, i1.id, { Amount: 10 })).status).toBe(200);
+    const message = await ws.waitFor((m) => m.type === 'rows_updated' && m.table_id === orders);
+    expect(message.rows[0].id).toBe(order.id);
+    expect(message.rows_before_update[0][`field_${rollup.body.id}`]).toBe('5.5');
+    expect(message.rows[0][`field_${rollup.body.id}`]).toBe('13.5');
+
+    await req('DELETE', `/api/database/rows/table/${items}/${i2.id}/`);
+    [row] = await rowsOf(orders);
+    expect([row.Total, row.Count]).toEqual(['10.0', '1']);
+    await updateRow(orders, order.id, { Items: [] });
+    [row] = await rowsOf(orders);
+    expect([row.Amounts, row.Total, row.Count]).toEqual([[], '0.0', '0']);
+  });
+
+  test('lookup errors', async () => {
+    const through = await createField(orders, { name: 'Bad', type: 'lookup', through_field_name: 'Name', target_field_name: 'Amount' });
+    expect(through.body.error).toBe('ERROR_INVALID_LOOKUP_THROUGH_FIELD');
+    const target = await createField(orders, { name: 'Bad', type: 'lookup', through_field_name: 'Items', target_field_name: 'Nope' });
+    expect(target.body.error).toBe('ERROR_INVALID_LOOKUP_TARGET_FIELD');
+  });
+});

@@ -46,7 +46,7 @@ import WebSocket from 'ws';
 import { ServerProcess, startRowspace, stopServer } from './server';
 import { prng } from '../test/support/fuzz';
 
-function envInt(key: string, def: number, min = 1): number {
+export function envInt(key: string, def: number, min = 1): number {
   const raw = process.env[key];
   if (raw === undefined || raw.trim() === '') return def;
   const value = Number(raw);
@@ -54,18 +54,18 @@ function envInt(key: string, def: number, min = 1): number {
   return value;
 }
 
-const ROWS = Math.floor(envInt('BENCH_ROWS', 100_000));
-const SECONDS = envInt('BENCH_SECONDS', 10, 0.1);
-const WARMUP_SECONDS = 2;
+export const ROWS = Math.floor(envInt('BENCH_ROWS', 100_000));
+export const SECONDS = envInt('BENCH_SECONDS', 10, 0.1);
+export const WARMUP_SECONDS = 2;
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map((c) => Math.floor(Number(c)));
-const INSERT_CONCURRENCY = Math.floor(envInt('BENCH_INSERT_CONCURRENCY', 1));
+export const INSERT_CONCURRENCY = Math.floor(envInt('BENCH_INSERT_CONCURRENCY', 1));
 const INDEX_MODE = (process.env.BENCH_DB_INDEX ?? 'both').toLowerCase();
 const WS_SOCKETS = Math.floor(envInt('BENCH_WS_SOCKETS', 100));
 const WS_RUNS = Math.floor(envInt('BENCH_WS_RUNS', 30));
 const WS_WARMUP = 3;
 const WS_TIMEOUT_MS = 10_000;
-const BATCH_SIZE = 200;
-const PAGE_SIZE = 100;
+export const BATCH_SIZE = 200;
+export const PAGE_SIZE = 100;
 /** `filter__field_<amount>__higher_than`: amounts are uniform in [-1000, 1000), so 20 % are above. */
 const FILTER_ABOVE = 600;
 /** The search term, in about 3 % of the names and nowhere else. */
@@ -78,12 +78,12 @@ const TOKEN_REFRESH_MS = 20 * 60_000;
 if (!['both', 'on', 'off'].includes(INDEX_MODE)) throw new Error(`BENCH_DB_INDEX must be both, on or off, got "${INDEX_MODE}"`);
 if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`BENCH_CONCURRENCY must list whole numbers, got "${process.env.BENCH_CONCURRENCY}"`);
 
-const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+export const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 // ---------------------------------------------------------------- server (child process)
 
 /** A fresh database on the PostgreSQL server of `serverUrl`, dropped by `drop()`. */
-async function freshPostgres(serverUrl: string): Promise<{ url: string; version: string; drop(): Promise<void> }> {
+export async function freshPostgres(serverUrl: string): Promise<{ url: string; version: string; drop(): Promise<void> }> {
   const { Client } = await import('pg');
   const admin = new URL(serverUrl);
   if (admin.pathname === '' || admin.pathname === '/') admin.pathname = '/postgres';
@@ -112,7 +112,7 @@ interface Reply {
 }
 
 /** One request over `agent`; resolves once the whole body is read. `auth`: the `Authorization` header. */
-function send(agent: Agent, base: URL, method: string, path: string, body?: unknown, auth?: string): Promise<Reply> {
+export function send(agent: Agent, base: URL, method: string, path: string, body?: unknown, auth?: string): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | number> = {};
   if (payload !== undefined) {
@@ -133,7 +133,7 @@ function send(agent: Agent, base: URL, method: string, path: string, body?: unkn
 }
 
 /** The setup/measurement API of one server: JSON in, JSON out, errors on >= 400. */
-class Api {
+export class Api {
   readonly base: URL;
   readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   token = '';
@@ -185,7 +185,7 @@ class Api {
 
 // ---------------------------------------------------------------- the table
 
-const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'fjord', 'gamma', 'harbor', 'indigo', 'juniper', 'kelvin', 'lumen', 'maple', 'nimbus', 'onyx', 'pepper', 'quartz', 'raven', 'sierra', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yonder', 'zephyr'];
+export const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'fjord', 'gamma', 'harbor', 'indigo', 'juniper', 'kelvin', 'lumen', 'maple', 'nimbus', 'onyx', 'pepper', 'quartz', 'raven', 'sierra', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yonder', 'zephyr'];
 const LOREM = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor', 'incididunt', 'ut', 'labore', 'et', 'dolore', 'magna', 'aliqua'];
 const STATUSES = [
   { value: 'Backlog', color: 'light-gray' },
@@ -333,14 +333,14 @@ async function insertRows(api: Api, tableId: number, batches: Record<string, unk
 
 // ---------------------------------------------------------------- load (list and search)
 
-function percentile(values: number[], p: number): number | null {
+export function percentile(values: number[], p: number): number | null {
   if (!values.length) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round(sorted[index] * 100) / 100;
 }
 
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** The `count` of a list response, read from the start of the body (parsing everything only if needed). */
 function countOf(text: string): number | null {
@@ -360,17 +360,17 @@ function countOf(text: string): number | null {
  * 200 with `expectedCount`.
  */
 /** What a 200 answer must hold: null when it does, else the problem. */
-type AnswerCheck = (text: string) => string | null;
+export type AnswerCheck = (text: string) => string | null;
 
 /** The answer's exact `count` must be `expected`. */
-const countIs =
+export const countIs =
   (expected: number): AnswerCheck =>
   (text) => {
     const count = countOf(text);
     return count === expected ? null : `count ${count}, expected ${expected}`;
   };
 
-async function load(api: Api, path: string, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt') {
+export async function load(api: Api, path: string, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt') {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const firstErrors: string[] = [];
   const run = async (seconds: number, record: boolean) => {
@@ -613,7 +613,7 @@ async function measureMode(api: Api, tableId: number, fields: Fields, expected: 
   return result;
 }
 
-function machine() {
+export function machine() {
   const cpu = cpus();
   let commit: string | null = null;
   try {
@@ -738,7 +738,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// bench/formulas.ts imports the client, the load loop and the helpers above; only `npm run bench` runs this one.
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

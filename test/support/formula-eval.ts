@@ -58,16 +58,16 @@ export class FormulaEval {
   ) {}
 
   static async open(kind: 'sqlite' | 'postgres' = TEST_DB): Promise<FormulaEval> {
-    const ddl = (t: { text: string; num: string; bool: string; date: string; datetime: string; real: string }) => [
+    const ddl = (t: { text: string; num: string; bool: string; date: string; datetime: string; real: string; serial: string }) => [
       `CREATE TABLE "database_table_1" ("id" INTEGER PRIMARY KEY, "order" ${t.num}, "created_on" ${t.datetime}, "updated_on" ${t.datetime}, "trashed" ${t.bool} NOT NULL DEFAULT FALSE, "field_1" ${t.text}, "field_2" ${t.num}, "field_3" ${t.bool}, "field_4" ${t.date}, "field_5" ${t.datetime}, "field_6" ${t.real})`,
       `CREATE TABLE "database_table_2" ("id" INTEGER PRIMARY KEY, "trashed" ${t.bool} NOT NULL DEFAULT FALSE, "field_20" ${t.text}, "field_21" ${t.num})`,
-      `CREATE TABLE "database_relation_10" ("id" INTEGER PRIMARY KEY, "row_a" INTEGER NOT NULL, "row_b" INTEGER NOT NULL)`,
+      `CREATE TABLE "database_relation_10" ("id" ${t.serial}, "row_a" INTEGER NOT NULL, "row_b" INTEGER NOT NULL)`,
       `CREATE TABLE "database_select_option" ("id" INTEGER PRIMARY KEY, "field_id" INTEGER, "value" ${t.text}, "color" ${t.text}, "order" INTEGER)`,
     ];
     if (kind === 'sqlite') {
       const db = new Database(':memory:');
       installSqliteFunctions(db as never);
-      for (const statement of ddl({ text: 'TEXT', num: 'REAL', bool: 'INTEGER', date: 'TEXT', datetime: 'TEXT', real: 'REAL' })) db.exec(statement);
+      for (const statement of ddl({ text: 'TEXT', num: 'REAL', bool: 'INTEGER', date: 'TEXT', datetime: 'TEXT', real: 'REAL', serial: 'INTEGER PRIMARY KEY' })) db.exec(statement);
       return new FormulaEval(
         kind,
         async (sql, params) => (/^\s*select/i.test(sql) ? (db.prepare(sql).all(...(params as never[])) as Record<string, unknown>[]) : (db.prepare(sql).run(...(params as never[])), [])),
@@ -81,7 +81,7 @@ export class FormulaEval {
     await client.query(`SET search_path TO "${schema}"`);
     await client.query(`SET TimeZone TO 'UTC'`);
     for (const oid of [1082, 1114, 1184]) client.setTypeParser(oid, (value: string) => value);
-    for (const statement of ddl({ text: 'text', num: 'numeric(60, 10)', bool: 'boolean', date: 'date', datetime: 'timestamptz', real: 'double precision' })) await client.query(statement);
+    for (const statement of ddl({ text: 'text', num: 'numeric(60, 10)', bool: 'boolean', date: 'date', datetime: 'timestamptz', real: 'double precision', serial: 'SERIAL PRIMARY KEY' })) await client.query(statement);
     return new FormulaEval(
       kind,
       async (sql, params) => (await client.query(sql, params)).rows,
@@ -98,13 +98,13 @@ export class FormulaEval {
     const registry = new FormulaFunctionRegistry();
     for (const fn of FORMULA_FUNCTIONS) registry.register(fn);
     const compiler = new FormulaCompiler(registry, formulaDialect(dialect));
-    const sql = new Sql(dialect);
+    const sql = new Sql(dialect, { numbered: true });
     const compiled = compiler.compile(parseFormula(formula), { tableId: 1, fields: TABLE_1, fieldsOf: (id) => (id === 1 ? TABLE_1 : TABLE_2), selfId: null }, sql);
     const { expr } = compiled;
     if (expr.type.name === 'invalid') return { type: expr.type, value: undefined, sql: expr.sql };
     await this.reset(row);
     const select = expr.relation ? formulaDialect(dialect).jsonItems(expr.relation, this.jsonValue(expr)) : expr.sql;
-    const [result] = await this.run(`SELECT ${select} AS "v" FROM "database_table_1" "t" WHERE "t"."id" = 1`, sql.params);
+    const [result] = await this.run(`SELECT ${select} AS "v" FROM "database_table_1" "t" WHERE "t"."id" = 1`, sql.bindings());
     let value = result.v;
     if (expr.relation && typeof value === 'string') value = JSON.parse(value);
     return { type: expr.type, value, sql: select };

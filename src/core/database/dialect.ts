@@ -40,6 +40,10 @@ export interface Dialect {
   ilike(expression: string, param: string): string;
   /** The placeholder of the n-th (1-based) bound value of a raw query. */
   placeholder(index: number): string;
+  /** The placeholder of the n-th bound value that may appear more than once (see `Sql`'s `numbered`). */
+  numberedPlaceholder(index: number): string;
+  /** Bound values of numbered placeholders as the driver takes them. */
+  numberedBindings(params: unknown[]): unknown[];
   /** A JS value as the driver binds it (SQLite has no booleans). */
   bind(value: unknown): unknown;
   /** The SQL type of a column kind. */
@@ -68,6 +72,12 @@ export interface Dialect {
   dayOfMonthIn(expression: string, timeZone: string, bind: (value: unknown) => string): string;
   /** The connection pool's use now. */
   poolStats(dataSource: DataSource): PoolStats;
+  /**
+   * A statement taking a lock held until the transaction ends, on the pair (`scope`, `id`), so
+   * writers of the same thing take turns (PostgreSQL advisory lock); null where writers are
+   * serialised already (SQLite).
+   */
+  transactionLock(scope: number, id: number): string | null;
   /** A subquery of the given ids bound as one value (any number of them): `x IN <idsIn>`. */
   idsIn(ids: readonly number[], bind: (value: unknown) => string): string;
 }
@@ -175,6 +185,15 @@ export class SqliteDialect implements Dialect {
     return '?';
   }
 
+  numberedPlaceholder(index: number): string {
+    return `?${index}`;
+  }
+
+  numberedBindings(params: unknown[]): unknown[] {
+    // better-sqlite3 binds `?N` from one object keyed by N.
+    return params.length ? [Object.fromEntries(params.map((value, i) => [i + 1, value]))] : [];
+  }
+
   bind(value: unknown): unknown {
     if (typeof value === 'boolean') return value ? 1 : 0;
     return value;
@@ -240,6 +259,10 @@ export class SqliteDialect implements Dialect {
     return `(SELECT "value" FROM json_each(${bind(JSON.stringify(ids))}))`;
   }
 
+  transactionLock(): null {
+    return null;
+  }
+
   poolStats(): PoolStats {
     // One connection; transactions queue for it (see Mutex).
     return { total: 1, idle: this.lock.queued > 0 ? 0 : 1, waiting: Math.max(0, this.lock.queued - 1) };
@@ -278,6 +301,14 @@ export class PostgresDialect implements Dialect {
 
   placeholder(index: number): string {
     return `$${index}`;
+  }
+
+  numberedPlaceholder(index: number): string {
+    return `$${index}`;
+  }
+
+  numberedBindings(params: unknown[]): unknown[] {
+    return params;
   }
 
   bind(value: unknown): unknown {
@@ -338,6 +369,10 @@ export class PostgresDialect implements Dialect {
 
   idsIn(ids: readonly number[], bind: (value: unknown) => string): string {
     return `(SELECT unnest(CAST(${bind([...ids])} AS integer[])))`;
+  }
+
+  transactionLock(scope: number, id: number): string {
+    return `SELECT pg_advisory_xact_lock(${Math.trunc(scope)}, ${Math.trunc(id)})`;
   }
 
   poolStats(dataSource: DataSource): PoolStats {

@@ -8,12 +8,25 @@ import type { Dialect } from './dialect';
 export class Sql {
   readonly params: unknown[] = [];
 
-  constructor(readonly dialect: Dialect) {}
+  /**
+   * `numbered`: placeholders name their value by number (`?3` on SQLite, `$3` on PostgreSQL),
+   * so SQL text holding a placeholder may be written twice or reordered (formulas do); such a
+   * query runs with `bindings()`.
+   */
+  constructor(
+    readonly dialect: Dialect,
+    private readonly options: { numbered?: boolean } = {},
+  ) {}
 
   /** Binds a value and answers its placeholder. */
   param(value: unknown): string {
     this.params.push(this.dialect.bind(value));
-    return this.dialect.placeholder(this.params.length);
+    return this.options.numbered ? this.dialect.numberedPlaceholder(this.params.length) : this.dialect.placeholder(this.params.length);
+  }
+
+  /** The values as the driver takes them for this query's placeholders. */
+  bindings(): unknown[] {
+    return this.options.numbered ? this.dialect.numberedBindings(this.params) : this.params;
   }
 
   /** Binds a list of values: `(p1, p2, …)`. */

@@ -60,6 +60,7 @@ export class FormulaCompiler {
     this.references = new FieldReferences(db);
   }
 
+  /** `sql` must be `numbered`: functions may write an argument's SQL (and its placeholders) twice. */
   compile(node: FormulaNode, schema: FormulaSchema, sql: Sql, alias = 't'): CompiledFormula {
     let counter = 0;
     const scope: CompileScope = {

@@ -48,6 +48,9 @@ export interface RowWrite {
   previousLinks?: Map<number, Set<number>>;
 }
 
+/** The advisory lock scope of computed-cell recomputation (any fixed number). */
+const CASCADE_LOCK_SCOPE = 7701;
+
 const FORMAT_GROUPS: Record<string, readonly string[]> = {
   number: ['number_decimal_places', 'number_prefix', 'number_suffix', 'number_separator'],
   date: ['date_format', 'date_include_time', 'date_time_format', 'date_show_tzinfo', 'date_force_timezone'],
@@ -138,7 +141,7 @@ export class FormulaService {
       if (strict) throw FormulaErrors.withFormula((error as Error).message);
       return { expr: { type: formulaTypes.invalid((error as Error).message), sql: 'NULL' }, dependencies: [], broken: [], selfReference: false };
     }
-    const compiled = this.compiler.compile(node, this.schemaFor(field, fields), new Sql(this.dialect));
+    const compiled = this.compiler.compile(node, this.schemaFor(field, fields), new Sql(this.dialect, { numbered: true }));
     if (compiled.selfReference) {
       if (strict) throw FormulaErrors.selfReference();
       compiled.expr = { type: formulaTypes.invalid('a formula cannot reference itself'), sql: 'NULL' };
@@ -273,14 +276,14 @@ export class FormulaService {
    */
   async recompute(field: FieldEntity, fields: DatabaseFields, rowIds: readonly number[] | null): Promise<void> {
     if (rowIds && !rowIds.length) return;
-    const sql = new Sql(this.dialect);
+    const sql = new Sql(this.dialect, { numbered: true });
     let value = 'NULL';
     if (storedFormulaType(field).name !== 'invalid') {
       const compiled = this.compiler.compile(this.formulaOf(field, fields), this.schemaFor(field, fields), sql);
       if (compiled.expr.type.name !== 'invalid') value = this.storeSql(compiled.expr, field);
     }
     const where = rowIds ? ` WHERE "t"."id" IN ${this.dialect.idsIn(rowIds, (v) => sql.param(v))}` : '';
-    await this.rows.query(`UPDATE ${quote(rowsTable(field.tableId))} AS "t" SET ${quote(fieldColumn(field))} = ${value}${where}`, sql.params);
+    await this.rows.query(`UPDATE ${quote(rowsTable(field.tableId))} AS "t" SET ${quote(fieldColumn(field))} = ${value}${where}`, sql.bindings());
   }
 
   /**
@@ -420,8 +423,15 @@ export class FormulaService {
    * Null when no computed field can be affected.
    */
   async planRowWrite(write: RowWrite): Promise<CascadePlan | null> {
-    const edges = await this.dependencies.ofDatabase(write.databaseId);
+    let edges = await this.dependencies.ofDatabase(write.databaseId);
     if (!edges.some((e) => e.dependencyId !== null)) return null;
+    // Writers of one database's computed cells take turns (until commit), and read the graph
+    // and links after their turn came: each sees what the one before committed.
+    const lock = this.dialect.transactionLock(CASCADE_LOCK_SCOPE, write.databaseId);
+    if (lock) {
+      await this.rows.query(lock);
+      edges = await this.dependencies.ofDatabase(write.databaseId);
+    }
     const fields = await this.databaseFields(write.databaseId);
     const own = fields.byTable.get(write.tableId) ?? [];
     const written = write.fieldIds === 'all' ? own.filter((f) => !COMPUTED_TYPES.has(f.type)).map((f) => f.id) : write.fieldIds;

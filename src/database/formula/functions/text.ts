@@ -11,9 +11,9 @@ import type { FormulaFunction } from './function';
  * regex_replace, encode_uri(_component), split_part, tourl, link, button, get_link_url,
  * get_link_label, get_single_select_value, has_option).
  *
- * SQL rule: on SQLite bound values are positional `?`, so an argument's SQL is written once
- * and arguments in their order; where a value is needed twice, `once` names it in a
- * subquery. Constant patterns are SQL literals, never bound late.
+ * SQL rule: bound values have numbered placeholders (the compiler's `Sql` is `numbered`), so
+ * an argument's SQL may be written twice; where a value is costly, `once` computes it once in
+ * a subquery. Constant patterns are SQL literals.
  */
 
 const TEXT: readonly FormulaTypeName[] = ['text'];
@@ -48,48 +48,22 @@ function isPlain(sql: string): boolean {
   return /^[\w".]+$/.test(sql) || /^CAST\([\w.]+ AS \w+\)$/.test(sql);
 }
 
-/** How many `?` placeholders SQLite SQL holds (outside quoted strings and names). */
-function placeholders(sql: string): number {
-  let count = 0;
-  let quote: string | null = null;
-  for (const c of sql) {
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '?') count++;
-  }
-  return count;
-}
-
 /**
  * `body` over the values of `values`, each computed once: plain ones are written as they are;
- * otherwise they become the columns of a one-row subquery, in order, which `body` reads. `body`
- * may bind values (a `totext` format…): on SQLite, whose placeholders are positional, those are
- * moved before the values' own, as they come first in the SQL text.
+ * otherwise they become the columns of a one-row subquery, which `body` reads. (Placeholders
+ * are numbered, so moving SQL around keeps its bound values right.)
  */
 export function once(scope: CompileScope, values: string[], body: (refs: string[]) => string): string {
   if (values.every(isPlain)) return body(values);
   const alias = scope.nextAlias('l');
-  const before = scope.sql.params.length;
   const sql = body(values.map((_, i) => `"${alias}"."v${i}"`));
-  const added = scope.sql.params.length - before;
-  if (added > 0 && scope.db.name === 'sqlite') {
-    const own = values.reduce((n, value) => n + placeholders(value), 0);
-    const params = scope.sql.params;
-    params.splice(before - own, 0, ...params.splice(before, added));
-  }
   return `(SELECT ${sql} FROM (SELECT ${values.map((value, i) => `${value} AS "v${i}"`).join(', ')}) AS "${alias}")`;
 }
 
-/**
- * The text of an argument that is a text literal (its bound value), else undefined. `later`
- * are the arguments compiled after it (on SQLite a literal is a positional `?`).
- */
-function literalText(scope: CompileScope, arg: Expr, later: Expr[]): string | undefined {
-  const params = scope.sql.params;
-  const pg = /^CAST\(\$(\d+) AS text\)$/.exec(arg.sql);
-  const index = scope.db.name === 'postgres' ? (pg ? Number(pg[1]) - 1 : -1) : arg.sql === '?' ? params.length - 1 - later.reduce((n, e) => n + placeholders(e.sql), 0) : -1;
-  const value = index >= 0 ? params[index] : undefined;
+/** The text of an argument that is a text literal (its bound value), else undefined. */
+function literalText(scope: CompileScope, arg: Expr): string | undefined {
+  const placeholder = /^(?:CAST\()?[?$](\d+)(?: AS text\))?$/.exec(arg.sql);
+  const value = placeholder ? scope.sql.params[Number(placeholder[1]) - 1] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -240,7 +214,7 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
   // Every match replaced (\1… its groups); a literal pattern that is no regular expression gives
   // '#ERROR!' as Baserow's try_regexp_replace does (others fail the query, on both databases).
   fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement], scope) => {
-    const literal = literalText(scope, pattern, [replacement]);
+    const literal = literalText(scope, pattern);
     if (literal !== undefined && !validRegExp(literal)) {
       return { type: a.type, sql: `CASE WHEN ${a.sql} IS NULL OR ${pattern.sql} IS NULL OR ${replacement.sql} IS NULL THEN NULL ELSE '#ERROR!' END` };
     }

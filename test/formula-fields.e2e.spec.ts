@@ -192,6 +192,24 @@ describe('lookup, rollup and count through a link', () => {
     expect([row.Amounts, row.Total, row.Count]).toEqual([[], '0.0', '0']);
   });
 
+  test('a chain of lookup and rollup stays consistent under concurrent writes to both tables', async () => {
+    const items2 = await Promise.all([1, 2, 3, 4].map((n) => createRow(items, { Name: `c${n}`, Amount: n })));
+    const orders2 = await Promise.all([1, 2, 3].map((n) => createRow(orders, { Name: `co${n}`, Items: [items2[0].id] })));
+    const writes: Promise<unknown>[] = [];
+    for (let round = 0; round < 6; round++) {
+      writes.push(updateRow(items, items2[round % 4].id, { Amount: 10 * round + 1 }));
+      writes.push(updateRow(orders, orders2[round % 3].id, { Items: items2.slice(0, 1 + (round % 4)).map((i) => i.id) }));
+    }
+    for (const res of (await Promise.all(writes)) as any[]) expect(res.status).toBe(200);
+    const amounts = new Map((await rowsOf(items)).map((r) => [r.id, Number(r.Amount)]));
+    for (const order of (await rowsOf(orders)).filter((r) => r.Name.startsWith('co'))) {
+      const expected = order.Items.reduce((sum: number, link: any) => sum + amounts.get(link.id)!, 0);
+      expect(Number(order.Total)).toBeCloseTo(expected, 5);
+      expect(order.Amounts.map((a: any) => Number(a.value))).toEqual(order.Items.map((link: any) => amounts.get(link.id)));
+      expect(order.Count).toBe(String(order.Items.length));
+    }
+  });
+
   test('lookup errors', async () => {
     const through = await createField(orders, { name: 'Bad', type: 'lookup', through_field_name: 'Name', target_field_name: 'Amount' });
     expect(through.body.error).toBe('ERROR_INVALID_LOOKUP_THROUGH_FIELD');

@@ -129,7 +129,7 @@ export class FormulaCompiler {
     const args = node.args.map((arg) => this.node(arg, schema, scope, out));
     const fn = this.functions.get(node.name);
     if (!fn) return invalid(`it used the unknown function ${node.name}`);
-    const site = { name: node.name, operator: node.operator };
+    const site = { name: node.name, operator: fn.operator };
     const { min, max } = fn.arity;
     if (args.length < min || args.length > max) return invalid(arityError(callName(site), args.length, min, max));
     const errors = args.filter((a) => a.type.name === 'invalid').map((a) => a.type.error!);
@@ -161,7 +161,7 @@ function invalid(error: string): Expr {
 function arityError(name: string, given: number, min: number, max: number): string {
   const was = given === 1 ? '1 argument was' : `${given} arguments were`;
   const plural = (n: number) => (n === 1 ? `${n} argument` : `${n} arguments`);
-  const expected = min === max ? `exactly ${plural(min)}` : max === Infinity ? `at least ${plural(min)}` : `between ${min} and ${plural(max)}`;
+  const expected = min === max ? `exactly ${plural(min)}` : max === Infinity ? `more than ${min - 1} arguments` : `more than ${min} and less than ${max} (inclusive=True) arguments`;
   return `${was} given to the ${name}, it must instead be given ${expected}`;
 }
 

@@ -56,7 +56,7 @@ export const formulaTypes = {
 };
 
 /** Text-like types (`text`, `char`, `url`) are interchangeable where text is expected. */
-export const isTextLike = (type: FormulaType): boolean => type.name === 'text' || type.name === 'char';
+export const isTextLike = (type: FormulaType): boolean => type.name === 'text' || type.name === 'char' || type.name === 'url';
 
 export const isArray = (type: FormulaType): boolean => type.name === 'array';
 

@@ -417,21 +417,28 @@ export class FormulaService {
   // ------------------------------------------------------------------ row changes
 
   /**
+   * Starts a row write of a database with computed fields (null without any): on PostgreSQL
+   * writers of one database's computed cells take turns from here until commit, so each
+   * plans and recomputes on what the one before committed, and none waits for another's row
+   * lock while holding the turn. The graph is read once the turn has come.
+   */
+  async beginRowWrite(databaseId: number): Promise<{ plan(write: RowWrite): Promise<CascadePlan | null> } | null> {
+    const edges = await this.dependencies.ofDatabase(databaseId);
+    if (!edges.some((e) => e.dependencyId !== null)) return null;
+    const lock = this.dialect.transactionLock(CASCADE_LOCK_SCOPE, databaseId);
+    if (!lock) return { plan: (write) => this.planRowWrite(write, edges) };
+    await this.rows.query(lock);
+    const current = await this.dependencies.ofDatabase(databaseId);
+    return { plan: (write) => this.planRowWrite(write, current) };
+  }
+
+  /**
    * What a row write makes stale: the computed cells of the written rows, and through links
    * the computed cells of other rows (other tables, or other rows of a self-linked table).
    * Nothing is written until `apply`; the caller reads the other rows before and after it.
-   * Null when no computed field can be affected.
+   * Null when no computed field is affected.
    */
-  async planRowWrite(write: RowWrite): Promise<CascadePlan | null> {
-    let edges = await this.dependencies.ofDatabase(write.databaseId);
-    if (!edges.some((e) => e.dependencyId !== null)) return null;
-    // Writers of one database's computed cells take turns (until commit), and read the graph
-    // and links after their turn came: each sees what the one before committed.
-    const lock = this.dialect.transactionLock(CASCADE_LOCK_SCOPE, write.databaseId);
-    if (lock) {
-      await this.rows.query(lock);
-      edges = await this.dependencies.ofDatabase(write.databaseId);
-    }
+  private async planRowWrite(write: RowWrite, edges: FieldDependencyEntity[]): Promise<CascadePlan | null> {
     const fields = await this.databaseFields(write.databaseId);
     const own = fields.byTable.get(write.tableId) ?? [];
     const written = write.fieldIds === 'all' ? own.filter((f) => !COMPUTED_TYPES.has(f.type)).map((f) => f.id) : write.fieldIds;

@@ -70,9 +70,18 @@ export interface RowWriteCascade {
   apply(): Promise<void>;
 }
 
-/** The formula module: recomputes computed cells a row write makes stale, in the same transaction. */
+/** A row write's view of computed fields, taken before it writes anything (see `RowCascadeSource`). */
+export interface RowWriteSession {
+  plan(change: RowWriteChange): Promise<RowWriteCascade | null>;
+}
+
+/**
+ * The formula module: recomputes computed cells a row write makes stale, in the same
+ * transaction. `beginRowWrite` runs before the write changes anything (on PostgreSQL it waits
+ * for other writers of the database's computed cells); null when nothing can be affected.
+ */
 export interface RowCascadeSource {
-  planRowWrite(change: RowWriteChange): Promise<RowWriteCascade | null>;
+  beginRowWrite(databaseId: number): Promise<RowWriteSession | null>;
 }
 
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
@@ -121,9 +130,9 @@ export class RowsService {
    * own (read back by the caller) and other rows' (linked rows, other tables), which are
    * announced here as `rows_updated` of their tables with their state before and after.
    */
-  private async cascade(context: TableContext, rowIds: number[], fieldIds: number[] | 'all', previousLinks?: Map<number, Set<number>>): Promise<void> {
-    if (!this.cascadeSource || !rowIds.length) return;
-    const plan = await this.cascadeSource.planRowWrite({ tableId: context.table.id, databaseId: context.table.databaseId, rowIds, fieldIds, previousLinks });
+  private async cascade(session: RowWriteSession | null, context: TableContext, rowIds: number[], fieldIds: number[] | 'all', previousLinks?: Map<number, Set<number>>): Promise<void> {
+    if (!session || !rowIds.length) return;
+    const plan = await session.plan({ tableId: context.table.id, databaseId: context.table.databaseId, rowIds, fieldIds, previousLinks });
     if (!plan) return;
     const others = [];
     for (const change of plan.rows) {
@@ -137,6 +146,11 @@ export class RowsService {
       const rows = await this.rowsByIds(other, before.map((row) => row.id));
       this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore: before, updatedFieldIds: change.fieldIds, rows });
     }
+  }
+
+  /** Starts a row write's cascade (before anything is written); null without computed fields. */
+  private beginCascade(context: TableContext): Promise<RowWriteSession | null> {
+    return this.cascadeSource?.beginRowWrite(context.table.databaseId) ?? Promise.resolve(null);
   }
 
   /** The rows each link cell of `rows` pointed at (their related cells change with them). */
@@ -393,6 +407,7 @@ export class RowsService {
     const userId = actor?.id ?? null;
     return this.db.run(async () => {
       const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId });
+      const session = await this.beginCascade(context);
       const orders = await this.newOrders(tableId, prepared.length, options.before);
       const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
       const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
@@ -400,7 +415,7 @@ export class RowsService {
       const fieldCtx = this.contexts.fieldContext(context, userId);
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), userId);
-      await this.cascade(context, ids, 'all');
+      await this.cascade(session, context, ids, 'all');
       await this.tables.bump(tableId, 'rows_version');
       // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
       const rows = await this.rowsByIds(context, ids);
@@ -434,12 +449,13 @@ export class RowsService {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames, create: false, single, userId: user.id });
+      const session = await this.beginCascade(context);
       const ids = prepared.map((p) => p.id);
       const before = await this.existingRows(context, ids, single);
       const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
-      await this.cascade(context, ids, fieldIds, this.linksOf(context, before));
+      await this.cascade(session, context, ids, fieldIds, this.linksOf(context, before));
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, ids);
       // Baserow's REST row updates, single or batch, are all `update_rows` actions.
@@ -485,10 +501,11 @@ export class RowsService {
   private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
+      const session = await this.beginCascade(context);
       const rows = await this.existingRows(context, ids, single);
       const visibleBefore = await this.visibility?.visibleBefore(context, ids);
       if ((await this.rows.setTrashed(tableId, ids, true)) !== ids.length) throw TrashErrors.alreadyDeleted();
-      await this.cascade(context, ids, 'all');
+      await this.cascade(session, context, ids, 'all');
       const names = this.trashNames(context, rows);
       const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
       if (single) await this.trash.record(user, { ...entry, type: 'row', itemId: ids[0], name: String(ids[0]) });
@@ -507,9 +524,10 @@ export class RowsService {
     await this.db.run(async () => {
       const context = await this.contexts.ofTable(tableId);
       if (!context) return;
+      const session = await this.beginCascade(context);
       const trashed = (await this.rows.findByIds(tableId, ids, 'trashed')).map((row) => row.id);
       if ((await this.rows.setTrashed(tableId, trashed, false)) !== trashed.length) throw TrashErrors.itemDoesNotExist();
-      await this.cascade(context, trashed, 'all');
+      await this.cascade(session, context, trashed, 'all');
       await this.tables.bump(tableId, 'rows_version');
       const rows = await this.rowsByIds(context, trashed);
       await this.history.recordRestore(user, context, rows);

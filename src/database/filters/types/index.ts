@@ -1,4 +1,5 @@
 import type { FilterType } from '../filter-type';
+import { ARRAY_FILTERS } from './array.filter';
 import { BooleanFilter } from './boolean.filter';
 import { MultipleCollaboratorsHasFilter, MultipleCollaboratorsHasNotFilter, UserIsFilter, UserIsNotFilter } from './collaborator.filter';
 import { HigherThanFilter, HigherThanOrEqualFilter, LowerThanFilter, LowerThanOrEqualFilter } from './comparison.filter';
@@ -50,4 +51,5 @@ export const FILTER_TYPES: (new (...args: never[]) => FilterType)[] = [
   BooleanFilter,
   EmptyFilter,
   NotEmptyFilter,
+  ...ARRAY_FILTERS,
 ];

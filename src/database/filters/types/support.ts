@@ -91,7 +91,9 @@ export function relationExists(field: FieldEntity, ctx: FilterContext, targets?:
 
 /** Select options of a select field whose value satisfies `test`. */
 export function optionIds(field: FieldEntity, ctx: FilterContext, test: (value: string) => boolean): number[] {
-  return (ctx.selectOptions.get(field.id) ?? []).filter((o) => test(o.value ?? '')).map((o) => o.id);
+  // A single select formula's options are those of the field it takes them from.
+  const options = ctx.selectOptions.get(field.id) ?? ctx.selectOptions.get(Number(field.properties.select_options_field_id));
+  return (options ?? []).filter((o) => test(o.value ?? '')).map((o) => o.id);
 }
 
 /** PostgreSQL's `\m<word>\M` (case-insensitive) on a JS string: word characters are letters, digits and `_`. */

@@ -9,6 +9,8 @@ import type { CallSite, CompileScope, Expr } from '../expr';
  */
 export interface FormulaFunction {
   readonly type: string;
+  /** The operator that calls it (`+` for add), which names it in error texts (`operator +`). */
+  readonly operator?: string;
   /** How many arguments it takes: `max` Infinity for variadic ones (`concat`). */
   readonly arity: { min: number; max: number };
   /**

@@ -1,3 +1,292 @@
+import type { CallSite, CompileScope, Expr } from '../expr';
+import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
+import { accepts, argumentError, checkArgs } from './args';
 import type { FormulaFunction } from './function';
+import { notNull, once, selectOptionValue, withNullable } from './text';
 
-export const NUMBER_FUNCTIONS: FormulaFunction[] = [];
+/*
+ * Number functions of Baserow's formula language (function_defs.py: add, minus, multiply,
+ * divide, mod, round, int/trunc, ceil, floor, sign, abs, even, odd, ln, exp, log, sqrt, power,
+ * greatest, least, is_nan, when_nan, error_to_nan, tonumber) and totext, which formats every
+ * type. `+` and `-` also join texts and do date and duration arithmetic, as Baserow's do.
+ *
+ * Baserow answers NaN for a division by zero, ln(0), tonumber('a')…; neither database here
+ * can store NaN (SQLite has none), so those answer NULL. Results of 10^50 and more (Baserow's
+ * error_to_nan) are NULL too where they can arise (exp, power, tonumber).
+ */
+
+/** Baserow's NUMBER_MAX_DECIMAL_PLACES: a division, tonumber and round by a non-literal keep this many. */
+export const MAX_DECIMAL_PLACES = 10;
+
+const NUMBER: readonly FormulaTypeName[] = ['number'];
+
+/** A number type of `places` decimals (0..10), not nullable unless said. */
+export const numberType = (places: number, nullable = false): FormulaType => formulaTypes.number(Math.min(Math.max(Math.trunc(places), 0), MAX_DECIMAL_PLACES), nullable);
+
+/** Baserow's calculate_number_type: the most decimal places of the arguments (a plain number type). */
+const widest = (...types: FormulaType[]): FormulaType => numberType(Math.max(0, ...types.map(decimalPlaces)));
+
+/** The value of a number literal argument (`2`, `-2`, `1.5`), as compiled; null when it is not a literal. */
+export function numberLiteral(arg: Expr): number | null {
+  const match = /^CAST\((-?\d+(?:\.\d+)?) AS (?:REAL|numeric)\)$/.exec(arg.sql);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * The value of a text literal argument (a format, a time zone), read back from the bound
+ * values; null when the argument is not a literal. `args` are all arguments of the call, in
+ * order (with unnumbered `?` placeholders the literal's value is found counting the values
+ * bound by the arguments after it).
+ */
+export function textLiteral(args: Expr[], index: number, scope: CompileScope): string | null {
+  const { sql } = args[index];
+  const params = scope.sql.params;
+  const numbered = /^(?:CAST\()?[?$](\d+)(?: AS text\))?$/.exec(sql);
+  if (numbered) return typeof params[Number(numbered[1]) - 1] === 'string' ? (params[Number(numbered[1]) - 1] as string) : null;
+  if (sql !== '?') return null;
+  const later = args.slice(index + 1).reduce((n, arg) => n + (arg.sql.match(/\?/g)?.length ?? 0), 0);
+  const value = params[params.length - 1 - later];
+  return typeof value === 'string' ? value : null;
+}
+
+/** Baserow's names of the types each left operand takes on the right (its addable_types, subtractable_types…). */
+type OperandTable = Partial<Record<FormulaTypeName, readonly FormulaTypeName[]>>;
+const TEXT_ADDABLE: readonly FormulaTypeName[] = ['text', 'char', 'link'];
+const ADDABLE: OperandTable = {
+  number: ['number'],
+  text: TEXT_ADDABLE,
+  char: TEXT_ADDABLE,
+  url: TEXT_ADDABLE,
+  date: ['date_interval', 'duration'],
+  duration: ['duration', 'date'],
+  date_interval: ['date_interval', 'date'],
+};
+const SUBTRACTABLE: OperandTable = { number: ['number'], date: ['date', 'date_interval', 'duration'], duration: ['duration'], date_interval: ['date_interval'] };
+const MULTIPLIABLE: OperandTable = { number: ['number', 'duration'], duration: ['number'], date_interval: ['number'] };
+const DIVIDABLE: OperandTable = { number: ['number'], duration: ['number'], date_interval: ['number'] };
+
+const isDuration = (type: FormulaType) => type.name === 'duration' || type.name === 'date_interval';
+const isTextual = (type: FormulaType) => type.name === 'text' || type.name === 'char' || type.name === 'url';
+const includesTime = (type: FormulaType) => !!type.props.date_include_time;
+
+/** A duration type like `like` (its format), nullable when either operand is. */
+const durationLike = (like: FormulaType, a: Expr, b: Expr): FormulaType => ({ ...formulaTypes.duration(String(like.props.duration_format ?? 'd h:mm:ss'), a.type.nullable || b.type.nullable) });
+
+/** A date moved by a duration: the date's type (nullable when either is). */
+function shifted(date: Expr, seconds: string, nullable: boolean, scope: CompileScope): Expr {
+  return { type: withNullable(date.type, nullable), sql: scope.db.addSeconds(date.sql, seconds, includesTime(date.type)) };
+}
+
+/**
+ * An operator function (`add` for `+`…): the left operand may be of any type, the right one
+ * must be one the left one's type takes (Baserow's error names them). Both are coerced as
+ * Baserow does (NULL number or duration 0, NULL text '').
+ */
+function operator(type: string, symbol: string, table: OperandTable, compile: (a: Expr, b: Expr, scope: CompileScope) => Expr): FormulaFunction {
+  return {
+    type,
+    operator: symbol,
+    arity: { min: 2, max: 2 },
+    aggregate: false,
+    apply([left, right], scope, call) {
+      const usable = table[left.type.name] ?? [];
+      if (!usable.some((name) => accepts(name, right.type.name))) return argumentError(call, 1, right.type, usable);
+      return compile(notNull(left, scope), notNull(right, scope), scope);
+    },
+  };
+}
+
+/** A function of number arguments only, coerced (NULL is 0). */
+function numeric(type: string, count: number, compile: (args: Expr[], scope: CompileScope, call: CallSite, raw: Expr[]) => Expr): FormulaFunction {
+  return {
+    type,
+    arity: { min: count, max: count },
+    aggregate: false,
+    apply(args, scope, call) {
+      const error = checkArgs(call, args, [NUMBER]);
+      if (error) return error;
+      return compile(
+        args.map((arg) => notNull(arg, scope)),
+        scope,
+        call,
+        args,
+      );
+    },
+  };
+}
+
+/** A number function of one argument keeping the argument's type (abs, exp, ln, sqrt). */
+const sameType = (type: string, sql: (x: string, scope: CompileScope) => string) => numeric(type, 1, ([x], scope) => ({ type: x.type, sql: sql(x.sql, scope) }));
+
+/** A whole-number function of one argument (number with 0 decimal places). */
+const whole = (type: string, fn: string, keepNullable = false) => numeric(type, 1, ([x]) => ({ type: numberType(0, keepNullable && x.type.nullable), sql: `${fn}(${x.sql})` }));
+
+/** ln(10^50): exp() of more is out of Baserow's numbers (its error_to_nan). */
+const LN_MAX = '115.1292546497';
+
+/** A time zone name safe to write in SQL as a literal (IANA names: letters, digits, `/ _ + -`). */
+const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
+/** Baserow's `totext` of a date: its field's format (datetime_format_tz in its zone, UTC by default). */
+export function dateFormatTemplate(type: FormulaType): string {
+  const date = { EU: 'DD/MM/YYYY', US: 'MM/DD/YYYY', ISO: 'YYYY-MM-DD' }[String(type.props.date_format ?? 'EU')] ?? 'DD/MM/YYYY';
+  if (!includesTime(type)) return date;
+  return `${date} ${type.props.date_time_format === '12' ? 'HH12:MIAM' : 'HH24:MI'}`;
+}
+
+/**
+ * Baserow's totext of a value of any type (its types' cast_to_text): text as it is, numbers
+ * with their decimal places, booleans `true`/`false`, dates in their field format and zone,
+ * durations as PostgreSQL writes intervals (`1 day 02:00:00`), a select option its value, a
+ * link its label; '' for NULL.
+ */
+export function toTextValue(arg: Expr, scope: CompileScope): Expr {
+  const { db } = scope;
+  const text = (sql: string, nullable = false): Expr => ({ type: formulaTypes.text(nullable), sql: nullable ? sql : `COALESCE(${sql}, '')` });
+  switch (arg.type.name) {
+    case 'text':
+    case 'url':
+    case 'char':
+      return { type: formulaTypes.text(), sql: arg.sql };
+    case 'number':
+      return text(db.numberText(arg.sql, decimalPlaces(arg.type)));
+    case 'boolean':
+      return text(`CASE ${arg.sql} WHEN TRUE THEN 'true' WHEN FALSE THEN 'false' END`);
+    case 'date': {
+      // Nothing is bound (totext is also called by other functions after their arguments'
+      // values were bound): the template is one of a few fixed texts, the zone a checked name.
+      const zone = arg.type.props.date_force_timezone;
+      const template = `'${dateFormatTemplate(arg.type)}'`;
+      if (typeof zone === 'string' && zone && !ZONE_NAME.test(zone)) return text('NULL');
+      const formatted = db.formatDate(arg.sql, includesTime(arg.type), template, typeof zone === 'string' && zone ? `'${zone}'` : null);
+      return text(`trim(${formatted})`);
+    }
+    case 'duration':
+    case 'date_interval':
+      return text(db.intervalText(arg.sql));
+    case 'single_select':
+      return text(selectOptionValue(scope, arg.sql));
+    case 'link':
+    case 'button':
+      return text(db.jsonGetText(arg.sql, 'label'), true);
+    default:
+      return text(`CAST(${arg.sql} AS TEXT)`);
+  }
+}
+
+export const NUMBER_FUNCTIONS: FormulaFunction[] = [
+  operator('add', '+', ADDABLE, (a, b, scope) => {
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: `(${a.sql} + ${b.sql})` };
+    if (isTextual(a.type)) {
+      // Baserow's concat: both as text, NULL as ''.
+      const right = isTextual(b.type) ? b.sql : `COALESCE(${toTextValue(b, scope).sql}, '')`;
+      return { type: formulaTypes.text(), sql: `(${a.sql} || ${right})` };
+    }
+    const nullable = a.type.nullable || b.type.nullable;
+    if (a.type.name === 'date') return shifted(a, b.sql, nullable, scope);
+    if (b.type.name === 'date') return { type: withNullable(b.type, nullable), sql: once(scope, [a.sql, b.sql], ([d, date]) => scope.db.addSeconds(date, d, includesTime(b.type))) };
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})` };
+  }),
+  operator('minus', '-', SUBTRACTABLE, (a, b, scope) => {
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: `(${a.sql} - ${b.sql})` };
+    if (a.type.name === 'date' && b.type.name === 'date') {
+      return { type: formulaTypes.duration('d h:mm:ss', a.type.nullable || b.type.nullable), sql: `(${scope.db.epoch(a.sql)} - ${scope.db.epoch(b.sql)})` };
+    }
+    if (a.type.name === 'date') return shifted(a, `(-(${b.sql}))`, a.type.nullable || b.type.nullable, scope);
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} - ${b.sql})` };
+  }),
+  operator('multiply', '*', MULTIPLIABLE, (a, b) => {
+    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} * ${b.sql})` };
+    if (isDuration(b.type)) return { type: b.type, sql: `(${a.sql} * ${b.sql})` };
+    return { type: widest(a.type, b.type), sql: `(${a.sql} * ${b.sql})` };
+  }),
+  // A division by zero is NaN in Baserow, NULL here.
+  operator('divide', '/', DIVIDABLE, (a, b) => {
+    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} / NULLIF(${b.sql}, 0))` };
+    return { type: numberType(MAX_DECIMAL_PLACES), sql: `(${a.sql} / NULLIF(${b.sql}, 0))` };
+  }),
+  numeric('mod', 2, ([a, b]) => ({ type: widest(a.type, b.type), sql: `mod(${a.sql}, NULLIF(${b.sql}, 0))` })),
+  {
+    // round(x, n): n decimals (n < 0 rounds left of the point); the type keeps n decimals when n is a literal, else 10.
+    type: 'round',
+    arity: { min: 2, max: 2 },
+    aggregate: false,
+    apply(args, scope, call) {
+      const error = checkArgs(call, args, [NUMBER]);
+      if (error) return error;
+      const literal = numberLiteral(args[1]);
+      const [x, n] = args.map((arg) => notNull(arg, scope));
+      return { type: numberType(literal === null ? MAX_DECIMAL_PLACES : literal), sql: scope.db.roundTo(x.sql, n.sql) };
+    },
+  },
+  whole('trunc', 'trunc', true),
+  // Baserow's v3 name of trunc.
+  whole('int', 'trunc', true),
+  whole('ceil', 'ceil'),
+  whole('floor', 'floor'),
+  whole('sign', 'sign'),
+  sameType('abs', (x) => `abs(${x})`),
+  // Out of their domain (Baserow's NaN): NULL, never a database error.
+  sameType('exp', (x, scope) => once(scope, [x], ([v]) => `exp(CASE WHEN ${v} < ${LN_MAX} THEN ${v} END)`)),
+  sameType('ln', (x, scope) => once(scope, [x], ([v]) => `ln(CASE WHEN ${v} > 0 THEN ${v} END)`)),
+  sameType('sqrt', (x, scope) => once(scope, [x], ([v]) => `sqrt(CASE WHEN ${v} >= 0 THEN ${v} END)`)),
+  // log(base, x)
+  numeric('log', 2, ([base, x], scope) => ({
+    type: widest(base.type, x.type),
+    sql: once(scope, [base.sql, x.sql], ([b, v]) => `log(CASE WHEN ${b} > 0 AND ${b} <> 1 THEN ${b} END, CASE WHEN ${v} > 0 THEN ${v} END)`),
+  })),
+  numeric('power', 2, ([a, b], scope) => ({
+    type: widest(a.type, b.type),
+    sql: once(scope, [a.sql, b.sql], ([x, y]) => {
+      // 0 to a negative power, a negative number to a fraction, and results of 10^50 or more are NaN in Baserow.
+      const ok = `NOT (${x} = 0 AND ${y} < 0) AND NOT (${x} < 0 AND ${y} <> trunc(${y})) AND (${x} = 0 OR ${y} * ln(CASE WHEN ${x} <> 0 THEN abs(${x}) END) < ${LN_MAX})`;
+      return `power(CASE WHEN ${ok} THEN ${x} END, ${y})`;
+    }),
+  })),
+  numeric('even', 1, ([x]) => ({ type: formulaTypes.boolean(), sql: `COALESCE(mod(${x.sql}, 2) = 0, FALSE)` })),
+  numeric('odd', 1, ([x]) => ({ type: formulaTypes.boolean(), sql: `COALESCE(mod(${x.sql}, 2) = 1, FALSE)` })),
+  ...(['greatest', 'least'] as const).map(
+    (name): FormulaFunction => ({
+      // NULL arguments are not coerced: the other one answers.
+      type: name,
+      arity: { min: 2, max: 2 },
+      aggregate: false,
+      apply(args, scope, call) {
+        const error = checkArgs(call, args, [NUMBER]);
+        if (error) return error;
+        const [a, b] = args;
+        return { type: { ...widest(a.type, b.type), nullable: a.type.nullable && b.type.nullable }, sql: once(scope, [a.sql, b.sql], ([x, y]) => scope.db[name](x, y)) };
+      },
+    }),
+  ),
+  // NaN is NULL here: a NULL that is not an empty argument.
+  numeric('is_nan', 1, ([x]) => ({ type: formulaTypes.boolean(x.type.nullable), sql: `(${x.sql} IS NULL)` })),
+  numeric('when_nan', 2, ([x, fallback]) => ({ type: widest(x.type, fallback.type), sql: `COALESCE(${x.sql}, ${fallback.sql})` })),
+  // Baserow's wrapper of number fields: numbers of 10^50 and more are NaN.
+  numeric('error_to_nan', 1, ([x], scope) => ({ type: x.type, sql: once(scope, [x.sql], ([v]) => `CASE WHEN ${v} < ${scope.db.number('1e50')} THEN ${v} END`) })),
+  {
+    // A text as a number (10 decimal places; Baserow reads it as numeric(55, 5)); NULL (Baserow's NaN) when it is not one.
+    type: 'tonumber',
+    arity: { min: 1, max: 1 },
+    aggregate: false,
+    apply(args, scope, call) {
+      const error = checkArgs(call, args, [['text']]);
+      if (error) return error;
+      const { db } = scope;
+      const sql = once(scope, [notNull(args[0], scope).sql], ([text]) => {
+        const pattern = `'^\\s*[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?\\s*$'`;
+        return `CASE WHEN ${db.regexMatches(text, pattern)} THEN ${db.round(db.toNumber(text), 5)} END`;
+      });
+      return { type: numberType(MAX_DECIMAL_PLACES), sql: once(scope, [sql], ([v]) => `CASE WHEN abs(${v}) < ${db.number('1e50')} THEN ${v} END`) };
+    },
+  },
+  {
+    // Any value as text (its types' formats, see toTextValue); NULL arguments are not coerced.
+    type: 'totext',
+    arity: { min: 1, max: 1 },
+    aggregate: false,
+    apply([arg], scope) {
+      return toTextValue(arg, scope);
+    },
+  },
+];

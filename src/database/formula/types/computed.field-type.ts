@@ -125,8 +125,16 @@ export abstract class ComputedFieldType implements FieldType {
     return { field: { ...field, type: name, properties } as FieldEntity, type: this.registry.require(name) };
   }
 
+  /**
+   * Filters see the plain field of the result; a single select result (an option id in an
+   * integer column) as a single select field whose options are those of
+   * `select_options_field_id`. Arrays, links and buttons have no plain type: the array
+   * filters (and `empty`) take the computed field itself.
+   */
   filterAs(field: FieldEntity): { field: FieldEntity; type: FieldType } | null {
-    return this.plain(field);
+    const plain = this.plain(field);
+    if (plain || storedFormulaType(field).name !== 'single_select') return plain;
+    return { field: { ...field, type: 'single_select' } as FieldEntity, type: this.registry.require('single_select') };
   }
 
   async readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<unknown[]> {

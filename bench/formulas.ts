@@ -31,6 +31,10 @@
  *    cell shows the new value and the other rows kept theirs (consistent_ms; readback_ms is the
  *    read-back alone). If the first read-back is not yet consistent it is repeated until it is.
  *    BENCH_CASCADE_RUNS runs (5) after one warm-up.
+ * `aims` restates the issue's aims against these figures: list req/s of Formulas within 10 % of
+ * Plain, batch create within 2x of Plain's seconds, the p50 over the runs of max(patch_ms,
+ * rows_updated_ms) under one second (stated for SQLite; a run without its rows_updated or without
+ * a consistent read-back fails it).
  * The links are created with `has_related_field: false`, so a target row's own JSON does not carry
  * the 10,000 ids linking to it (that would measure serialising them, not the cascade).
  *
@@ -539,11 +543,11 @@ async function main(): Promise<void> {
     log(`cascade through ${CASCADE_ROWS} linked rows`);
     const cascade = await benchCascade(api, database.id);
 
-    const cascadeMs = (() => {
-      // The cascade is done when the response, the rows_updated and a consistent read-back are all in.
-      const values = cascade.samples.map((s: any) => (s.rows_updated_ms === null || s.consistent_ms === null ? null : Math.max(s.patch_ms, s.rows_updated_ms)));
-      return values.includes(null) ? null : percentile(values as number[], 50);
-    })();
+    // A run's cascade time: max(PATCH response, rows_updated arrival); null when a run never got
+    // its rows_updated or never read back consistent (then the aim is not met).
+    const cascadeRuns = cascade.samples.map((s: any) => (s.rows_updated_ms === null || s.consistent_ms === null ? null : Math.max(s.patch_ms, s.rows_updated_ms)));
+    const cascadeMs = cascadeRuns.includes(null) ? null : percentile(cascadeRuns as number[], 50);
+    const cascadeMaxMs = cascadeRuns.includes(null) ? null : Math.max(...(cascadeRuns as number[]));
     if (formulas.checks !== 'ok') log(`formula cells are wrong: ${([] as string[]).concat(formulas.checks).join(' | ')}`);
     if (cascade.checks !== 'ok') log(`cascade checks failed: ${([] as string[]).concat(cascade.checks).join(' | ')}`);
     const c10 = `c${CONCURRENCY[0]}`;
@@ -565,8 +569,8 @@ async function main(): Promise<void> {
       aims: {
         list_costs_nothing: { formulas_over_plain_req_per_s: listRatio, met: listRatio === null ? null : listRatio >= 0.9, threshold: 'within 10 % of Plain' },
         batch_create_within_2x: { formulas_over_plain_seconds: formulas.insert.formulas_over_plain_seconds, met: formulas.insert.formulas_over_plain_seconds <= 2 },
-        // p50 of max(PATCH response, rows_updated arrival), each run also verified by a consistent read-back.
-        cascade_under_1s: { rows: CASCADE_ROWS, ms: cascadeMs, met: cascadeMs === null ? false : cascadeMs < 1000, stated_for: 'sqlite' },
+        // Met by the p50 over the runs of max(PATCH response, rows_updated arrival), each run verified by a consistent read-back.
+        cascade_under_1s: { rows: CASCADE_ROWS, p50_ms: cascadeMs, max_ms: cascadeMaxMs, met: cascadeMs === null ? false : cascadeMs < 1000, stated_for: 'sqlite' },
       },
       machine: machine(),
     }, null, 2));

@@ -67,6 +67,8 @@ export interface AppConfig {
   rowCommentMaxLength: number;
   /** Row history entries older than this many days are purged by the hourly job. */
   rowHistoryRetentionDays: number;
+  /** Minutes between recomputations of formulas that use now() or today() (0: never). */
+  formulaNowRefreshMinutes: number;
   // Trash.
   /** Trashed items older than this many hours are deleted for good by the hourly job. */
   hoursUntilTrashPermanentlyDeleted: number;
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rowCommentPageSizeLimit: int(env, 'ROW_COMMENT_PAGE_SIZE_LIMIT', 200, 1),
     rowCommentMaxLength: int(env, 'ROW_COMMENT_MAX_LENGTH', 65536, 100, 10 * 1024 * 1024),
     rowHistoryRetentionDays: int(env, 'ROW_HISTORY_RETENTION_DAYS', 180, 0),
+    formulaNowRefreshMinutes: int(env, 'FORMULA_NOW_REFRESH_MINUTES', 10, 0),
     hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
   };

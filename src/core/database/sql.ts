@@ -40,3 +40,11 @@ export function quote(identifier: string): string {
   if (!/^[a-z_][a-z0-9_]*$/i.test(identifier)) throw new Error(`Unsafe SQL identifier: ${identifier}`);
   return `"${identifier}"`;
 }
+
+/**
+ * `(…)` of ids for `IN`: each bound, or, for more than a query may bind (a cascade's thousands
+ * of rows), all of them as one bound value.
+ */
+export function idList(sql: Sql, ids: readonly number[]): string {
+  return ids.length > 1000 ? sql.dialect.idsIn(ids, (value) => sql.param(value)) : sql.list(ids);
+}

@@ -177,7 +177,7 @@ function regexpReplace(...args: (string | null)[]): string | null {
 // the same texts alike.
 
 /** A node of a PostgreSQL date/time template (to_char / to_timestamp). */
-export type DateTemplateNode = { kind: 'field'; key: string; fm: boolean; th: 'TH' | 'th' | null } | { kind: 'space' | 'separator' | 'char'; text: string };
+type DateTemplateNode = { kind: 'field'; key: string; fm: boolean; th: 'TH' | 'th' | null } | { kind: 'space' | 'separator' | 'char'; text: string };
 
 // PostgreSQL's template patterns (formatting.c's DCH keywords), longest first so `HH24` wins over `HH`.
 const DATE_KEYWORDS = [
@@ -196,7 +196,7 @@ const NUMERIC_KEYS = new Set(['CC', 'DDD', 'DD', 'D', 'FF1', 'FF2', 'FF3', 'FF4'
 const isSeparatorChar = (c: string) => c > ' ' && c < '\x7f' && !/[A-Za-z0-9]/.test(c);
 
 /** Parses a template as PostgreSQL's parse_format: patterns, FM/TM prefixes, TH/th/SP suffixes, "quoted" text and \". */
-export function parseDateTemplate(template: string): DateTemplateNode[] {
+function parseDateTemplate(template: string): DateTemplateNode[] {
   const nodes: DateTemplateNode[] = [];
   let i = 0;
   while (i < template.length) {
@@ -246,7 +246,7 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 const ROMAN_MONTHS = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
 
 /** Wall-clock fields of a moment (a proleptic Gregorian calendar, as PostgreSQL's). */
-export interface WallClock {
+interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -257,7 +257,7 @@ export interface WallClock {
 }
 
 /** Days from 1970-01-01 to a civil date (proleptic Gregorian, any year). */
-export function daysFromCivil(year: number, month: number, day: number): number {
+function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -267,7 +267,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
 }
 
 /** The civil date of a day number (days from 1970-01-01). */
-export function civilFromDays(days: number): { year: number; month: number; day: number } {
+function civilFromDays(days: number): { year: number; month: number; day: number } {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -296,7 +296,7 @@ const wallMicros = (w: WallClock) => (daysFromCivil(w.year, w.month, w.day) * 86
 const STORED_INSTANT = /^\s*(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?\s*$/;
 
 /** A stored date/datetime (ISO text, as SQLite keeps them) as microseconds since 1970 UTC; null when it is not one. */
-export function instantMicros(text: unknown): number | null {
+function instantMicros(text: unknown): number | null {
   if (text == null) return null;
   const m = STORED_INSTANT.exec(String(text));
   if (!m) return null;
@@ -312,7 +312,7 @@ export function instantMicros(text: unknown): number | null {
 const zeroPad = (n: number, width: number) => (n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0'));
 
 /** Microseconds since 1970 UTC as the ISO text SQLite keeps: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS.ffffffZ`; null out of years 1..9999. */
-export function isoText(us: number, includeTime: boolean): string | null {
+function isoText(us: number, includeTime: boolean): string | null {
   if (!Number.isFinite(us)) return null;
   const w = wallClock(Math.round(us));
   if (w.year < 1 || w.year > 9999) return null;
@@ -336,9 +336,6 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat | null {
   }
   return zoneFormats.get(key)!;
 }
-
-/** Whether PostgreSQL (and Intl) know the time zone. */
-export const isTimeZone = (timeZone: string) => zoneFormat(timeZone) !== null;
 
 /** The offset (microseconds, local minus UTC) of a time zone at an instant. */
 function zoneOffset(format: Intl.DateTimeFormat, us: number): number {
@@ -387,7 +384,7 @@ function isoWeek(year: number, month: number, day: number): { year: number; week
 }
 
 /** PostgreSQL's to_char of a wall clock (a `timestamp without time zone`). */
-export function formatDateTemplate(wall: WallClock, template: string): string {
+function formatDateTemplate(wall: WallClock, template: string): string {
   const { year, month, day, hour, minute, second, microsecond } = wall;
   const days = daysFromCivil(year, month, day);
   const dow = (((days + 4) % 7) + 7) % 7; // Sunday 0
@@ -550,7 +547,7 @@ export function formatDateTemplate(wall: WallClock, template: string): string {
 }
 
 /** PostgreSQL's `to_char(instant AT TIME ZONE zone, template)` of a stored date/datetime; null for an unknown zone. */
-export function formatInstant(stored: unknown, template: unknown, timeZone: unknown): string | null {
+function formatInstant(stored: unknown, template: unknown, timeZone: unknown): string | null {
   if (stored == null || template == null || timeZone == null) return null;
   const us = instantMicros(stored);
   if (us === null) return null;
@@ -585,6 +582,7 @@ const anyCase = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c
 const PARSE_WIDTHS: Record<string, number> = { YYYY: 4, YYY: 3, YY: 2, Y: 1, MM: 2, DD: 2, DDD: 3, D: 1, HH: 2, HH12: 2, HH24: 2, MI: 2, SS: 2, MS: 3, US: 6, FF1: 1, FF2: 2, FF3: 3, FF4: 4, FF5: 5, FF6: 6, SSSS: 4, SSSSS: 5, Q: 1 };
 
 const planCache = new Map<string, DateParsePlan | null>();
+const planRegExps = new Map<string, RegExp>();
 
 /** The plan of a template (cached); null when it uses a pattern the plans do not read. */
 export function dateParsePlan(template: string): DateParsePlan | null {
@@ -642,13 +640,16 @@ export function dateParsePlan(template: string): DateParsePlan | null {
     parts.push(`${TEMPLATE_BLANK}*${field}${TEMPLATE_BLANK}*`);
   });
   if (supported) plan = { regex: `^${parts.reduceRight((rest, part) => `(?:$|${part}${rest})`, '')}`, groups };
-  if (planCache.size > 200) planCache.clear();
+  if (planCache.size > 200) {
+    planCache.clear();
+    planRegExps.clear();
+  }
   planCache.set(template, plan);
   return plan;
 }
 
 /** The fields read by a plan's captures (PostgreSQL's do_to_timestamp), before defaults. */
-export function readDateCaptures(plan: DateParsePlan, captures: readonly (string | null | undefined)[]): WallClock | null {
+function readDateCaptures(plan: DateParsePlan, captures: readonly (string | null | undefined)[]): WallClock | null {
   let year = 0;
   let partial = false;
   let bc = false;
@@ -794,11 +795,13 @@ export function readDateCaptures(plan: DateParsePlan, captures: readonly (string
  * only its date when `dateOnly`; null when it is not a date, not in years 1..9999 (Baserow's
  * bc_to_null), or the zone is unknown.
  */
-export function parseInstant(text: unknown, template: unknown, timeZone: unknown, dateOnly: unknown): string | null {
+function parseInstant(text: unknown, template: unknown, timeZone: unknown, dateOnly: unknown): string | null {
   if (text == null || template == null) return null;
   const plan = dateParsePlan(String(template));
   if (!plan) return null;
-  const match = new RegExp(plan.regex, 's').exec(String(text));
+  let regExp = planRegExps.get(plan.regex);
+  if (!regExp) planRegExps.set(plan.regex, (regExp = new RegExp(plan.regex, 's')));
+  const match = regExp.exec(String(text));
   if (!match) return null;
   const wall = readDateCaptures(plan, match.slice(1));
   if (!wall || wall.year < 1 || wall.year > 9999) return null;
@@ -814,6 +817,9 @@ export function parseInstant(text: unknown, template: unknown, timeZone: unknown
 export const INTERVAL_ITEM = '([+-]?(?:\\d{1,9}(?:\\.\\d*)?|\\.\\d{1,9}))[ \\t]*([a-zA-Z]+)|([+-]?)(\\d{1,9}):(\\d{1,9})(?::(\\d{1,9}(?:\\.\\d*)?))?|([+-]?(?:\\d{1,9}(?:\\.\\d*)?|\\.\\d{1,9}))';
 /** A whole interval text: items separated by blanks or commas, optional `@` and `ago`. */
 export const INTERVAL_TEXT = `^[ \\t]*@?[ \\t]*(?:(?:${INTERVAL_ITEM})[ \\t,]*)+(?:[aA][gG][oO][ \\t]*)?$`;
+
+const INTERVAL_TEXT_REGEXP = new RegExp(INTERVAL_TEXT);
+const INTERVAL_ITEMS_REGEXP = new RegExp(INTERVAL_ITEM, 'g');
 
 /** Unit words (lower case) and what each counts: months, days or seconds per unit; `slot` detects repeats. */
 export const INTERVAL_UNITS: Record<string, { slot: string; months?: number; days?: number; seconds?: number }> = {};
@@ -840,15 +846,15 @@ const roundHalfAway = (x: number) => Math.sign(x) * Math.round(Math.abs(x));
  * The seconds of an interval text (PostgreSQL's interval input, with whole years of 365 days
  * and months of 30 as Baserow's durations answer them); null when it is not one.
  */
-export function intervalSeconds(text: unknown): number | null {
+function intervalSeconds(text: unknown): number | null {
   if (text == null) return null;
   const input = String(text);
-  if (!new RegExp(INTERVAL_TEXT).test(input)) return null;
+  if (!INTERVAL_TEXT_REGEXP.test(input)) return null;
   let months = 0;
   let days = 0;
   let seconds = 0;
   const seen = new Set<string>();
-  const items = [...input.matchAll(new RegExp(INTERVAL_ITEM, 'g'))];
+  const items = [...input.matchAll(INTERVAL_ITEMS_REGEXP)];
   for (let i = 0; i < items.length; i++) {
     const [, quantity, word, sign, hours, minutes, secs, bare] = items[i];
     if (quantity !== undefined) {
@@ -880,7 +886,7 @@ export function intervalSeconds(text: unknown): number | null {
 }
 
 /** Seconds as PostgreSQL writes a justified interval: `1 day 02:03:04.5`, `2 days`, `-01:00:00`. */
-export function intervalText(value: unknown): string | null {
+function intervalText(value: unknown): string | null {
   if (value == null || !Number.isFinite(Number(value))) return null;
   const totalUs = Math.round(Number(value) * 1_000_000);
   const negative = totalUs < 0;
@@ -899,7 +905,7 @@ export function intervalText(value: unknown): string | null {
 }
 
 /** EXTRACT(YEAR | MONTH | DAY | SECOND FROM value AT TIME ZONE 'UTC') of a stored date or datetime. */
-export function datePart(part: unknown, stored: unknown): number | null {
+function datePart(part: unknown, stored: unknown): number | null {
   const us = instantMicros(stored);
   if (us === null) return null;
   const w = wallClock(us);
@@ -917,20 +923,22 @@ export function datePart(part: unknown, stored: unknown): number | null {
   }
 }
 
-/** round(numeric, n): half away from zero at the n-th decimal (n < 0: left of the point), by the decimal digits written. */
-export function roundDecimal(value: unknown, places: unknown): number | null {
+/** round(numeric, n): half away from zero at the n-th decimal (n < 0: left of the point), by the decimal digits written; NULL beyond 1000 places. */
+function roundDecimal(value: unknown, places: unknown): number | null {
   if (value == null || places == null) return null;
   const x = Number(value);
   const n = Math.trunc(Number(places));
-  if (!Number.isFinite(x) || !Number.isFinite(n)) return null;
-  const abs = Math.abs(x);
-  const text = String(abs);
-  const rounded = text.includes('e') || Math.abs(n) > 300 ? Math.round(abs * 10 ** n) / 10 ** n : Number(`${Math.round(Number(`${text}e${n}`))}e${-n}`);
+  if (!Number.isFinite(x) || !Number.isFinite(n) || Math.abs(n) > 1000) return null;
+  // Shifting the decimal point in the written digits (1.005 rounds to 1.01, not 1.00).
+  const [mantissa, exponent = '0'] = String(Math.abs(x)).split('e');
+  const scaled = Number(`${mantissa}e${Number(exponent) + n}`);
+  if (!Number.isFinite(scaled) || scaled >= 1e21) return x;
+  const rounded = Number(`${Math.round(scaled)}e${-n}`);
   return x < 0 ? -rounded : rounded;
 }
 
 /** var_pop, var_samp, stddev_pop or stddev_samp of the numbers of a JSON array (nulls left out); NULL without enough of them. */
-export function variance(json: unknown, sample: unknown, root: unknown): number | null {
+function variance(json: unknown, sample: unknown, root: unknown): number | null {
   if (json == null) return null;
   const values = (JSON.parse(String(json)) as unknown[]).filter((v) => v !== null).map(Number);
   const n = values.length;

@@ -112,6 +112,11 @@ export interface FieldType {
    */
   duplicateInput?(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown>;
   /**
+   * Table duplication: the ids of the fields the cells are computed from (computed types); the
+   * copy creates the field after those of them in its table.
+   */
+  reads?(field: FieldEntity): Promise<number[]>;
+  /**
    * Table duplication, after the rows and their columns were copied with their ids: makes the
    * copy's cells right (junction rows copied, select option ids mapped to the copy's options).
    */
@@ -147,8 +152,17 @@ export interface FieldType {
    */
   filterAs?(field: FieldEntity): { field: FieldEntity; type: FieldType } | null;
 
+  /**
+   * A computed field's result type as Baserow's `compatible_with_formula_types` names it
+   * (`number`, `text`, `array(single_file)`, …): what registries listing compatible formula
+   * types (view aggregations) compare. Absent for types whose cells are not computed.
+   */
+  formulaResultType?(field: FieldEntity): string;
+
   /** The SQL expression rows sort by (ascending), or null when the type cannot be sorted. */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null;
+  /** Whether views can group by the field, beyond being sortable and stored in one column (absent: they can). */
+  groupable?(field: FieldEntity): boolean;
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
 

@@ -41,9 +41,14 @@ export type FieldChangeHook = (field: FieldEntity, change: 'type_changed' | 'tra
 /**
  * Run inside a field's unit of work after fields were created, changed (`previous` is the
  * field before), trashed or restored: the formula module types again what reads them.
- * Answers the other fields it changed (they join `related_fields`).
+ * Answers the other fields it changed (`related`: they join `related_fields`), and those of
+ * them whose cells changed type (`retyped`: a formula's result type).
  */
-export type FieldsChangedHook = (change: { databaseId: number; fields: { field: FieldEntity; previous?: FieldEntity | null }[]; kind: 'created' | 'updated' | 'trashed' | 'restored' }) => Promise<FieldEntity[]>;
+export type FieldsChangedHook = (change: {
+  databaseId: number;
+  fields: { field: FieldEntity; previous?: FieldEntity | null }[];
+  kind: 'created' | 'updated' | 'trashed' | 'restored';
+}) => Promise<{ related: FieldEntity[]; retyped: FieldEntity[] }>;
 
 /**
  * The rules of fields: names, types and their properties, storage (the `field_<id>`
@@ -81,8 +86,22 @@ export class FieldsService {
 
   private async fieldsChanged(...args: Parameters<FieldsChangedHook>): Promise<FieldEntity[]> {
     const related: FieldEntity[] = [];
-    for (const hook of this.changedHooks) related.push(...(await hook(...args)));
+    for (const hook of this.changedHooks) {
+      const answer = await hook(...args);
+      related.push(...answer.related);
+      // Their views drop what the new result type cannot carry, as after a type change.
+      for (const field of answer.retyped) await this.fieldChanged(field, 'type_changed');
+    }
     return related;
+  }
+
+  /**
+   * Fields trashed along with something else (the link fields of other tables pointing at a
+   * trashed table), inside its unit of work: what reads them is typed again. Answers the
+   * fields that changed (`related_fields` of their `field_deleted`).
+   */
+  trashedWith(databaseId: number, fields: FieldEntity[]): Promise<FieldEntity[]> {
+    return this.fieldsChanged({ databaseId, fields: fields.map((field) => ({ field })), kind: 'trashed' });
   }
 
   // ------------------------------------------------------------------ serialization

@@ -5,8 +5,11 @@ import { RowRepository } from '../rows/row.repository';
 import { TableContextService } from '../table-context';
 import { FieldsService } from './fields.service';
 
-/** Types whose cells have a text value worth suggesting (Baserow's `get_unique_row_values` support). */
-const SUPPORTED = new Set(['text', 'long_text', 'url', 'email', 'phone_number', 'number', 'rating', 'date', 'single_select', 'multiple_select', 'uuid', 'autonumber', 'duration', 'boolean']);
+/**
+ * Types whose cells have a text value worth suggesting (Baserow's `can_get_unique_values`):
+ * formulas too (their cells as text), not lookups, rollups and counts.
+ */
+const SUPPORTED = new Set(['text', 'long_text', 'url', 'email', 'phone_number', 'number', 'rating', 'date', 'single_select', 'multiple_select', 'uuid', 'autonumber', 'duration', 'boolean', 'formula']);
 
 /** `unique_row_values`: the distinct texts of a field's cells, most frequent first. */
 @Injectable()
@@ -23,7 +26,8 @@ export class UniqueValuesService {
     const type = this.fields.types.of(field);
     const ctx = this.contexts.fieldContext(context, null);
     const counts = new Map<string, number>();
-    for await (const batch of this.rows.scan(context.table.id)) {
+    // Rows in the trash are not the table's (Baserow's manager leaves them out).
+    for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
       const values = await type.readValues(field, batch, ctx);
       for (const value of values) {
         const text = type.toText(field, value);

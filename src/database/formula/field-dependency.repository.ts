@@ -22,6 +22,17 @@ export class FieldDependencyRepository {
     return this.repo.find({ where: { databaseId }, order: { id: 'ASC' } });
   }
 
+  /** The edges of one computed field. */
+  ofDependant(dependantId: number): Promise<FieldDependencyEntity[]> {
+    return this.repo.find({ where: { dependantId }, order: { id: 'ASC' } });
+  }
+
+  /** The databases that have computed fields with edges. */
+  async databaseIds(): Promise<number[]> {
+    const rows = await this.repo.createQueryBuilder('d').select('DISTINCT d.database_id', 'id').getRawMany<{ id: unknown }>();
+    return rows.map((row) => Number(row.id));
+  }
+
   /** Replaces the edges of a computed field. */
   async replace(dependantId: number, databaseId: number, edges: DependencyEdges): Promise<void> {
     await this.repo.delete({ dependantId });

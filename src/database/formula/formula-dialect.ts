@@ -65,8 +65,6 @@ export interface FormulaDialect {
   number(literal: string): string;
   /** Any SQL value as a number value (a number column, an integer column, a boolean). */
   toNumber(expression: string): string;
-  /** A text as a number, NULL when it is not one (Baserow's `tonumber`). */
-  parseNumber(expression: string): string;
   /** A number rounded to `places` decimals (half away from zero), as stored in a column of that scale. */
   round(expression: string, places: number): string;
   /** A number value as text with exactly `places` decimals (`1.50`), NULL stays NULL. */
@@ -194,11 +192,6 @@ class SqliteFormulaDialect implements FormulaDialect {
     return `CAST(${expression} AS REAL)`;
   }
 
-  parseNumber(expression: string): string {
-    const trimmed = `trim(${expression})`;
-    return `CASE WHEN ${trimmed} GLOB '[+-][0-9]*' OR ${trimmed} GLOB '[0-9]*' OR ${trimmed} GLOB '[+-].[0-9]*' OR ${trimmed} GLOB '.[0-9]*' THEN CASE WHEN CAST(${trimmed} AS REAL) || '' = '' THEN NULL ELSE CAST(${trimmed} AS REAL) END END`;
-  }
-
   round(expression: string, places: number): string {
     return `ROUND(${expression}, ${Math.trunc(places)})`;
   }
@@ -296,7 +289,8 @@ class PostgresFormulaDialect implements FormulaDialect {
   }
 
   addSeconds(expression: string, seconds: string, includeTime: boolean): string {
-    const shift = `CAST(${seconds} AS double precision) * interval '1 second'`;
+    // Beyond ±10^11 seconds (thousands of years) NULL, never out of PostgreSQL's timestamps.
+    const shift = `CAST(CASE WHEN abs(${seconds}) < 1e11 THEN ${seconds} END AS double precision) * interval '1 second'`;
     return includeTime ? `(${expression} + ${shift})` : `CAST(CAST(${expression} AS timestamp) + ${shift} AS date)`;
   }
 
@@ -314,8 +308,7 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   formatDate(expression: string, includeTime: boolean, template: string, timeZone: string | null): string {
     const moment = includeTime ? expression : `(CAST(${expression} AS timestamp) AT TIME ZONE 'UTC')`;
-    if (timeZone === null) return `to_char(${moment} AT TIME ZONE 'UTC', ${template})`;
-    return `CASE WHEN ${postgresKnownZone(timeZone)} THEN to_char(${moment} AT TIME ZONE ${timeZone}, ${template}) END`;
+    return `to_char(${moment} AT TIME ZONE ${timeZone === null ? `'UTC'` : postgresZone(timeZone)}, ${template})`;
   }
 
   parseDate(text: string, template: string, literal: string | null, timeZone: string | null, dateOnly: boolean, bind: (value: string) => string): string {
@@ -324,11 +317,11 @@ class PostgresFormulaDialect implements FormulaDialect {
       // A template known only when the row is read: PostgreSQL's own to_timestamp (which raises on text it cannot read).
       const moment = `(to_timestamp(${text}, ${template}) AT TIME ZONE 'UTC')`;
       if (dateOnly) return `CAST(${moment} AS date)`;
-      return timeZone === null ? `(${moment} AT TIME ZONE 'UTC')` : `CASE WHEN ${postgresKnownZone(timeZone)} THEN ${moment} AT TIME ZONE ${timeZone} END`;
+      return `(${moment} AT TIME ZONE ${timeZone === null ? `'UTC'` : postgresZone(timeZone)})`;
     }
     const plan = dateParsePlan(literal);
-    // The template's own bound value is written too (PostgreSQL refuses a value it cannot type).
-    if (!plan) return `(SELECT CAST(NULL AS ${type}) FROM (SELECT ${template} AS "t") "_t")`;
+    // The arguments' bound values are written still (PostgreSQL refuses a value it cannot type).
+    if (!plan) return `(SELECT CAST(NULL AS ${type}) FROM (SELECT ${text} AS "x", ${template} AS "t"${timeZone === null ? '' : `, ${timeZone} AS "z"`}) "_t")`;
     return postgresParseDate(text, template, plan, timeZone, dateOnly, bind);
   }
 
@@ -337,11 +330,12 @@ class PostgresFormulaDialect implements FormulaDialect {
   }
 
   intervalText(seconds: string): string {
-    return `CAST(justify_hours(make_interval(secs => CAST(${seconds} AS double precision))) AS text)`;
+    // Beyond PostgreSQL's intervals (about 10^14 seconds) NULL, not an error.
+    return `CAST(justify_hours(make_interval(secs => CAST(CASE WHEN abs(${seconds}) < 1e14 THEN ${seconds} END AS double precision))) AS text)`;
   }
 
   roundTo(expression: string, places: string): string {
-    return `round(${expression}, CAST(trunc(${places}) AS integer))`;
+    return `round(${expression}, CAST(trunc(CASE WHEN abs(${places}) <= 1000 THEN ${places} END) AS integer))`;
   }
 
   greatest(a: string, b: string): string {
@@ -374,11 +368,6 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   toNumber(expression: string): string {
     return `CAST(${expression} AS numeric)`;
-  }
-
-  parseNumber(expression: string): string {
-    const trimmed = `btrim(${expression})`;
-    return `CASE WHEN ${trimmed} ~ '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)$' THEN CAST(${trimmed} AS numeric) END`;
   }
 
   round(expression: string, places: number): string {
@@ -479,9 +468,13 @@ function jsonKey(key: string): string {
   return key;
 }
 
-/** Whether PostgreSQL knows the time zone (a text value), as `AT TIME ZONE` would accept it without raising. */
-function postgresKnownZone(timeZone: string): string {
-  return `EXISTS (SELECT 1 FROM pg_timezone_names WHERE lower("name") = lower(${timeZone}))`;
+/**
+ * A time zone (a text value) as PostgreSQL names it, NULL when it knows none of that name, so
+ * `AT TIME ZONE` it answers NULL instead of raising (a subquery: never folded into a constant
+ * that raises while planning).
+ */
+function postgresZone(timeZone: string): string {
+  return `(SELECT "name" FROM pg_timezone_names WHERE lower("name") = lower(${timeZone}) LIMIT 1)`;
 }
 
 const MONTH_ABBREVIATIONS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -593,12 +586,11 @@ function postgresParseDate(text: string, template: string, plan: DateParsePlan, 
     `"mi0" BETWEEN 0 AND 59`,
     `"s0" BETWEEN 0 AND 59`,
     `"fr" BETWEEN 0 AND 999999`,
-    ...(timeZone === null || dateOnly ? [] : [postgresKnownZone(timeZone)]),
   ].join(' AND ');
   const date = `CAST("yf" AS integer), CAST("mf" AS integer), CAST("df" AS integer)`;
   const value = dateOnly
     ? `make_date(${date})`
-    : `make_timestamp(${date}, CAST("h" AS integer), CAST("mi0" AS integer), CAST("s0" + "fr" / 1000000.0 AS double precision)) AT TIME ZONE ${timeZone ?? `'UTC'`}`;
+    : `make_timestamp(${date}, CAST("h" AS integer), CAST("mi0" AS integer), CAST("s0" + "fr" / 1000000.0 AS double precision)) AT TIME ZONE ${timeZone === null ? `'UTC'` : postgresZone(timeZone)}`;
   return `(SELECT CASE WHEN ${valid} THEN ${value} END FROM (${level5}) "_p5")`;
 }
 

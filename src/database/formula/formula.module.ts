@@ -1,10 +1,12 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DatabaseModule } from '../database.module';
+import type { FieldEntity } from '../fields/field.entity';
 import { FieldsService } from '../fields/fields.service';
 import { FieldTypeRegistry } from '../fields/field-type';
 import { RowsService } from '../rows/rows.service';
 import { FieldDependencyRepository } from './field-dependency.repository';
+import { FormulaClockService } from './formula-clock.service';
 import { FormulaController } from './formula.controller';
 import { FormulaService } from './formula.service';
 import { FORMULA_FUNCTIONS } from './functions';
@@ -25,8 +27,8 @@ const COMPUTED_FIELD_TYPES = [FormulaFieldType, LookupFieldType, RollupFieldType
 @Module({
   imports: [DatabaseModule],
   controllers: [FormulaController],
-  providers: [FormulaService, FieldDependencyRepository, FormulaFunctionRegistry, ...COMPUTED_FIELD_TYPES],
-  exports: [FormulaService, FormulaFunctionRegistry],
+  providers: [FormulaService, FormulaClockService, FieldDependencyRepository, FormulaFunctionRegistry, ...COMPUTED_FIELD_TYPES],
+  exports: [FormulaService, FormulaFunctionRegistry, FormulaClockService],
 })
 export class FormulaModule implements OnModuleInit {
   constructor(
@@ -44,12 +46,20 @@ export class FormulaModule implements OnModuleInit {
     this.rows.useCascade(this.formulas);
     this.fields.onFieldsChanged(async ({ databaseId, fields, kind }) => {
       const all = await this.formulas.databaseFields(databaseId);
+      const retyped: FieldEntity[] = [];
       // A computed field back from the trash computes again what it missed meanwhile.
-      if (kind === 'restored') for (const { field } of fields) if (COMPUTED_TYPES.has(field.type)) await this.formulas.refresh(structuredClone(field), all);
-      return this.formulas.fieldsChanged(
+      if (kind === 'restored') {
+        for (const { field } of fields) {
+          if (!COMPUTED_TYPES.has(field.type)) continue;
+          const copy = structuredClone(field);
+          if (await this.formulas.refresh(copy, all)) retyped.push(copy);
+        }
+      }
+      const changed = await this.formulas.fieldsChanged(
         databaseId,
         fields.map(({ field, previous }) => ({ field, previousName: previous?.name })),
       );
+      return { related: changed.related, retyped: [...retyped, ...changed.retyped] };
     });
   }
 }

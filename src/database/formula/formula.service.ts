@@ -195,6 +195,13 @@ export class FormulaService {
     p.formatting_overrides = [...overrides].filter((key) => applicable.has(key));
   }
 
+  /** The fields a computed field reads, by the graph (its links included). */
+  async readFieldIds(fieldId: number): Promise<number[]> {
+    const ids = new Set<number>();
+    for (const edge of await this.dependencies.ofDependant(fieldId)) for (const id of [edge.dependencyId, edge.viaId]) if (id !== null) ids.add(id);
+    return [...ids];
+  }
+
   /** Saves a typed field's edges in the graph. */
   saveDependencies(field: FieldEntity, compiled: CompiledFormula, databaseId: number): Promise<void> {
     return this.dependencies.replace(field.id, databaseId, { dependencies: compiled.dependencies, broken: compiled.broken });
@@ -289,10 +296,13 @@ export class FormulaService {
   /**
    * Types a computed field again after something it reads changed, and recomputes all its
    * cells: its column is replaced when its result type needs another one. Answers whether
-   * its definition changed (a related field to announce).
+   * its result type changed (`formula_type`, `array_formula_type`): what views keep about
+   * it (sorts, filters, aggregations) may no longer apply.
    */
-  async refresh(field: FieldEntity, fields: DatabaseFields): Promise<void> {
+  async refresh(field: FieldEntity, fields: DatabaseFields): Promise<boolean> {
     const before = this.columnOf(field);
+    const resultBefore = resultTypeOf(field);
+    followNames(field, fields);
     const compiled = await this.type(field, fields, false);
     this.applyType(field, compiled.expr.type);
     const after = this.columnOf(field);
@@ -309,6 +319,7 @@ export class FormulaService {
     await this.tables.bump(field.tableId, 'fields_version');
     await this.recompute(field, this.withField(fields, field), null);
     await this.tables.bump(field.tableId, 'rows_version');
+    return resultTypeOf(field) !== resultBefore;
   }
 
   /** Whether the field's result type can have a database index. */
@@ -322,11 +333,12 @@ export class FormulaService {
    * After fields of a table were created, changed, renamed, trashed or restored: every
    * computed field that reads them (transitively, across tables), or read a name that now
    * names a field, is typed again and recomputed, in dependency order. A rename rewrites
-   * the formulas that used the old name. Answers the computed fields it changed.
+   * the formulas that used the old name. Answers the computed fields it changed (`related`),
+   * and those of them whose result type changed (`retyped`).
    */
-  async fieldsChanged(databaseId: number, changed: { field: FieldEntity; previousName?: string }[]): Promise<FieldEntity[]> {
+  async fieldsChanged(databaseId: number, changed: { field: FieldEntity; previousName?: string }[]): Promise<{ related: FieldEntity[]; retyped: FieldEntity[] }> {
     const edges = await this.dependencies.ofDatabase(databaseId);
-    if (!edges.length) return [];
+    if (!edges.length) return { related: [], retyped: [] };
     let fields = await this.databaseFields(databaseId);
     for (const { field, previousName } of changed) {
       if (previousName !== undefined && previousName !== field.name) await this.rewriteRenamed(field, previousName, edges, fields);
@@ -340,15 +352,16 @@ export class FormulaService {
     }
     const order = this.dependantsInOrder(seeds, edges);
     const refreshed: FieldEntity[] = [];
+    const retyped: FieldEntity[] = [];
     for (const id of order) {
       const field = fields.byId.get(id);
       if (!field || changed.some((c) => c.field.id === id)) continue;
       const copy = structuredClone(field);
-      await this.refresh(copy, fields);
+      if (await this.refresh(copy, fields)) retyped.push(copy);
       fields = this.withField(fields, copy);
       refreshed.push(copy);
     }
-    return refreshed;
+    return { related: refreshed, retyped };
   }
 
   /** `field('Old')` and `lookup('Old', …)` in formulas become the new name (formula fields keep names, not ids). */
@@ -407,6 +420,39 @@ export class FormulaService {
     };
     for (const id of [...reachable].sort((a, b) => a - b)) visit(id);
     return order;
+  }
+
+  /**
+   * Recomputes, in every database, the computed fields whose formula calls now() or today()
+   * and every field that reads them (their stored values age with the clock). Answers the
+   * tables whose rows changed.
+   */
+  async refreshClockFormulas(databaseId: number): Promise<number[]> {
+    const edges = await this.dependencies.ofDatabase(databaseId);
+    const fields = await this.databaseFields(databaseId);
+    const seeds = new Set<number>();
+    for (const field of fields.byId.values()) {
+      if (field.type !== 'formula' || storedFormulaType(field).name === 'invalid') continue;
+      try {
+        if (callsClock(parseFormula(String(field.properties.formula ?? '')))) seeds.add(field.id);
+      } catch {
+        continue;
+      }
+    }
+    if (!seeds.size) return [];
+    const tables = new Set<number>();
+    for (const id of this.dependantsInOrder(seeds, edges)) {
+      const field = fields.byId.get(id);
+      if (!field) continue;
+      await this.recompute(field, fields, null);
+      tables.add(field.tableId);
+    }
+    for (const tableId of tables) await this.tables.bump(tableId, 'rows_version');
+    return [...tables];
+  }
+
+  databasesWithComputedFields(): Promise<number[]> {
+    return this.dependencies.databaseIds();
   }
 
   /** Drops a computed field's edges (deleted for good). */
@@ -519,6 +565,28 @@ export class FormulaService {
     const b = link.properties.side === 'b';
     return { table: `database_relation_${Number(link.properties.relation_id ?? link.id)}`, owner: b ? 'row_b' : 'row_a', target: b ? 'row_a' : 'row_b' };
   }
+}
+
+/** A computed field's stored result type (`formula_type`, with `array_formula_type`), to compare. */
+function resultTypeOf(field: FieldEntity): string {
+  return `${String(field.properties.formula_type)}(${String(field.properties.array_formula_type ?? '')})`;
+}
+
+/**
+ * A lookup's (rollup's, count's) link and target fields keep the names they are called now
+ * (renamed since); a field that is gone keeps its last name, by which it is found again.
+ */
+function followNames(field: FieldEntity, fields: DatabaseFields): void {
+  const p = field.properties;
+  for (const key of ['through_field', 'target_field']) {
+    const current = p[`${key}_id`] === undefined || p[`${key}_id`] === null ? undefined : fields.byId.get(Number(p[`${key}_id`]));
+    if (current) p[`${key}_name`] = current.name;
+  }
+}
+
+/** Whether a formula calls now() or today(). */
+function callsClock(node: FormulaNode): boolean {
+  return node.kind === 'call' && (node.name === 'now' || node.name === 'today' || node.args.some(callsClock));
 }
 
 /** Renames references to `field` (formerly `previousName`) in a formula of table `tableId`; answers whether anything changed. */

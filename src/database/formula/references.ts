@@ -38,7 +38,7 @@ export class FieldReferences {
       case 'created_on':
       case 'last_modified': {
         const system = `${quote(alias)}.${quote(field.type === 'created_on' ? 'created_on' : 'updated_on')}`;
-        return { type: formulaTypes.date(!!p.date_include_time, false, pick(p, DATE_KEYS)), sql: p.date_include_time ? system : `substr(${system}, 1, 10)` };
+        return { type: formulaTypes.date(!!p.date_include_time, false, pick(p, DATE_KEYS)), sql: p.date_include_time ? system : this.db.dateTimeAsDate(system) };
       }
       case 'duration':
         return { type: formulaTypes.duration(String(p.duration_format ?? 'h:mm')), sql: column };

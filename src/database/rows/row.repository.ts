@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ColumnDefinition, Dialect, ORDER_ONE } from '../../core/database/dialect';
 import { DIALECT } from '../../core/database/tokens';
-import { quote, Sql } from '../../core/database/sql';
+import { idList, quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { inIdRange } from '../../core/validation/ids';
 import { RawRow, rowsTable } from '../fields/field-type';
@@ -56,7 +56,7 @@ export class RowRepository {
     if (!ids.length) return [];
     const sql = this.sql();
     const state = which === 'live' ? liveRow() : `NOT (${liveRow()})`;
-    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${sql.list(ids)} AND ${state}`, sql.params);
+    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${idList(sql, ids)} AND ${state}`, sql.params);
     return rows.map((row) => normalize(row));
   }
 
@@ -190,3 +190,4 @@ export function normalize(row: Record<string, unknown>): RawRow {
 export function isoMicros(date: Date): string {
   return date.toISOString().replace('Z', '000Z');
 }
+

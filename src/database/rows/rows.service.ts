@@ -137,14 +137,16 @@ export class RowsService {
     const others = [];
     for (const change of plan.rows) {
       const other = change.tableId === context.table.id ? context : await this.contexts.ofTable(change.tableId);
-      if (other) others.push({ change, context: other, before: await this.rowsByIds(other, change.rowIds) });
+      if (!other) continue;
+      // As for the rows a write changes itself: what they were and which filtered shared views showed them.
+      others.push({ change, context: other, before: await this.rowsByIds(other, change.rowIds), visibleBefore: await this.visibility?.visibleBefore(other, change.rowIds) });
     }
     await plan.apply();
-    for (const { change, context: other, before } of others) {
+    for (const { change, context: other, before, visibleBefore } of others) {
       if (!before.length) continue;
       await this.tables.bump(change.tableId, 'rows_version');
       const rows = await this.rowsByIds(other, before.map((row) => row.id));
-      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore: before, updatedFieldIds: change.fieldIds, rows });
+      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore: before, updatedFieldIds: change.fieldIds, rows, visibleBefore });
     }
   }
 

@@ -10,6 +10,7 @@ import { serializeTable } from '../database-application.type';
 import { FieldsService, MAX_FIELDS_PER_TABLE } from '../fields/fields.service';
 import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
 import { FieldRepository } from '../fields/field.repository';
+import type { FieldEntity } from '../fields/field.entity';
 import { RowRepository } from '../rows/row.repository';
 import { TableSchemaRepository } from '../rows/table-schema.repository';
 import { TableContext, TableContextService } from '../table-context';
@@ -186,8 +187,10 @@ export class TablesService {
       });
       for (const link of links) {
         await this.fieldRepo.save({ ...link, trashed: true });
+        // Lookups, rollups and counts through the link become invalid (until the table comes back).
+        const related = await this.fields.trashedWith(table.databaseId, [link]);
         await this.repo.bump(link.tableId, 'fields_version');
-        this.db.record('field.deleted', { fieldId: link.id, tableId: link.tableId, relatedFieldIds: [] });
+        this.db.record('field.deleted', { fieldId: link.id, tableId: link.tableId, relatedFieldIds: related.map((f) => f.id) });
       }
       this.db.record('table.deleted', { tableId, databaseId: table.databaseId, workspaceId });
     });
@@ -232,9 +235,7 @@ export class TablesService {
       await this.schema.createTable(table.id, []);
       let copy = await this.contexts.withFields(table, original.workspaceId);
       const fieldIds = new Map<number, number>();
-      // Computed fields last: what they read exists in the copy when they are typed.
-      const ordered = [...original.fields.filter((f) => !this.types.of(f).computed), ...original.fields.filter((f) => this.types.of(f).computed)];
-      for (const field of ordered) {
+      for (const field of await this.creationOrder(original.fields)) {
         const type = this.types.of(field);
         const input = { ...structuredClone(field.properties), ...(type.duplicateInput?.(field, { originalTableId: tableId, newTableId: table.id }) ?? {}) };
         const { field: created } = await this.fields.createField(copy, user.id, {
@@ -262,6 +263,29 @@ export class TablesService {
       this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
       return table;
     });
+  }
+
+  /**
+   * The order a copy creates a table's fields in: computed fields last, each after the fields
+   * of the table it reads, so that what it reads exists in the copy when it is typed.
+   */
+  private async creationOrder(fields: FieldEntity[]): Promise<FieldEntity[]> {
+    const ordered = fields.filter((f) => !this.types.of(f).computed);
+    const computed = new Map(fields.filter((f) => this.types.of(f).computed).map((f) => [f.id, f]));
+    const reads = new Map<number, number[]>();
+    for (const field of computed.values()) reads.set(field.id, (await this.types.of(field).reads?.(field)) ?? []);
+    const placed = new Set<number>();
+    const place = (field: FieldEntity): void => {
+      if (placed.has(field.id)) return;
+      placed.add(field.id);
+      for (const id of reads.get(field.id) ?? []) {
+        const read = computed.get(id);
+        if (read) place(read);
+      }
+      ordered.push(field);
+    };
+    for (const field of computed.values()) place(field);
+    return ordered;
   }
 
   /** Drops the SQL tables of a database deleted for good. */

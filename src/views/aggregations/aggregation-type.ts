@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../core/database/sql';
 import { TypeRegistry } from '../../core/registry/type-registry';
 import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldTypeRegistry } from '../../database/fields/field-type';
 
 /**
  * What an aggregation type computes with: SQL over the rows of a view's selection (saved and
@@ -33,6 +34,11 @@ export interface AggregationQuery {
 export interface ViewAggregationType {
   readonly type: string;
   readonly compatibleFieldTypes: readonly string[];
+  /**
+   * The results of computed fields (formula, lookup, rollup, count) it applies to, as Baserow's
+   * `compatible_with_formula_types` lists them (`number`, `text`, `array(single_file)`, …).
+   */
+  readonly compatibleFormulaTypes?: readonly string[];
   compute(query: AggregationQuery): Promise<unknown>;
 }
 
@@ -40,19 +46,30 @@ export interface ViewAggregationType {
 export class ViewAggregationTypeRegistry extends TypeRegistry<ViewAggregationType> {
   protected readonly kind = 'View aggregation type';
 
+  constructor(private readonly fieldTypes: FieldTypeRegistry) {
+    super();
+  }
+
+  /** Whether the aggregation applies to the field: by its type, or a computed field by its result type. */
   compatible(type: ViewAggregationType, field: FieldEntity): boolean {
+    const result = this.fieldTypes.of(field).formulaResultType?.(field);
+    if (result !== undefined) return !!type.compatibleFormulaTypes?.includes(result);
     return type.compatibleFieldTypes.includes(field.type);
   }
 }
 
 /** Field types whose cells are numbers (sums, averages, deviations). */
 export const NUMERIC_TYPES = ['number', 'rating'];
+/** Computed results that are numbers. */
+export const NUMERIC_FORMULA_TYPES = ['number'];
 
 /** Every field type Baserow counts empty and non-empty cells of (`empty_count`, `not_empty_count`). */
 export const COUNTABLE_TYPES = [
   'text', 'long_text', 'url', 'number', 'rating', 'boolean', 'date', 'duration', 'last_modified', 'last_modified_by', 'created_on', 'created_by',
   'link_row', 'email', 'file', 'phone_number', 'single_select', 'multiple_select', 'password',
 ];
+/** The computed results Baserow counts empty and non-empty cells of. */
+export const COUNTABLE_FORMULA_TYPES = ['text', 'char', 'number', 'date', 'boolean', 'array(single_file)'];
 
 /** A number from a database aggregate (PostgreSQL numeric comes as text); null stays null. */
 export function toNumber(raw: unknown): number | null {

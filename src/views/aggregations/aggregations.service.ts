@@ -112,8 +112,10 @@ export class AggregationsService {
     return (await this.rowsService.select(context, selection, false, 0, 0)).count;
   }
 
-  private query(context: TableContext, selection: RowSelection, field: FieldEntity, userId: number | null): AggregationQuery {
-    const fieldType = this.fieldTypes.of(field);
+  private query(context: TableContext, selection: RowSelection, aggregated: FieldEntity, userId: number | null): AggregationQuery {
+    // A computed field is aggregated as the plain field of its result (a number formula as a number field).
+    const aggregatedType = this.fieldTypes.of(aggregated);
+    const { field, type: fieldType } = aggregatedType.filterAs?.(aggregated) ?? { field: aggregated, type: aggregatedType };
     /** The value of a cell: option ids and user ids, or (to group a distribution) option values and first names. */
     const value = (sql: Sql, grouping: boolean): string => {
       const column = SYSTEM_USER_COLUMNS[field.type] ?? fieldColumn(field);
@@ -122,10 +124,10 @@ export class AggregationsService {
     };
     const empty = (sql: Sql): string => {
       if (SYSTEM_USER_COLUMNS[field.type]) return `${quote(ROW_ALIAS)}.${quote(SYSTEM_USER_COLUMNS[field.type])} IS NULL`;
-      return this.compiler.leaf(field, 'empty', '', context, sql, ROW_ALIAS, new Date()) ?? '1 = 0';
+      return this.compiler.leaf(aggregated, 'empty', '', context, sql, ROW_ALIAS, new Date()) ?? '1 = 0';
     };
     return {
-      field,
+      field: aggregated,
       empty,
       rows: async ({ select, condition, tail, grouping }) => {
         const sql = this.rows.sql();

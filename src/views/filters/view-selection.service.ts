@@ -219,9 +219,10 @@ export class ViewSelectionService {
     return !!this.fieldTypes.of(field).sortExpression(field, { alias: 'r', sql: this.rowsSql() });
   }
 
-  /** Whether grid views can group by the field: sortable and stored in one column of the row. */
+  /** Whether grid views can group by the field: sortable, stored in one column of the row, and its type groups it. */
   groupable(field: FieldEntity): boolean {
-    return this.sortable(field) && !!this.fieldTypes.of(field).column(field);
+    const type = this.fieldTypes.of(field);
+    return this.sortable(field) && !!type.column(field) && (type.groupable?.(field) ?? true);
   }
 
   private rowsSql() {

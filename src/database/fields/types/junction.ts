@@ -1,4 +1,4 @@
-import { quote, Sql } from '../../../core/database/sql';
+import { idList, quote, Sql } from '../../../core/database/sql';
 import type { FieldContext } from '../field-type';
 
 /**
@@ -42,7 +42,7 @@ export class Junction {
     // Joining the target table leaves out pairs whose target is gone (a deleted linked row).
     const joinSql = join ? ` JOIN ${quote(join.table)} x ON x.${quote(join.column ?? 'id')} = j.${tg}` : '';
     const rows: Record<string, unknown>[] = await ctx.manager.query(
-      `SELECT j.${o} AS "o", j.${tg} AS "t" FROM ${quote(this.table)} j${joinSql} WHERE j.${o} IN ${sql.list(ownerIds)} ORDER BY j."id"`,
+      `SELECT j.${o} AS "o", j.${tg} AS "t" FROM ${quote(this.table)} j${joinSql} WHERE j.${o} IN ${idList(sql, ownerIds)} ORDER BY j."id"`,
       sql.params,
     );
     for (const row of rows) result.get(Number(row.o))?.push(Number(row.t));

@@ -94,7 +94,9 @@ export const ARRAY_FUNCTIONS: FormulaFunction[] = [
     aggregate: true,
     apply([list], scope, call) {
       if (!list.relation) return argumentError(call, 0, list.type, [listOf([]), 'multiple_select', 'multiple_collaborators', 'array']);
-      return { type: numberType(0), sql: scope.db.toNumber(scope.db.aggregate(list.relation, 'COUNT(*)')) };
+      // An element holding bound values is still written (both drivers refuse a value the SQL does not use).
+      const counted = /[?$]\d/.test(list.sql) ? `COUNT(CASE WHEN (${list.sql}) IS NULL THEN 1 ELSE 1 END)` : 'COUNT(*)';
+      return { type: numberType(0), sql: scope.db.toNumber(scope.db.aggregate(list.relation, counted)) };
     },
   },
   {

@@ -1,4 +1,4 @@
-import type { CallSite, CompileScope, Expr } from '../expr';
+import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { accepts, argumentError, checkArgs } from './args';
 import type { FormulaFunction } from './function';
@@ -62,15 +62,15 @@ const ADDABLE: OperandTable = {
   date_interval: ['date_interval', 'date'],
 };
 const SUBTRACTABLE: OperandTable = { number: ['number'], date: ['date', 'date_interval', 'duration'], duration: ['duration'], date_interval: ['date_interval'] };
-const MULTIPLIABLE: OperandTable = { number: ['number', 'duration'], duration: ['number'], date_interval: ['number'] };
-const DIVIDABLE: OperandTable = { number: ['number'], duration: ['number'], date_interval: ['number'] };
+const MULTIPLIABLE: OperandTable = { number: ['number', 'duration'], duration: ['number'] };
+const DIVIDABLE: OperandTable = { number: ['number'], duration: ['number'] };
 
 const isDuration = (type: FormulaType) => type.name === 'duration' || type.name === 'date_interval';
 const isTextual = (type: FormulaType) => type.name === 'text' || type.name === 'char' || type.name === 'url';
 const includesTime = (type: FormulaType) => !!type.props.date_include_time;
 
 /** A duration type like `like` (its format), nullable when either operand is. */
-const durationLike = (like: FormulaType, a: Expr, b: Expr): FormulaType => ({ ...formulaTypes.duration(String(like.props.duration_format ?? 'd h:mm:ss'), a.type.nullable || b.type.nullable) });
+const durationLike = (like: FormulaType, a: Expr, b: Expr): FormulaType => formulaTypes.duration(String(like.props.duration_format ?? 'd h:mm:ss'), a.type.nullable || b.type.nullable);
 
 /** A date moved by a duration: the date's type (nullable when either is). */
 function shifted(date: Expr, seconds: string, nullable: boolean, scope: CompileScope): Expr {
@@ -97,7 +97,7 @@ function operator(type: string, symbol: string, table: OperandTable, compile: (a
 }
 
 /** A function of number arguments only, coerced (NULL is 0). */
-function numeric(type: string, count: number, compile: (args: Expr[], scope: CompileScope, call: CallSite, raw: Expr[]) => Expr): FormulaFunction {
+function numeric(type: string, count: number, compile: (args: Expr[], scope: CompileScope) => Expr): FormulaFunction {
   return {
     type,
     arity: { min: count, max: count },
@@ -108,8 +108,6 @@ function numeric(type: string, count: number, compile: (args: Expr[], scope: Com
       return compile(
         args.map((arg) => notNull(arg, scope)),
         scope,
-        call,
-        args,
       );
     },
   };
@@ -157,7 +155,7 @@ export function toTextValue(arg: Expr, scope: CompileScope): Expr {
       // values were bound): the template is one of a few fixed texts, the zone a checked name.
       const zone = arg.type.props.date_force_timezone;
       const template = `'${dateFormatTemplate(arg.type)}'`;
-      if (typeof zone === 'string' && zone && !ZONE_NAME.test(zone)) return text('NULL');
+      if (typeof zone === 'string' && zone && !ZONE_NAME.test(zone)) return text(`CASE WHEN ${arg.sql} IS NULL THEN NULL END`);
       const formatted = db.formatDate(arg.sql, includesTime(arg.type), template, typeof zone === 'string' && zone ? `'${zone}'` : null);
       return text(`trim(${formatted})`);
     }

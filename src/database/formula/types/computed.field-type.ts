@@ -79,6 +79,11 @@ export abstract class ComputedFieldType implements FieldType {
     return { through_field_id: null, through_field_name: p.through_field_name, target_field_id: null, target_field_name: p.target_field_name };
   }
 
+  /** The fields its cells are computed from (a table copy creates it after those of its table). */
+  reads(field: FieldEntity): Promise<number[]> {
+    return this.formulas.readFieldIds(field.id);
+  }
+
   /** A changed formula (or result type) recomputes the column, even when it keeps its kind. */
   needsConversion(previous: FieldEntity, field: FieldEntity): boolean {
     return JSON.stringify(previous.properties) !== JSON.stringify(field.properties);
@@ -150,21 +155,22 @@ export abstract class ComputedFieldType implements FieldType {
       });
     }
     if (result.name === 'invalid') return rows.map(() => null);
+    const values = rows.map((row) => {
+      const raw = row[column];
+      return typeof raw === 'string' ? JSON.parse(raw) : (raw ?? null);
+    });
+    if (result.name !== 'array') return values;
+    const items = values.map((value) => (Array.isArray(value) ? (value as { id: number; value: unknown }[]) : []));
     const element = result.sub ? this.plain({ ...field, properties: { ...field.properties, formula_type: result.sub.name } } as FieldEntity) : null;
-    return Promise.all(
-      rows.map(async (row) => {
-        const raw = row[column];
-        const value = typeof raw === 'string' ? JSON.parse(raw) : (raw ?? null);
-        if (result.name !== 'array' || !Array.isArray(value)) return value ?? (result.name === 'array' ? [] : null);
-        if (!element) return value;
-        const cells = await element.type.readValues(
-          element.field,
-          value.map((item: { id: number; value: unknown }, i: number) => ({ id: i + 1, [column]: item.value })),
-          ctx,
-        );
-        return value.map((item: { id: number }, i: number) => ({ id: item.id, value: cells[i] }));
-      }),
+    if (!element) return items;
+    // Every row's items read at once, as cells of the element's plain type.
+    const cells = await element.type.readValues(
+      element.field,
+      items.flat().map((item, i) => ({ id: i + 1, [column]: item.value })),
+      ctx,
     );
+    let next = 0;
+    return items.map((list) => list.map((item) => ({ id: item.id, value: cells[next++] })));
   }
 
   toText(field: FieldEntity, apiValue: unknown): string | null {
@@ -176,10 +182,20 @@ export abstract class ComputedFieldType implements FieldType {
     return String(apiValue);
   }
 
+  formulaResultType(field: FieldEntity): string {
+    const result = storedFormulaType(field);
+    return result.sub ? `array(${result.sub.name})` : result.name;
+  }
+
+  /** Sorted as the field its result is filtered as: a single select formula by its option's value, as Baserow; arrays, links and buttons not. */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
-    const plain = this.plain(field);
-    if (plain) return plain.type.sortExpression(plain.field, ref);
-    return null;
+    const as = this.filterAs(field);
+    return as ? as.type.sortExpression(as.field, ref) : null;
+  }
+
+  /** Grouped only by a result with a plain field type (Baserow's `can_group_by`: not single selects, arrays, links or buttons). */
+  groupable(field: FieldEntity): boolean {
+    return this.plain(field) !== null;
   }
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {

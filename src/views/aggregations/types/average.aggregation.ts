@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AggregationQuery, NUMERIC_TYPES, toFloat, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, NUMERIC_FORMULA_TYPES, NUMERIC_TYPES, toFloat, ViewAggregationType } from '../aggregation-type';
 
 /** `average`: the mean of the non-empty values. */
 @Injectable()
 export class AverageAggregationType implements ViewAggregationType {
   readonly type = 'average';
   readonly compatibleFieldTypes = NUMERIC_TYPES;
+  readonly compatibleFormulaTypes = NUMERIC_FORMULA_TYPES;
 
   async compute(query: AggregationQuery): Promise<unknown> {
     const [row] = await query.rows({ select: (_sql, value) => `AVG(${value}) AS "v"`, condition: (sql) => `NOT (${query.empty(sql)})` });

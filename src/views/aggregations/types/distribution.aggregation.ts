@@ -12,6 +12,7 @@ export class DistributionAggregationType implements ViewAggregationType {
     'text', 'long_text', 'url', 'number', 'rating', 'date', 'last_modified', 'last_modified_by', 'created_on', 'created_by', 'email', 'phone_number',
     'single_select', 'duration', 'boolean',
   ];
+  readonly compatibleFormulaTypes = ['boolean', 'char', 'date', 'number', 'text'];
 
   async compute(query: AggregationQuery): Promise<unknown> {
     const rows = await query.rows({

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AggregationQuery, COUNTABLE_TYPES, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, COUNTABLE_FORMULA_TYPES, COUNTABLE_TYPES, ViewAggregationType } from '../aggregation-type';
 
 /** `empty_count`: rows whose cell is empty (a relation without rows counts as empty). */
 @Injectable()
 export class EmptyCountAggregationType implements ViewAggregationType {
   readonly type: string = 'empty_count';
   readonly compatibleFieldTypes = COUNTABLE_TYPES;
+  readonly compatibleFormulaTypes = COUNTABLE_FORMULA_TYPES;
 
   protected condition(query: AggregationQuery, sql: Parameters<AggregationQuery['empty']>[0]): string {
     return query.empty(sql);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AggregationQuery, NUMERIC_TYPES, toFloat, toNumber, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, NUMERIC_FORMULA_TYPES, NUMERIC_TYPES, toFloat, toNumber, ViewAggregationType } from '../aggregation-type';
 
 /**
  * PostgreSQL's `percentile_cont(fraction)` of the non-null values, read from the ordered values
@@ -31,6 +31,7 @@ export async function percentiles(query: AggregationQuery, fractions: number[]):
 export class MedianAggregationType implements ViewAggregationType {
   readonly type = 'median';
   readonly compatibleFieldTypes = NUMERIC_TYPES;
+  readonly compatibleFormulaTypes = NUMERIC_FORMULA_TYPES;
 
   async compute(query: AggregationQuery): Promise<unknown> {
     return (await percentiles(query, [0.5]))[0];

@@ -6,6 +6,7 @@ import type { AggregationQuery, ViewAggregationType } from '../aggregation-type'
 export class MinAggregationType implements ViewAggregationType {
   readonly type: string = 'min';
   readonly compatibleFieldTypes = ['date', 'number', 'rating', 'last_modified', 'created_on', 'autonumber', 'duration'];
+  readonly compatibleFormulaTypes = ['number', 'date'];
   protected readonly fn: string = 'MIN';
 
   async compute(query: AggregationQuery): Promise<unknown> {

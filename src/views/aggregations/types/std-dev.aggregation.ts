@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AggregationQuery, NUMERIC_TYPES, toFloat, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, NUMERIC_FORMULA_TYPES, NUMERIC_TYPES, toFloat, ViewAggregationType } from '../aggregation-type';
 import { populationVariance } from './variance.aggregation';
 
 /** `std_dev`: the population standard deviation (Django's `StdDev`), the root of the variance. */
@@ -7,6 +7,7 @@ import { populationVariance } from './variance.aggregation';
 export class StdDevAggregationType implements ViewAggregationType {
   readonly type = 'std_dev';
   readonly compatibleFieldTypes = NUMERIC_TYPES;
+  readonly compatibleFormulaTypes = NUMERIC_FORMULA_TYPES;
 
   async compute(query: AggregationQuery): Promise<unknown> {
     const variance = await populationVariance(query);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { AggregationQuery, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, NUMERIC_FORMULA_TYPES, ViewAggregationType } from '../aggregation-type';
 
 /** `sum`: the total of the values (null without any). */
 @Injectable()
 export class SumAggregationType implements ViewAggregationType {
   readonly type = 'sum';
   readonly compatibleFieldTypes = ['number', 'rating', 'duration'];
+  readonly compatibleFormulaTypes = NUMERIC_FORMULA_TYPES;
 
   async compute(query: AggregationQuery): Promise<unknown> {
     const [row] = await query.rows({ select: (_sql, value) => `SUM(${value}) AS "v"` });

@@ -9,6 +9,7 @@ export class UniqueCountAggregationType implements ViewAggregationType {
     'text', 'long_text', 'url', 'number', 'rating', 'date', 'last_modified', 'last_modified_by', 'created_on', 'created_by', 'email', 'phone_number',
     'single_select', 'duration',
   ];
+  readonly compatibleFormulaTypes = ['text', 'char', 'number', 'date'];
 
   async compute(query: AggregationQuery): Promise<unknown> {
     const [row] = await query.rows({ select: (_sql, value) => `COUNT(DISTINCT ${value}) AS "v"` });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AggregationQuery, NUMERIC_TYPES, toFloat, toNumber, ViewAggregationType } from '../aggregation-type';
+import { AggregationQuery, NUMERIC_FORMULA_TYPES, NUMERIC_TYPES, toFloat, toNumber, ViewAggregationType } from '../aggregation-type';
 
 /**
  * The population variance of the non-null values (Django's `Variance`) in two passes, the mean
@@ -26,6 +26,7 @@ export async function populationVariance(query: AggregationQuery): Promise<numbe
 export class VarianceAggregationType implements ViewAggregationType {
   readonly type = 'variance';
   readonly compatibleFieldTypes = NUMERIC_TYPES;
+  readonly compatibleFormulaTypes = NUMERIC_FORMULA_TYPES;
 
   async compute(query: AggregationQuery): Promise<unknown> {
     return populationVariance(query);

@@ -54,6 +54,8 @@ export interface Dialect {
   orderToDb(scaled: bigint): string;
   /** A stored `order` back to its value scaled by 10^20. */
   orderFromDb(raw: unknown): bigint;
+  /** A stored `order` as the API shows it (`formatOrder(orderFromDb(raw))`, without the arithmetic: rows are read by the thousand). */
+  orderText(raw: unknown): string;
   /** An expression casting a column to text, as a cell reads in search and conversions. */
   castText(expression: string): string;
   /** A statement making the table's next row id follow its largest id (after rows were inserted with ids), if one is needed. */
@@ -224,6 +226,12 @@ export class SqliteDialect implements Dialect {
     return parseScaled(String(raw));
   }
 
+  orderText(raw: unknown): string {
+    // Stored as 20 zero-padded whole digits and 20 decimals: the API drops the padding.
+    const text = String(raw);
+    return /^\d{20}\.\d{20}$/.test(text) ? text.replace(/^0+(?=\d+\.)/, '') : formatOrder(parseScaled(text));
+  }
+
   castText(expression: string): string {
     return `CAST(${expression} AS TEXT)`;
   }
@@ -344,6 +352,12 @@ export class PostgresDialect implements Dialect {
 
   orderFromDb(raw: unknown): bigint {
     return parseScaled(String(raw));
+  }
+
+  orderText(raw: unknown): string {
+    // numeric(40, 20) reads back with its 20 decimals already.
+    const text = String(raw);
+    return /^\d+\.\d{20}$/.test(text) ? text : formatOrder(parseScaled(text));
   }
 
   castText(expression: string): string {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { databaseId, NO_ID } from '../../core/validation/ids';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
-import { formatOrder } from '../../core/database/dialect';
+
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { pageLinks } from '../../core/http/pagination';
@@ -138,15 +138,20 @@ export class RowsService {
     for (const change of plan.rows) {
       const other = change.tableId === context.table.id ? context : await this.contexts.ofTable(change.tableId);
       if (!other) continue;
-      // As for the rows a write changes itself: what they were and which filtered shared views showed them.
-      others.push({ change, context: other, before: await this.rowsByIds(other, change.rowIds), visibleBefore: await this.visibility?.visibleBefore(other, change.rowIds) });
+      // As for the rows a write changes itself: what they were and which filtered shared views
+      // showed them. Before, only the recomputed cells are read (the rest is as after).
+      const fields = change.fieldIds.map((id) => other.byId.get(id)).filter((f): f is FieldEntity => !!f);
+      const before = await this.serialize(other, await this.rows.findByIds(change.tableId, change.rowIds), { userFieldNames: false, fields });
+      others.push({ change, context: other, before, visibleBefore: await this.visibility?.visibleBefore(other, change.rowIds) });
     }
     await plan.apply();
     for (const { change, context: other, before, visibleBefore } of others) {
       if (!before.length) continue;
       await this.tables.bump(change.tableId, 'rows_version');
       const rows = await this.rowsByIds(other, before.map((row) => row.id));
-      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore: before, updatedFieldIds: change.fieldIds, rows, visibleBefore });
+      const beforeById = new Map(before.map((row) => [row.id, row]));
+      const rowsBefore = rows.map((row) => ({ ...row, ...beforeById.get(row.id) }));
+      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore, updatedFieldIds: change.fieldIds, rows, visibleBefore });
     }
   }
 
@@ -172,7 +177,7 @@ export class RowsService {
   async serialize(context: TableContext, raw: RawRow[], shape: RowShape): Promise<RowJson[]> {
     const fields = shape.fields ?? context.fields;
     const ctx = this.contexts.fieldContext(context, null);
-    const rows: RowJson[] = raw.map((row) => ({ id: Number(row.id), order: formatOrder(this.rows.dialect.orderFromDb(row.order)) }));
+    const rows: RowJson[] = raw.map((row) => ({ id: Number(row.id), order: this.rows.dialect.orderText(row.order) }));
     for (const field of fields) {
       const values = await this.types.of(field).readValues(field, raw, ctx);
       const key = shape.userFieldNames ? field.name : fieldColumn(field);

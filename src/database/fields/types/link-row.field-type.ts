@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { formatOrder } from '../../../core/database/dialect';
 import { ApiError, Errors } from '../../../core/errors/api-error';
 import { DatabaseErrors } from '../../database.errors';
 import { RowRepository } from '../../rows/row.repository';
@@ -347,7 +346,7 @@ export class LinkRowFieldType implements FieldType {
         const values = await type.readValues(primary, raw, this.contexts.fieldContext(context, null));
         texts = values.map((v) => type.toText(primary, v) ?? '');
       }
-      raw.forEach((row, i) => linked.set(Number(row.id), { id: Number(row.id), value: texts[i] ?? '', order: formatOrder(ctx.dialect.orderFromDb(row.order)) }));
+      raw.forEach((row, i) => linked.set(Number(row.id), { id: Number(row.id), value: texts[i] ?? '', order: ctx.dialect.orderText(row.order) }));
     }
     return rows.map((row) =>
       (byRow.get(Number(row.id)) ?? [])

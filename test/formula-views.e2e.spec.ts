@@ -268,6 +268,7 @@ describe('sorts and group-bys on computed fields', () => {
     expect((await sort(view, c.f.Total)).status).toBe(200);
     expect((await groupBy(view, c.f.Caption)).status).toBe(200);
     expect((await req('POST', `/api/database/views/${view}/filters/`, { field: c.f.Total.id, type: 'higher_than', value: '1' })).status).toBe(200);
+    await ok('PATCH', `/api/database/views/${view}/field-options/`, { field_options: { [c.f.Total.id]: { aggregation_type: 'sum', aggregation_raw_type: 'sum' } } });
     // The link the rollup reads goes to the trash: the rollup is invalid, and so is Caption once it reads a field that is gone.
     await ok('PATCH', `/api/database/fields/${c.f.Caption.id}/`, { formula: "concat(field('Name'), field('Total'))" });
     await ok('DELETE', `/api/database/fields/${c.f.Items.id}/`);
@@ -276,6 +277,8 @@ describe('sorts and group-bys on computed fields', () => {
     expect(listed.body.results).toHaveLength(3);
     const saved = await ok('GET', `/api/database/views/${view}/?include=filters,sortings,group_bys`);
     expect([saved.filters, saved.sortings, saved.group_bys]).toEqual([[], [], []]);
+    const options = (await ok('GET', `/api/database/views/${view}/field-options/`)).field_options[c.f.Total.id];
+    expect(options).toMatchObject({ aggregation_type: '', aggregation_raw_type: '' });
   });
 });
 
@@ -329,6 +332,29 @@ describe('form views', () => {
     const shown = await anon('GET', `/api/database/views/form/${form.slug}/submit/`);
     expect(shown.status).toBe(200);
     expect(shown.body.fields.map((x: any) => x.field.id)).toEqual([c.f.OrderName.id, c.f.Items.id]);
+  });
+
+  test('conditions on computed fields see the submitted row’s computed cells', async () => {
+    const notes = (await fieldsOf(c.orders)).find((x) => x.name === 'Notes');
+    const set = await req('PATCH', `/api/database/views/${form.id}/field-options/`, {
+      field_options: { [notes.id]: { enabled: true, required: true, show_when_matching_conditions: true, conditions: [{ id: 1, field: c.f.Total.id, type: 'higher_than', value: '5' }] } },
+    });
+    expect(set.status).toBe(200);
+    const submit = (items: number[], extra: Record<string, unknown> = {}) =>
+      anon('POST', `/api/database/views/form/${form.slug}/submit/`, { [`field_${c.f.OrderName.id}`]: 'cond', [`field_${c.f.Items.id}`]: items, ...extra });
+    // 1.50 + 10.00: the rollup is above 5, so Notes is shown and required.
+    const missing = await submit([c.r.pen, c.r.cap]);
+    expect([missing.status, missing.body.detail]).toEqual([400, { [`field_${notes.id}`]: [{ error: 'This field is required.', code: 'required' }] }]);
+    expect((await submit([c.r.pen, c.r.cap], { [`field_${notes.id}`]: 'big' })).status).toBe(200);
+    // 1.50 alone: Notes is not shown, the value given is not kept.
+    const small = await submit([c.r.pen], { [`field_${notes.id}`]: 'dropped' });
+    expect(small.status).toBe(200);
+    const rows = await rowsOf(c.orders, `&filter__field_${c.f.OrderName.id}__equal=cond`);
+    expect(rows.map((row) => [row.Total, row.Notes])).toEqual([
+      ['11.50', 'big'],
+      ['1.50', null],
+    ]);
+    await ok('PATCH', `/api/database/views/${form.id}/field-options/`, { field_options: { [notes.id]: { enabled: false } } });
   });
 
   test('a submission computes the new row’s computed cells (a computed value sent is ignored), with its rows_created', async () => {

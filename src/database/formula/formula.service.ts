@@ -9,6 +9,8 @@ import { RowRepository } from '../rows/row.repository';
 import { TableSchemaRepository } from '../rows/table-schema.repository';
 import { TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
+import type { TableEntity } from '../table.entity';
+import { Caches, VersionedCache } from '../../core/cache/caches';
 import { FieldEntity as FieldModel } from '../fields/field.entity';
 import { FormulaNode, FormulaSyntaxError } from './ast';
 import { CompiledFormula, FormulaCompiler, FormulaSchema } from './compiler';
@@ -66,6 +68,11 @@ const FORMAT_GROUPS: Record<string, readonly string[]> = {
 @Injectable()
 export class FormulaService {
   readonly sqlDialect: FormulaDialect;
+  /**
+   * Tables (by id, at a `fields_version`) whose row writes no computed field reads: a table's
+   * version changes whenever a computed field starts reading it (`saveDependencies`).
+   */
+  private readonly untouched: VersionedCache<number, boolean>;
   private readonly compiler: FormulaCompiler;
 
   constructor(
@@ -77,7 +84,9 @@ export class FormulaService {
     private readonly schema: TableSchemaRepository,
     private readonly contexts: TableContextService,
     private readonly tables: TableRepository,
+    caches: Caches,
   ) {
+    this.untouched = caches.versioned<number, boolean>('formula-untouched-tables');
     this.sqlDialect = formulaDialect(dialect);
     this.compiler = new FormulaCompiler(functions, this.sqlDialect);
   }
@@ -202,9 +211,25 @@ export class FormulaService {
     return [...ids];
   }
 
-  /** Saves a typed field's edges in the graph. */
-  saveDependencies(field: FieldEntity, compiled: CompiledFormula, databaseId: number): Promise<void> {
-    return this.dependencies.replace(field.id, databaseId, { dependencies: compiled.dependencies, broken: compiled.broken });
+  /**
+   * Saves a typed field's edges in the graph. The tables whose writes now reach the field (its
+   * dependencies', and the linked tables of links it reads) get a new `fields_version`, so
+   * their cached "nothing computed depends on this table" (`beginRowWrite`) is dropped.
+   */
+  async saveDependencies(field: FieldEntity, compiled: CompiledFormula, fields: DatabaseFields): Promise<void> {
+    await this.dependencies.replace(field.id, fields.databaseId, { dependencies: compiled.dependencies, broken: compiled.broken });
+    const tables = new Set<number>();
+    for (const { fieldId } of compiled.dependencies) {
+      const dependency = fields.byId.get(fieldId);
+      if (!dependency || dependency.tableId === field.tableId) continue;
+      tables.add(dependency.tableId);
+    }
+    for (const { fieldId } of compiled.dependencies) {
+      const link = fields.byId.get(fieldId);
+      if (link?.type === 'link_row') tables.add(Number(link.properties.link_row_table_id));
+    }
+    tables.delete(field.tableId);
+    for (const tableId of tables) await this.tables.bump(tableId, 'fields_version');
   }
 
   /**
@@ -314,7 +339,7 @@ export class FormulaService {
         else field.dbIndex = false;
       }
     }
-    await this.saveDependencies(field, compiled, fields.databaseId);
+    await this.saveDependencies(field, compiled, fields);
     await this.fields.save(field);
     await this.tables.bump(field.tableId, 'fields_version');
     await this.recompute(field, this.withField(fields, field), null);
@@ -468,9 +493,15 @@ export class FormulaService {
    * plans and recomputes on what the one before committed, and none waits for another's row
    * lock while holding the turn. The graph is read once the turn has come.
    */
-  async beginRowWrite(databaseId: number): Promise<{ plan(write: RowWrite): Promise<CascadePlan | null> } | null> {
+  async beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<{ plan(write: RowWrite): Promise<CascadePlan | null> } | null> {
+    // Most tables have nothing computed reading them: known without a query once seen.
+    if (this.untouched.get(table.id, table.fieldsVersion)) return null;
+    const databaseId = table.databaseId;
     const edges = await this.dependencies.ofDatabase(databaseId);
-    if (!edges.some((e) => e.dependencyId !== null)) return null;
+    if (!edges.some((e) => e.dependencyId !== null)) {
+      this.untouched.set(table.id, table.fieldsVersion, true);
+      return null;
+    }
     const lock = this.dialect.transactionLock(CASCADE_LOCK_SCOPE, databaseId);
     if (!lock) return { plan: (write) => this.planRowWrite(write, edges) };
     await this.rows.query(lock);

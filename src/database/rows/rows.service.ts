@@ -16,6 +16,7 @@ import { CellError, FieldTypeRegistry, KEEP_CELL, RawRow, fieldColumn } from '..
 import { TableContext, TableContextService } from '../table-context';
 import type { RowVisibility } from '../../core/events/domain-events';
 import { TableRepository } from '../table.repository';
+import type { TableEntity } from '../table.entity';
 import { RowHistoryService } from '../row-history/row-history.service';
 import { CountCache } from './count-cache';
 import { RowMetadataRegistry, RowsMetadata } from './row-metadata';
@@ -81,7 +82,7 @@ export interface RowWriteSession {
  * for other writers of the database's computed cells); null when nothing can be affected.
  */
 export interface RowCascadeSource {
-  beginRowWrite(databaseId: number): Promise<RowWriteSession | null>;
+  beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<RowWriteSession | null>;
 }
 
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
@@ -157,7 +158,7 @@ export class RowsService {
 
   /** Starts a row write's cascade (before anything is written); null without computed fields. */
   private beginCascade(context: TableContext): Promise<RowWriteSession | null> {
-    return this.cascadeSource?.beginRowWrite(context.table.databaseId) ?? Promise.resolve(null);
+    return this.cascadeSource?.beginRowWrite(context.table) ?? Promise.resolve(null);
   }
 
   /** The rows each link cell of `rows` pointed at (their related cells change with them). */

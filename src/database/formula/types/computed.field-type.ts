@@ -68,7 +68,7 @@ export abstract class ComputedFieldType implements FieldType {
     const compiled: CompiledFormula = await this.formulas.type(field, fields, true);
     this.formulas.applyType(field, compiled.expr.type, input);
     if (field.dbIndex && !this.formulas.indexable(field)) throw DatabaseErrors.dbIndexNotSupported(this.type);
-    await this.formulas.saveDependencies(field, compiled, ctx.table.databaseId);
+    await this.formulas.saveDependencies(field, compiled, fields);
     return [];
   }
 

@@ -134,6 +134,17 @@ describe('formula fields', () => {
     expect((await rowsOf(table)).map((r) => r.Copy)).toEqual(['a!', 'b!', 'c!']);
   });
 
+  test('db_index on scalar formulas; refused on arrays', async () => {
+    const indexed = await createField(table, { name: 'Upper', type: 'formula', formula: "upper(field('Name'))", db_index: true });
+    expect(indexed.status).toBe(200);
+    expect(indexed.body.db_index).toBe(true);
+    expect((await rowsOf(table, `&filter__field_${indexed.body.id}__equal=B`)).map((r) => r.Name)).toEqual(['b']);
+    const other = await createTable('Indexed links');
+    await createField(table, { name: 'Others', type: 'link_row', link_row_table_id: other });
+    const array = await createField(table, { name: 'Names', type: 'lookup', through_field_name: 'Others', target_field_name: 'Name', db_index: true });
+    expect(array.body.error).toBe('ERROR_DB_INDEX_NOT_SUPPORTED');
+  });
+
   test('the type endpoint answers the type of a formula without changing anything', async () => {
     const res = await req('POST', `/api/database/formula/${table}/type/`, { formula: "field('Name')", name: 'Anything' });
     expect(res.status).toBe(200);

@@ -3,7 +3,8 @@ import { dialectFor } from '../src/core/database/dialect';
 import type { CompileScope, Expr } from '../src/database/formula/expr';
 import { formulaDialect } from '../src/database/formula/formula-dialect';
 import { formulaTypes } from '../src/database/formula/formula-type';
-import { TEXT_FUNCTIONS, once } from '../src/database/formula/functions/text';
+import { once } from '../src/database/formula/functions/args';
+import { TEXT_FUNCTIONS } from '../src/database/formula/functions/text';
 import { FormulaEval, type TableOneRow } from './support/formula-eval';
 
 // The text and logic functions of the formula language (Baserow's values and error texts),

@@ -78,13 +78,13 @@ export class FormulaCompiler {
   private node(node: FormulaNode, schema: FormulaSchema, scope: CompileScope, out: CompiledFormula): Expr {
     switch (node.kind) {
       case 'string':
-        return { type: formulaTypes.text(), sql: scope.text(node.value) };
+        return { type: formulaTypes.text(), sql: scope.text(node.value), literal: node.value };
       case 'number': {
         const places = node.text.includes('.') ? node.text.length - node.text.indexOf('.') - 1 : 0;
-        return { type: formulaTypes.number(places), sql: this.db.number(node.text) };
+        return { type: formulaTypes.number(places), sql: this.db.number(node.text), literal: Number(node.text) };
       }
       case 'boolean':
-        return { type: formulaTypes.boolean(), sql: node.value ? 'TRUE' : 'FALSE' };
+        return { type: formulaTypes.boolean(), sql: node.value ? 'TRUE' : 'FALSE', literal: node.value };
       case 'field_by_id':
         return invalid("It is no longer possible to reference a field by it's ID in the Baserowformula language.");
       case 'field': {

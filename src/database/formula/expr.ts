@@ -26,6 +26,8 @@ export interface Expr {
   type: FormulaType;
   sql: string;
   relation?: ArrayRelation;
+  /** The value of a literal as written in the formula (`'UTC'`, `2`), for functions that read it at compile time. */
+  literal?: string | number | boolean;
 }
 
 /** What compiling needs: bound values, the dialect's SQL pieces, fresh aliases. */

@@ -6,6 +6,7 @@ import type { FieldEntity } from '../fields/field.entity';
 import { fieldColumn, rowsTable } from '../fields/field-type';
 import { FieldRepository } from '../fields/field.repository';
 import { RowRepository } from '../rows/row.repository';
+import type { RowCascadeSource, RowWriteCascade, RowWriteChange, RowWriteSession } from '../rows/rows.service';
 import { TableSchemaRepository } from '../rows/table-schema.repository';
 import { TableContextService } from '../table-context';
 import { TableRepository } from '../table.repository';
@@ -31,25 +32,6 @@ export interface DatabaseFields {
   byId: Map<number, FieldEntity>;
 }
 
-/** Rows of other tables a row write changed through formulas: announced as their `rows_updated`. */
-export interface CascadePlan {
-  /** Other tables' rows (and rows of the written table besides the written ones) that will change. */
-  rows: { tableId: number; rowIds: number[]; fieldIds: number[] }[];
-  /** Runs the recomputation (one UPDATE per computed field and table). */
-  apply(): Promise<void>;
-}
-
-/** A row write, as the cascade needs to know it. */
-export interface RowWrite {
-  tableId: number;
-  databaseId: number;
-  rowIds: number[];
-  /** The fields whose cells were written; `all` for created, trashed and restored rows. */
-  fieldIds: number[] | 'all';
-  /** Rows linked before the write, by link field id (their reverse cells changed too). */
-  previousLinks?: Map<number, Set<number>>;
-}
-
 /** The advisory lock scope of computed-cell recomputation (any fixed number). */
 const CASCADE_LOCK_SCOPE = 7701;
 
@@ -66,7 +48,7 @@ const FORMAT_GROUPS: Record<string, readonly string[]> = {
  * transaction. Field types consult it; the fields and rows services call its hooks.
  */
 @Injectable()
-export class FormulaService {
+export class FormulaService implements RowCascadeSource {
   readonly sqlDialect: FormulaDialect;
   /**
    * Tables (by id, at a `fields_version`) whose row writes no computed field reads: a table's
@@ -493,7 +475,7 @@ export class FormulaService {
    * plans and recomputes on what the one before committed, and none waits for another's row
    * lock while holding the turn. The graph is read once the turn has come.
    */
-  async beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<{ plan(write: RowWrite): Promise<CascadePlan | null> } | null> {
+  async beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<RowWriteSession | null> {
     // Most tables have nothing computed reading them: known without a query once seen.
     if (this.untouched.get(table.id, table.fieldsVersion)) return null;
     const databaseId = table.databaseId;
@@ -515,7 +497,7 @@ export class FormulaService {
    * Nothing is written until `apply`; the caller reads the other rows before and after it.
    * Null when no computed field is affected.
    */
-  private async planRowWrite(write: RowWrite, edges: FieldDependencyEntity[]): Promise<CascadePlan | null> {
+  private async planRowWrite(write: RowWriteChange, edges: FieldDependencyEntity[]): Promise<RowWriteCascade | null> {
     const fields = await this.databaseFields(write.databaseId);
     const own = fields.byTable.get(write.tableId) ?? [];
     const written = write.fieldIds === 'all' ? own.filter((f) => !COMPUTED_TYPES.has(f.type)).map((f) => f.id) : write.fieldIds;

@@ -1,10 +1,9 @@
 import type { ArrayRelation, CompileScope, Expr } from '../expr';
 import { callName } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { accepts, argumentError } from './args';
+import { accepts, argumentError, notNull, withNullable } from './args';
 import type { FormulaFunction } from './function';
 import { numberType } from './number';
-import { notNull, withNullable } from './text';
 
 /*
  * Array functions of Baserow's formula language (function_defs.py: sum, avg, min, max, count,

@@ -1,9 +1,7 @@
-import type { CompileScope, Expr } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { checkArgs } from './args';
+import { fixed, once, textLiteral, withNullable } from './args';
 import type { FormulaFunction } from './function';
-import { numberType, textLiteral } from './number';
-import { notNull, once, withNullable } from './text';
+import { numberType } from './number';
 
 /*
  * Date and duration functions of Baserow's formula language (function_defs.py: now, today,
@@ -22,19 +20,6 @@ const TEXT: readonly FormulaTypeName[] = ['text'];
 const DATE: readonly FormulaTypeName[] = ['date'];
 const includesTime = (type: FormulaType) => !!type.props.date_include_time;
 
-/** A function of fixed argument types, its arguments coerced as Baserow does unless `coerce` is false. */
-function fixed(type: string, usable: readonly (readonly FormulaTypeName[])[], compile: (args: Expr[], scope: CompileScope, raw: Expr[]) => Expr | string, coerce = true): FormulaFunction {
-  return {
-    type,
-    arity: { min: usable.length, max: usable.length },
-    aggregate: false,
-    apply(args, scope, call) {
-      const error = checkArgs(call, args, usable);
-      if (error) return error;
-      return compile(coerce ? args.map((arg) => notNull(arg, scope)) : args, scope, args);
-    },
-  };
-}
 
 /** A date part (UTC) as a whole number; NULL for NULL. */
 const part = (type: string, name: 'year' | 'month' | 'day') =>
@@ -76,12 +61,12 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
   // todate(text, template): the date PostgreSQL's to_timestamp reads (NULL when it cannot).
   fixed('todate', [TEXT, TEXT], ([text, template], scope, raw) => ({
     type: isoDate(false, true),
-    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw, 1, scope), null, true, scope.text),
+    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw[1]), null, true, scope.text),
   })),
   // todate_tz(text, template, zone): the moment of that wall clock in the zone.
   fixed('todate_tz', [TEXT, TEXT, TEXT], ([text, template, zone], scope, raw) => ({
-    type: isoDate(true, true, { date_show_tzinfo: true, date_force_timezone: textLiteral(raw, 2, scope) }),
-    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw, 1, scope), zone.sql, false, scope.text),
+    type: isoDate(true, true, { date_show_tzinfo: true, date_force_timezone: textLiteral(raw[2]) }),
+    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw[1]), zone.sql, false, scope.text),
   })),
   // datetime_format(date, template): to_char in UTC, trimmed; '' for NULL.
   fixed('datetime_format', [DATE, TEXT], ([date, template], scope) => ({
@@ -124,5 +109,5 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
   fixed('toduration', [['number']], ([seconds]) => ({ type: duration(true), sql: seconds.sql })),
   fixed('toseconds', [['duration']], ([d]) => ({ type: numberType(0), sql: d.sql })),
   // Baserow's wrapper of date fields: BC dates as NULL (dates here are years 1..9999 already).
-  fixed('bc_to_null', [DATE], ([d]) => ({ type: withNullable(d.type, true), sql: d.sql }), false),
+  fixed('bc_to_null', [DATE], ([d]) => ({ type: withNullable(d.type, true), sql: d.sql }), { coerce: false }),
 ];

@@ -1,9 +1,9 @@
 import { quote } from '../../../core/database/sql';
 import type { CallSite, CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { accepts, argumentError, checkArgs } from './args';
+import { accepts, argumentError, checkArgs, fixed, notNull, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
-import { notNull, once, selectOptionValue, toText, withNullable } from './text';
+import { toText } from './text';
 
 /*
  * Boolean and conditional functions of Baserow's formula language (function_defs.py: if,
@@ -105,22 +105,6 @@ function limitComparison(type: string, operator: string): FormulaFunction {
   };
 }
 
-/** A function of fixed argument types whose nullable arguments are given as their empty values (Baserow's default). */
-function fixed(type: string, usable: readonly (readonly FormulaTypeName[])[], compile: (args: Expr[], scope: CompileScope) => Expr | string, site?: CallSite): FormulaFunction {
-  return {
-    type,
-    arity: { min: usable.length, max: usable.length },
-    aggregate: false,
-    apply(args, scope, call) {
-      const error = checkArgs(site ?? call, args, usable);
-      if (error) return error;
-      return compile(
-        args.map((arg) => notNull(arg, scope)),
-        scope,
-      );
-    },
-  };
-}
 
 /** Baserow's `is_blank` of each type: '' and NULL texts, 0 numbers and durations, false, no date, no option. */
 function isBlank(a: Expr, scope: CompileScope): string {
@@ -190,9 +174,9 @@ export const LOGIC_FUNCTIONS: FormulaFunction[] = [
   limitComparison('greater_than_or_equal', '>='),
   limitComparison('less_than', '<'),
   limitComparison('less_than_or_equal', '<='),
-  fixed('and', [['boolean'], ['boolean']], ([a, b]) => ({ type: formulaTypes.boolean(), sql: `(${a.sql} AND ${b.sql})` }), { name: 'and', operator: '&&' }),
+  fixed('and', [['boolean'], ['boolean']], ([a, b]) => ({ type: formulaTypes.boolean(), sql: `(${a.sql} AND ${b.sql})` }), { site: { name: 'and', operator: '&&' } }),
   // Baserow gives `or` no operator name in its errors (`function or`), though `||` calls it.
-  fixed('or', [['boolean'], ['boolean']], ([a, b]) => ({ type: formulaTypes.boolean(), sql: `(${a.sql} OR ${b.sql})` }), { name: 'or' }),
+  fixed('or', [['boolean'], ['boolean']], ([a, b]) => ({ type: formulaTypes.boolean(), sql: `(${a.sql} OR ${b.sql})` }), { site: { name: 'or' } }),
   fixed('not', [['boolean']], ([a]) => ({ type: formulaTypes.boolean(), sql: `(NOT (${a.sql}))` })),
   fixed('isblank', [ANY], ([a], scope) => ({ type: formulaTypes.boolean(), sql: isBlank(a, scope) })),
   {

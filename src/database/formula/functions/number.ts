@@ -1,8 +1,7 @@
 import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { accepts, argumentError, checkArgs } from './args';
+import { accepts, argumentError, checkArgs, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
-import { notNull, once, selectOptionValue, withNullable } from './text';
 
 /*
  * Number functions of Baserow's formula language (function_defs.py: add, minus, multiply,
@@ -25,29 +24,6 @@ export const numberType = (places: number, nullable = false): FormulaType => for
 
 /** Baserow's calculate_number_type: the most decimal places of the arguments (a plain number type). */
 const widest = (...types: FormulaType[]): FormulaType => numberType(Math.max(0, ...types.map(decimalPlaces)));
-
-/** The value of a number literal argument (`2`, `-2`, `1.5`), as compiled; null when it is not a literal. */
-export function numberLiteral(arg: Expr): number | null {
-  const match = /^CAST\((-?\d+(?:\.\d+)?) AS (?:REAL|numeric)\)$/.exec(arg.sql);
-  return match ? Number(match[1]) : null;
-}
-
-/**
- * The value of a text literal argument (a format, a time zone), read back from the bound
- * values; null when the argument is not a literal. `args` are all arguments of the call, in
- * order (with unnumbered `?` placeholders the literal's value is found counting the values
- * bound by the arguments after it).
- */
-export function textLiteral(args: Expr[], index: number, scope: CompileScope): string | null {
-  const { sql } = args[index];
-  const params = scope.sql.params;
-  const numbered = /^(?:CAST\()?[?$](\d+)(?: AS text\))?$/.exec(sql);
-  if (numbered) return typeof params[Number(numbered[1]) - 1] === 'string' ? (params[Number(numbered[1]) - 1] as string) : null;
-  if (sql !== '?') return null;
-  const later = args.slice(index + 1).reduce((n, arg) => n + (arg.sql.match(/\?/g)?.length ?? 0), 0);
-  const value = params[params.length - 1 - later];
-  return typeof value === 'string' ? value : null;
-}
 
 /** Baserow's names of the types each left operand takes on the right (its addable_types, subtractable_types…). */
 type OperandTable = Partial<Record<FormulaTypeName, readonly FormulaTypeName[]>>;

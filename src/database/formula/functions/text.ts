@@ -1,8 +1,9 @@
 import { pgRegExp } from '../../../core/database/sqlite-functions';
-import type { CallSite, CompileScope, Expr } from '../expr';
+import type { CompileScope, Expr } from '../expr';
 import { callName } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { accepts, argumentError, checkArgs } from './args';
+import { accepts, argumentError, checkArgs, fixed, notNull, once, selectOptionValue, textLiteral, withNullable } from './args';
+import { toTextValue } from './number';
 import type { FormulaFunction } from './function';
 
 /*
@@ -10,62 +11,10 @@ import type { FormulaFunction } from './function';
  * concat, tovarchar, t, replace, search, length, reverse, contains, left, right, trim,
  * regex_replace, encode_uri(_component), split_part, tourl, link, button, get_link_url,
  * get_link_label, get_single_select_value, has_option).
- *
- * SQL rule: bound values have numbered placeholders (the compiler's `Sql` is `numbered`), so
- * an argument's SQL may be written twice; where a value is costly, `once` computes it once in
- * a subquery. Constant patterns are SQL literals.
  */
 
 const TEXT: readonly FormulaTypeName[] = ['text'];
 const NUMBER: readonly FormulaTypeName[] = ['number'];
-
-/** A value's type with another nullability. */
-export const withNullable = (type: FormulaType, nullable: boolean): FormulaType => ({ ...type, nullable });
-
-/**
- * Baserow's `try_coerce_nullable_args_to_not_null` (on unless a function turns it off): a
- * nullable argument of a type with an empty value (text '' — char and url too —, number 0,
- * duration 0) is given as `when_empty(arg, <empty>)`, so `upper(null)` is ''.
- */
-export function notNull(arg: Expr, scope: CompileScope): Expr {
-  if (!arg.type.nullable) return arg;
-  switch (arg.type.name) {
-    case 'text':
-    case 'char':
-    case 'url':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
-    case 'number':
-    case 'duration':
-    case 'date_interval':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
-    default:
-      return arg;
-  }
-}
-
-/** SQL cheap and safe to write more than once: a column, a constant (no bound value in it). */
-function isPlain(sql: string): boolean {
-  return /^[\w".]+$/.test(sql) || /^CAST\([\w.]+ AS \w+\)$/.test(sql);
-}
-
-/**
- * `body` over the values of `values`, each computed once: plain ones are written as they are;
- * otherwise they become the columns of a one-row subquery, which `body` reads. (Placeholders
- * are numbered, so moving SQL around keeps its bound values right.)
- */
-export function once(scope: CompileScope, values: string[], body: (refs: string[]) => string): string {
-  if (values.every(isPlain)) return body(values);
-  const alias = scope.nextAlias('l');
-  const sql = body(values.map((_, i) => `"${alias}"."v${i}"`));
-  return `(SELECT ${sql} FROM (SELECT ${values.map((value, i) => `${value} AS "v${i}"`).join(', ')}) AS "${alias}")`;
-}
-
-/** The text of an argument that is a text literal (its bound value), else undefined. */
-function literalText(scope: CompileScope, arg: Expr): string | undefined {
-  const placeholder = /^(?:CAST\()?[?$](\d+)(?: AS text\))?$/.exec(arg.sql);
-  const value = placeholder ? scope.sql.params[Number(placeholder[1]) - 1] : undefined;
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** Whether a regular expression compiles (PostgreSQL's syntax, as the SQLite twin reads it). */
 function validRegExp(pattern: string): boolean {
@@ -77,67 +26,11 @@ function validRegExp(pattern: string): boolean {
   }
 }
 
-/** The text of a single select option id (NULL for none). */
-export function selectOptionValue(scope: CompileScope, id: string): string {
-  const o = scope.nextAlias('o');
-  return `(SELECT "${o}"."value" FROM "database_select_option" "${o}" WHERE "${o}"."id" = ${id})`;
-}
-
-/**
- * Baserow's `totext` of a value (`BaserowToText`): the registered `totext` function, which
- * formats numbers, dates, durations… as their fields show them. Text stays as it is.
- */
+/** Baserow's `totext` of a value: text stays as it is, other types as `totext` writes them. */
 export function toText(arg: Expr, scope: CompileScope): Expr {
   if (arg.type.name === 'text' || arg.type.name === 'url') return arg;
   if (arg.type.name === 'char') return { type: formulaTypes.text(arg.type.nullable), sql: arg.sql };
-  // Read when called: the function list imports this file.
-  const { FORMULA_FUNCTIONS } = require('./index') as typeof import('./index');
-  const totext = FORMULA_FUNCTIONS.find((fn) => fn.type === 'totext');
-  const result = totext?.apply([arg], scope, { name: 'totext' });
-  if (result && typeof result !== 'string' && result.type.name !== 'invalid') return result;
-  return fallbackText(arg, scope);
-}
-
-/** totext for when no `totext` function is registered (its plainest forms). */
-function fallbackText(arg: Expr, scope: CompileScope): Expr {
-  const { db } = scope;
-  const text = (sql: string): Expr => ({ type: formulaTypes.text(), sql: `COALESCE(${sql}, '')` });
-  switch (arg.type.name) {
-    case 'number':
-      return text(db.numberText(arg.sql, Number(arg.type.props.number_decimal_places ?? 0)));
-    case 'boolean':
-      return text(`CASE WHEN ${arg.sql} THEN 'true' ELSE 'false' END`);
-    case 'link':
-    case 'button':
-      return { type: formulaTypes.text(true), sql: db.jsonGetText(arg.sql, 'label') };
-    case 'single_select':
-      return text(selectOptionValue(scope, arg.sql));
-    default:
-      return text(`CAST(${arg.sql} AS TEXT)`);
-  }
-}
-
-/** A function of fixed argument types (Baserow's One/Two/ThreeArgumentBaserowFunction). */
-function fixed(
-  type: string,
-  usable: readonly (readonly FormulaTypeName[])[],
-  compile: (args: Expr[], scope: CompileScope, call: CallSite) => Expr | string,
-  coerce = true,
-): FormulaFunction {
-  return {
-    type,
-    arity: { min: usable.length, max: usable.length },
-    aggregate: false,
-    apply(args, scope, call) {
-      const error = checkArgs(call, args, usable);
-      if (error) return error;
-      return compile(
-        coerce ? args.map((arg) => notNull(arg, scope)) : args,
-        scope,
-        call,
-      );
-    },
-  };
+  return toTextValue(arg, scope);
 }
 
 /** Whole number of characters from a number argument (Baserow's trunc to integer); NaN gives NULL. */
@@ -189,7 +82,7 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
     },
   },
   // Baserow's internal `tovarchar`: text as the `char` type.
-  fixed('tovarchar', [TEXT], ([a]) => ({ type: formulaTypes.char(a.type.nullable), sql: a.sql }), false),
+  fixed('tovarchar', [TEXT], ([a]) => ({ type: formulaTypes.char(a.type.nullable), sql: a.sql }), { coerce: false }),
   {
     // The text itself, '' for any other type.
     type: 't',
@@ -213,9 +106,9 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
   fixed('trim', [TEXT], ([a]) => ({ type: a.type, sql: `regexp_replace(${a.sql}, '(^\\s+|\\s+$)', '', 'g')` })),
   // Every match replaced (\1… its groups); a literal pattern that is no regular expression gives
   // '#ERROR!' as Baserow's try_regexp_replace does (others fail the query, on both databases).
-  fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement], scope) => {
-    const literal = literalText(scope, pattern);
-    if (literal !== undefined && !validRegExp(literal)) {
+  fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement]) => {
+    const literal = textLiteral(pattern);
+    if (literal !== null && !validRegExp(literal)) {
       return { type: a.type, sql: `CASE WHEN ${a.sql} IS NULL OR ${pattern.sql} IS NULL OR ${replacement.sql} IS NULL THEN NULL ELSE '#ERROR!' END` };
     }
     return { type: a.type, sql: `regexp_replace(${a.sql}, ${pattern.sql}, ${replacement.sql}, 'g')` };
@@ -232,7 +125,7 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
     'tourl',
     [TEXT],
     ([a], scope) => ({ type: formulaTypes.url(), sql: once(scope, [a.sql], ([text]) => `CASE WHEN ${scope.db.regexMatches(text, `'${URL_PATTERN}'`)} THEN ${text} ELSE '' END`) }),
-    false,
+    { coerce: false },
   ),
   {
     type: 'link',

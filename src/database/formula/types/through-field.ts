@@ -3,38 +3,33 @@ import type { FieldEntity } from '../../fields/field.entity';
 import type { DatabaseFields } from '../formula.service';
 
 /**
- * The link field a lookup, rollup or count reads through, and the target field in the table
- * it links to: given by id or by name (`through_field_name`, `target_field_name`); stored
- * as both, ids first. Answers the given error when they do not fit.
+ * The field `<key>_field_id` / `<key>_field_name` names among `candidates`: the id when given,
+ * else the name when given, else the one stored. Stores both (ids first); the error when none fits.
  */
-export function resolveThrough(field: FieldEntity, fields: DatabaseFields, input: Record<string, unknown>, error: () => ApiError): FieldEntity {
+function resolve(field: FieldEntity, key: 'through' | 'target', candidates: FieldEntity[], input: Record<string, unknown>, error: () => ApiError): FieldEntity {
   const p = field.properties;
-  const own = fields.byTable.get(field.tableId) ?? [];
-  const byName = input.through_field_name ?? (input.through_field_id === undefined ? p.through_field_name : undefined);
-  const through =
-    input.through_field_id !== undefined && input.through_field_id !== null
-      ? own.find((f) => f.id === Number(input.through_field_id))
+  const idKey = `${key}_field_id`;
+  const nameKey = `${key}_field_name`;
+  const byName = input[nameKey] ?? (input[idKey] === undefined ? p[nameKey] : undefined);
+  const found =
+    input[idKey] !== undefined && input[idKey] !== null
+      ? candidates.find((f) => f.id === Number(input[idKey]))
       : typeof byName === 'string'
-        ? own.find((f) => f.name === byName)
-        : own.find((f) => f.id === Number(p.through_field_id));
-  if (!through || through.type !== 'link_row') throw error();
-  p.through_field_id = through.id;
-  p.through_field_name = through.name;
-  return through;
+        ? candidates.find((f) => f.name === byName)
+        : candidates.find((f) => f.id === Number(p[idKey]));
+  if (!found) throw error();
+  p[idKey] = found.id;
+  p[nameKey] = found.name;
+  return found;
 }
 
+/** The link field of the field's own table a lookup, rollup or count reads through. */
+export function resolveThrough(field: FieldEntity, fields: DatabaseFields, input: Record<string, unknown>, error: () => ApiError): FieldEntity {
+  const links = (fields.byTable.get(field.tableId) ?? []).filter((f) => f.type === 'link_row');
+  return resolve(field, 'through', links, input, error);
+}
+
+/** The field of the linked table a lookup or rollup reads. */
 export function resolveTarget(field: FieldEntity, through: FieldEntity, fields: DatabaseFields, input: Record<string, unknown>, error: () => ApiError): FieldEntity {
-  const p = field.properties;
-  const linked = fields.byTable.get(Number(through.properties.link_row_table_id)) ?? [];
-  const byName = input.target_field_name ?? (input.target_field_id === undefined ? p.target_field_name : undefined);
-  const target =
-    input.target_field_id !== undefined && input.target_field_id !== null
-      ? linked.find((f) => f.id === Number(input.target_field_id))
-      : typeof byName === 'string'
-        ? linked.find((f) => f.name === byName)
-        : linked.find((f) => f.id === Number(p.target_field_id));
-  if (!target) throw error();
-  p.target_field_id = target.id;
-  p.target_field_name = target.name;
-  return target;
+  return resolve(field, 'target', fields.byTable.get(Number(through.properties.link_row_table_id)) ?? [], input, error);
 }

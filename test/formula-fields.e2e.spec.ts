@@ -134,6 +134,22 @@ describe('formula fields', () => {
     expect((await rowsOf(table)).map((r) => r.Copy)).toEqual(['a!', 'b!', 'c!']);
   });
 
+  test('multiple select options count and join', async () => {
+    const tags = (await createField(table, { name: 'Tags', type: 'multiple_select', select_options: [{ value: 'red', color: 'red' }, { value: 'blue', color: 'blue' }] })).body;
+    const [a] = await rowsOf(table);
+    await updateRow(table, a.id, { Tags: tags.select_options.map((o: any) => o.id) });
+    const count = await createField(table, { name: 'Tag count', type: 'formula', formula: "multiple_select_count(field('Tags'))" });
+    expect(count.body.formula_type).toBe('number');
+    const joined = await createField(table, { name: 'Tag names', type: 'formula', formula: "join(totext(field('Tags')), '+')" });
+    expect(joined.body.formula_type).toBe('text');
+    const rows = await rowsOf(table);
+    expect(rows.map((r) => [r['Tag count'], r['Tag names']])).toEqual([
+      ['2', 'red+blue'],
+      ['0', null],
+      ['0', null],
+    ]);
+  });
+
   test('db_index on scalar formulas; refused on arrays', async () => {
     const indexed = await createField(table, { name: 'Upper', type: 'formula', formula: "upper(field('Name'))", db_index: true });
     expect(indexed.status).toBe(200);

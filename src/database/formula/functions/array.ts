@@ -98,6 +98,8 @@ export const ARRAY_FUNCTIONS: FormulaFunction[] = [
       return { type: numberType(0), sql: scope.db.toNumber(scope.db.aggregate(list.relation, counted)) };
     },
   },
+  // How many options a multiple select has selected (Baserow's multiple_select_count).
+  aggregate('multiple_select_count', ['single_select'], (_item, relation, scope) => ({ type: numberType(0), sql: scope.db.toNumber(scope.db.aggregate(relation, 'COUNT(*)')) })),
   {
     // join(texts, separator): the texts in the list's order (NULL ones as ''); NULL without elements.
     type: 'join',

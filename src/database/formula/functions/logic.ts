@@ -8,7 +8,7 @@ import { toText } from './text';
 /*
  * Boolean and conditional functions of Baserow's formula language (function_defs.py: if,
  * equal, not_equal, the four limit comparisons, and, or, not, isblank, is_null, when_empty,
- * row_id, error_to_null, error_to_nan). Booleans are conditions on both databases (0/1 on
+ * row_id, error_to_null). Booleans are conditions on both databases (0/1 on
  * SQLite); see text.ts for the rule on writing each argument's SQL once and in order.
  */
 
@@ -211,5 +211,4 @@ export const LOGIC_FUNCTIONS: FormulaFunction[] = [
   // Baserow wraps every formula in these to turn errors into NULL/NaN; here a value has no
   // error state, so they give their argument.
   fixed('error_to_null', [ANY], ([a]) => a),
-  fixed('error_to_nan', [['number']], ([a]) => a),
 ];

@@ -69,6 +69,13 @@ describe('formula fields', () => {
     expect(searched.map((r) => r.Name)).toEqual(['b']);
   });
 
+  test('division by zero gives an empty cell, not an error', async () => {
+    const ratio = await createField(table, { name: 'Ratio', type: 'formula', formula: "field('Price') / (field('Price') - field('Price'))" });
+    expect(ratio.status).toBe(200);
+    expect((await rowsOf(table)).map((r) => r.Ratio)).toEqual([null, null, null]);
+    expect((await req('DELETE', `/api/database/fields/${ratio.body.id}/`)).status).toBe(200);
+  });
+
   test('text, boolean and conditional formulas', async () => {
     const text = await createField(table, { name: 'Text', type: 'formula', formula: "concat(field('Name'), '-', upper(field('Label')))" });
     expect(text.body.formula_type).toBe('text');
@@ -91,6 +98,8 @@ describe('formula fields', () => {
     expect(unknown.body).toEqual({ error: 'ERROR_WITH_FORMULA', detail: 'Error with formula: references the deleted or unknown field Nope.' });
     const types = await createField(table, { name: 'Bad', type: 'formula', formula: 'upper(1)' });
     expect(types.body.detail).toBe('Error with formula: argument number 1 given to function upper was of type number but the only usable type for this argument is text.');
+    const nested = await createField(table, { name: 'Bad', type: 'formula', formula: `${'upper('.repeat(300)}'a'${')'.repeat(300)}` });
+    expect(nested.body.error).toBe('ERROR_TOO_DEEPLY_NESTED_FORMULA');
     const self = await createField(table, { name: 'Self', type: 'formula', formula: "field('Self') + 1" });
     expect(self.body.error).toBe('ERROR_FIELD_SELF_REFERENCE');
     const circular = await updateField(doubled.id, { formula: "field('Text')" });

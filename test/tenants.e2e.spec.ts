@@ -7,6 +7,9 @@ import { createTenant, fillPath, Tenant } from './support/fixtures';
 import { Operation, operationsOf, sample } from './support/fuzz';
 import { connect, expectNone, SETTLE_MS } from './support/ws';
 
+/** A test making one pass over every route of the API (its time grows with the API, not with a fault). */
+const ROUTE_PASS_TIMEOUT_MS = 5 * 60 * 1000;
+
 /**
  * The tenant matrix: for every route with an id, a second user calls it with the first user's
  * ids and gets the spec's error, sees nothing of theirs and changes nothing; with their own ids
@@ -170,7 +173,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
     }
     expect(problems).toEqual([]);
-  });
+  }, ROUTE_PASS_TIMEOUT_MS);
 
   it("answers a token of Bob's workspace on Alice's routes that accept tokens with 401, showing and changing nothing", async () => {
     const problems: string[] = [];
@@ -191,7 +194,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
     expect(tables.status).toBe(200);
     expect(tables.body.map((table: { id: number }) => String(table.id))).not.toContain(alice.ids.tableId);
     expect(problems).toEqual([]);
-  });
+  }, ROUTE_PASS_TIMEOUT_MS);
 
   it("lets a stranger's socket subscribe to none of Alice's pages and receive none of her messages", async () => {
     const { ids, user } = alice;
@@ -286,6 +289,6 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       aliceBefore = aliceAfter;
     }
     expect(problems).toEqual([]);
-  });
+  }, ROUTE_PASS_TIMEOUT_MS);
 
 });

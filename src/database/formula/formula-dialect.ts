@@ -71,6 +71,9 @@ export interface FormulaDialect {
   numberText(expression: string, places: number): string;
   /** Text length in characters. */
   length(expression: string): string;
+  /** Text with every letter upper-cased (`lower`: lower-cased), non-ASCII ones too, as PostgreSQL's. */
+  upper(expression: string): string;
+  lower(expression: string): string;
   /**
    * The JSON array `[{"id": <id>, "value": <value>}, …]` of a relation's elements in order,
    * `[]` when there are none; `value` is already a JSON value expression (see `json*`).
@@ -202,6 +205,14 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   length(expression: string): string {
     return `length(${expression})`;
+  }
+
+  upper(expression: string): string {
+    return `unicode_upper(${expression})`;
+  }
+
+  lower(expression: string): string {
+    return `unicode_lower(${expression})`;
   }
 
   jsonItems(relation: ArrayRelation, value: string): string {
@@ -380,6 +391,14 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   length(expression: string): string {
     return `char_length(${expression})`;
+  }
+
+  upper(expression: string): string {
+    return `upper(${expression})`;
+  }
+
+  lower(expression: string): string {
+    return `lower(${expression})`;
   }
 
   jsonItems(relation: ArrayRelation, value: string): string {

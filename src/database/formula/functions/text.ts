@@ -68,8 +68,8 @@ function elementText(scope: CompileScope, element: Expr): string {
 }
 
 export const TEXT_FUNCTIONS: FormulaFunction[] = [
-  fixed('upper', [TEXT], ([a]) => ({ type: formulaTypes.text(a.type.nullable), sql: `upper(${a.sql})` })),
-  fixed('lower', [TEXT], ([a]) => ({ type: formulaTypes.text(a.type.nullable), sql: `lower(${a.sql})` })),
+  fixed('upper', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.upper(a.sql) })),
+  fixed('lower', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.lower(a.sql) })),
   {
     // Every argument as text (totext), NULL as ''.
     type: 'concat',

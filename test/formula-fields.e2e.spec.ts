@@ -179,6 +179,56 @@ describe('formula fields', () => {
   });
 });
 
+describe('a formula of every result type', () => {
+  test('lists, filters, sorts and searches', async () => {
+    const table = await createTable('Every type');
+    await createField(table, { name: 'N', type: 'number', number_decimal_places: 1 });
+    await createField(table, { name: 'When', type: 'date' });
+    await createField(table, { name: 'Took', type: 'duration', duration_format: 'h:mm' });
+    const select = (await createField(table, { name: 'Pick', type: 'single_select', select_options: [{ value: 'one', color: 'blue' }, { value: 'two', color: 'red' }] })).body;
+    const [one, two] = select.select_options;
+    await createRow(table, { Name: 'alpha', N: 1.5, When: '2024-01-02', Took: 3600, Pick: one.id });
+    await createRow(table, { Name: 'beta', N: 20, When: '2024-03-04', Took: 7200, Pick: two.id });
+    const formulas: Record<string, [string, string]> = {
+      text: ["concat('x-', field('Name'))", 'x-beta'],
+      number: ["field('N') * 2", '40.0'],
+      boolean: ["field('N') > 10", 'true'],
+      date: ["field('When')", '2024-03-04'],
+      duration: ["field('Took') * 2", '14400'],
+      single_select: ["field('Pick')", 'two'],
+      button: ["button('https://example.com/' + field('Name'), field('Name'))", 'beta'],
+    };
+    const ids: Record<string, number> = {};
+    for (const [type, [formula]] of Object.entries(formulas)) {
+      const res = await createField(table, { name: `F ${type}`, type: 'formula', formula });
+      expect([type, res.status, res.body.formula_type]).toEqual([type, 200, type]);
+      ids[type] = res.body.id;
+    }
+    const rows = await rowsOf(table);
+    const beta = rows.find((r) => r.Name === 'beta');
+    expect(beta['F text']).toBe('x-beta');
+    expect(beta['F number']).toBe('40.0');
+    expect(beta['F boolean']).toBe(true);
+    expect(beta['F date']).toBe('2024-03-04');
+    expect(beta['F duration']).toBe(14400);
+    expect(beta['F single_select']).toEqual({ id: two.id, value: 'two', color: 'red' });
+    expect(beta['F button']).toEqual({ url: 'https://example.com/beta', label: 'beta' });
+    const names = async (query: string) => (await rowsOf(table, query)).map((r) => r.Name);
+    expect(await names(`&filter__field_${ids.text}__contains=beta`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.number}__higher_than=10`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.boolean}__boolean=1`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.date}__date_is=UTC?2024-03-04?exact_date`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.duration}__higher_than=10000`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.single_select}__single_select_equal=${two.id}`)).toEqual(['beta']);
+    expect(await names(`&filter__field_${ids.button}__not_empty=`)).toEqual(['alpha', 'beta']);
+    for (const type of ['text', 'number', 'boolean', 'date', 'duration', 'single_select']) {
+      expect([type, await names(`&order_by=-field_${ids[type]}`)]).toEqual([type, ['beta', 'alpha']]);
+    }
+    expect(await names('&search=x-alp')).toEqual(['alpha']);
+    expect(await names('&search=40.0')).toEqual(['beta']);
+  });
+});
+
 describe('lookup, rollup and count through a link', () => {
   let orders: number;
   let items: number;

@@ -1,3 +1,5 @@
+import { civilFromDays, daysFromCivil as daysFromYmd } from '../../database/fields/values/calendar';
+
 /**
  * SQL functions PostgreSQL has built in and SQLite lacks, written in JavaScript and added to
  * every SQLite connection (better-sqlite3's `function`), so SQL built for both databases can
@@ -258,27 +260,7 @@ interface WallClock {
 }
 
 /** Days from 1970-01-01 to a civil date (proleptic Gregorian, any year). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-/** The civil date of a day number (days from 1970-01-01). */
-function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp + (mp < 10 ? 3 : -9);
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
+const daysFromCivil = (year: number, month: number, day: number): number => daysFromYmd({ year, month, day });
 
 const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 const daysInMonth = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];

@@ -1,5 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { databaseOf } from './support/fixtures';
+import { databaseOf, emptyTable } from './support/fixtures';
 import { connect, WsClient } from './support/ws';
 
 let t: TestApp;
@@ -14,13 +14,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const req = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
-/** A new table without the rows a table starts with. */
-const createTable = async (name: string) => {
-  const id = (await req('POST', `/api/database/tables/database/${database}/`, { name })).body.id as number;
-  const ids = (await req('GET', `/api/database/rows/table/${id}/`)).body.results.map((r: any) => r.id);
-  if (ids.length) await req('POST', `/api/database/rows/table/${id}/batch-delete/`, { items: ids });
-  return id;
-};
+const createTable = (name: string): Promise<number> => emptyTable(t, ada, database, name);
 const createField = (table: number, body: Record<string, unknown>) => req('POST', `/api/database/fields/table/${table}/`, body);
 const updateField = (id: number, body: Record<string, unknown>) => req('PATCH', `/api/database/fields/${id}/`, body);
 const createRow = async (table: number, body: Record<string, unknown>) => (await req('POST', `/api/database/rows/table/${table}/?user_field_names=true`, body)).body;

@@ -1,5 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { databaseOf } from './support/fixtures';
+import { databaseOf, emptyTable } from './support/fixtures';
 
 /**
  * Filters on computed fields: Baserow's array filters (`has_value_equal`, `has_date_before`,
@@ -26,13 +26,7 @@ const ok = async (method: string, path: string, body?: unknown) => {
   if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 };
-/** A new table without the rows a table starts with. */
-const createTable = async (name: string): Promise<number> => {
-  const id = (await ok('POST', `/api/database/tables/database/${database}/`, { name })).id as number;
-  const ids = (await ok('GET', `/api/database/rows/table/${id}/`)).results.map((r: any) => r.id);
-  if (ids.length) await req('POST', `/api/database/rows/table/${id}/batch-delete/`, { items: ids });
-  return id;
-};
+const createTable = (name: string): Promise<number> => emptyTable(t, ada, database, name);
 const createField = (table: number, body: Record<string, unknown>) => ok('POST', `/api/database/fields/table/${table}/`, body);
 const createRow = (table: number, body: Record<string, unknown>) => ok('POST', `/api/database/rows/table/${table}/?user_field_names=true`, body);
 

@@ -1,5 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { databaseOf, settleJob } from './support/fixtures';
+import { databaseOf, emptyTable, settleJob } from './support/fixtures';
 import { connect, expectNone, WsClient } from './support/ws';
 
 /**
@@ -38,12 +38,7 @@ async function socket(token: string): Promise<WsClient> {
 }
 
 /** A new table (Name, Notes, Active) without the rows a table starts with. */
-async function createTable(name: string): Promise<number> {
-  const id = (await ok('POST', `/api/database/tables/database/${database}/`, { name })).id as number;
-  const ids = (await ok('GET', `/api/database/rows/table/${id}/`)).results.map((r: any) => r.id);
-  if (ids.length) await ok('POST', `/api/database/rows/table/${id}/batch-delete/`, { items: ids });
-  return id;
-}
+const createTable = (name: string): Promise<number> => emptyTable(t, ada, database, name);
 const createField = (table: number, body: Record<string, unknown>) => ok('POST', `/api/database/fields/table/${table}/`, body);
 const createRow = (table: number, body: Record<string, unknown>) => ok('POST', `/api/database/rows/table/${table}/?user_field_names=true`, body);
 const updateRow = (table: number, id: number, body: Record<string, unknown>) => ok('PATCH', `/api/database/rows/table/${table}/${id}/?user_field_names=true`, body);

@@ -53,6 +53,14 @@ export async function databaseOf(t: TestApp, user: SignedUp): Promise<number> {
   return apps.find((a: { type: string }) => a.type === 'database').id;
 }
 
+/** A new table of a database without the two empty rows a table starts with. */
+export async function emptyTable(t: TestApp, user: SignedUp, databaseId: number, name: string): Promise<number> {
+  const id = (await t.request('POST', `/api/database/tables/database/${databaseId}/`, { token: user.token, body: { name } })).body.id as number;
+  const ids = (await t.request('GET', `/api/database/rows/table/${id}/`, { token: user.token })).body.results.map((row: { id: number }) => row.id);
+  if (ids.length) await t.request('POST', `/api/database/rows/table/${id}/batch-delete/`, { token: user.token, body: { items: ids } });
+  return id;
+}
+
 /** `member` joins the owner's workspace as a MEMBER (invited, then accepting). */
 export async function addMember(t: TestApp, owner: SignedUp, member: SignedUp, workspaceId: number): Promise<void> {
   const invitation = await ok<any>(t, 'POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, owner.token, {

@@ -45,17 +45,10 @@
  * ("10"), BENCH_CASCADE_ROWS (min(10000, BENCH_ROWS)), BENCH_CASCADE_RUNS (5). Prints one JSON
  * document on stdout; progress goes to stderr.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { prng } from '../test/support/fuzz';
-import {
-  AnswerCheck, Api, BATCH_SIZE, countIs, envInt, freshPostgres, load, log, machine, PAGE_SIZE, percentile, ROWS, round, SECONDS,
-  send, WARMUP_SECONDS, WORDS,
-} from './rows';
-import { ServerProcess, startRowspace, stopServer } from './server';
+import { AnswerCheck, Api, BATCH_SIZE, PAGE_SIZE, ROWS, SECONDS, WARMUP_SECONDS, WORDS, countIs, envInt, load, log, machine, percentile, round, send, withRowspace } from './rows';
 
 const CONCURRENCY = (process.env.BENCH_FORMULA_CONCURRENCY ?? '10').split(',').map((c) => Math.floor(Number(c)));
 const CASCADE_ROWS = Math.floor(envInt('BENCH_CASCADE_ROWS', Math.min(10_000, ROWS)));
@@ -516,25 +509,7 @@ async function benchCascade(api: Api, databaseId: number) {
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL || null;
-  const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'rowspace-bench-formulas-'));
-  let server: ServerProcess | null = null;
-  let api: Api | null = null;
-  const cleanup = async () => {
-    api?.close();
-    if (server) await stopServer(server, 10_000);
-    await postgres?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.once('SIGINT', () => {
-    server?.child.kill('SIGKILL');
-    void cleanup().finally(() => process.exit(130));
-  });
-  try {
-    server = await startRowspace(dataDir, postgres?.url ?? null);
-    api = new Api(server.url);
-    await api.signUp();
+  await withRowspace('formulas', async (api, postgres) => {
     const applications = await api.call('GET', '/api/applications/');
     const database = applications.find((a: any) => a.type === 'database');
     if (!database) throw new Error('the sign-up created no database application');
@@ -574,9 +549,7 @@ async function main(): Promise<void> {
       },
       machine: machine(),
     }, null, 2));
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 main().catch((error) => {

@@ -632,10 +632,15 @@ export function machine() {
   };
 }
 
-async function main(): Promise<void> {
+/**
+ * Runs `work` against a fresh Rowspace (a throw-away SQLite folder, or a temporary PostgreSQL
+ * database with DATABASE_URL) with a signed-up client; everything is removed afterwards, on
+ * Ctrl-C too.
+ */
+export async function withRowspace(name: string, work: (api: Api, postgres: { version: string } | null) => Promise<void>): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || null;
   const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'rowspace-bench-rows-'));
+  const dataDir = mkdtempSync(join(tmpdir(), `rowspace-bench-${name}-`));
   let server: ServerProcess | null = null;
   let api: Api | null = null;
   const cleanup = async () => {
@@ -644,7 +649,6 @@ async function main(): Promise<void> {
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  // Ctrl-C still drops the PostgreSQL database and removes the temporary folder.
   process.once('SIGINT', () => {
     server?.child.kill('SIGKILL');
     void cleanup().finally(() => process.exit(130));
@@ -653,6 +657,14 @@ async function main(): Promise<void> {
     server = await startRowspace(dataDir, postgres?.url ?? null);
     api = new Api(server.url);
     await api.signUp();
+    await work(api, postgres);
+  } finally {
+    await cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  await withRowspace('rows', async (api, postgres) => {
     const indexedFromStart = INDEX_MODE === 'on';
     const { tableId, fields } = await createTable(api, indexedFromStart);
     const { batches, generated } = generateRows(fields);
@@ -733,9 +745,7 @@ async function main(): Promise<void> {
       modes,
       machine: machine(),
     }, null, 2));
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 // bench/formulas.ts imports the client, the load loop and the helpers above; only `npm run bench` runs this one.

@@ -41,9 +41,6 @@ export interface CompiledFormula {
 }
 
 
-/** Thrown (not stored) when the formula references itself: ERROR_FIELD_SELF_REFERENCE. */
-export class FormulaSelfReferenceError extends Error {}
-
 /**
  * Types a parsed formula and compiles it to SQL computing its value for the row aliased
  * `alias`: field references read their columns (formulas read their stored values), lookups

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldDependencyEntity } from './field-dependency.entity';
 
@@ -43,7 +42,4 @@ export class FieldDependencyRepository {
     if (rows.length) await this.repo.insert(rows);
   }
 
-  async deleteOf(dependantIds: number[]): Promise<void> {
-    if (dependantIds.length) await this.repo.delete({ dependantId: In(dependantIds) });
-  }
 }

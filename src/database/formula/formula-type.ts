@@ -55,9 +55,4 @@ export const formulaTypes = {
   array: (sub: FormulaType): FormulaType => ({ name: 'array', nullable: true, props: {}, sub }),
 };
 
-/** Text-like types (`text`, `char`, `url`) are interchangeable where text is expected. */
-export const isTextLike = (type: FormulaType): boolean => type.name === 'text' || type.name === 'char' || type.name === 'url';
-
-export const isArray = (type: FormulaType): boolean => type.name === 'array';
-
 export const decimalPlaces = (type: FormulaType): number => Number(type.props.number_decimal_places ?? 0);

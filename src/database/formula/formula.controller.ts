@@ -4,6 +4,8 @@ import { Authentication, CurrentUser } from '../../auth/decorators';
 import { IdParam } from '../../core/http/params';
 import { Field } from '../../core/validation/field';
 import { Answer } from '../../openapi/decorators';
+import { specsSchema } from '../../openapi/schemas';
+import { RESULT_PROPERTIES } from './types/computed.field-type';
 import type { UserEntity } from '../../users/user.entity';
 import { FormulaService } from './formula.service';
 
@@ -23,7 +25,8 @@ export class FormulaController {
 
   @Post(':tableId/type')
   @HttpCode(200)
-  @Answer({ type: 'object', additionalProperties: true })
+  // The properties a formula field answers (its formula, result type and that type's formatting).
+  @Answer(specsSchema({ formula: { kind: 'string' }, ...RESULT_PROPERTIES }, { partial: true }))
   @ApiOperation({ operationId: 'type_formula_field', summary: 'The result type of a formula in a table (as a formula field named `name` would have it); changes nothing.' })
   type(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: TypeFormulaDto): Promise<Record<string, unknown>> {
     return this.formulas.typeFormula(user.id, tableId, body.formula, body.name);

@@ -45,12 +45,12 @@ export class FormulaModule implements OnModuleInit {
     for (const type of COMPUTED_FIELD_TYPES) this.fieldTypes.register(this.moduleRef.get(type));
     this.rows.useCascade(this.formulas);
     this.fields.onFieldsChanged(async ({ databaseId, fields, kind }) => {
-      const all = await this.formulas.databaseFields(databaseId);
       const retyped: FieldEntity[] = [];
       // A computed field back from the trash computes again what it missed meanwhile.
-      if (kind === 'restored') {
-        for (const { field } of fields) {
-          if (!COMPUTED_TYPES.has(field.type)) continue;
+      const restored = kind === 'restored' ? fields.filter(({ field }) => COMPUTED_TYPES.has(field.type)) : [];
+      if (restored.length) {
+        const all = await this.formulas.databaseFields(databaseId);
+        for (const { field } of restored) {
           const copy = structuredClone(field);
           if (await this.formulas.refresh(copy, all)) retyped.push(copy);
         }

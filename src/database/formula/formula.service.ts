@@ -462,11 +462,6 @@ export class FormulaService implements RowCascadeSource {
     return this.dependencies.databaseIds();
   }
 
-  /** Drops a computed field's edges (deleted for good). */
-  forget(fieldIds: number[]): Promise<void> {
-    return this.dependencies.deleteOf(fieldIds);
-  }
-
   // ------------------------------------------------------------------ row changes
 
   /**

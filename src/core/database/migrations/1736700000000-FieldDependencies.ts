@@ -1,9 +1,10 @@
-import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 
 /**
  * The dependency graph of computed fields (Baserow's `FieldDependency`): a formula, lookup,
  * rollup or count field depends on the fields it reads, directly or through a link field
- * (`via_id`), or on a name that names no field yet (`broken_table_id`, `broken_name`).
+ * (`via_id`), or on a name that names no field yet (`broken_table_id`, `broken_name`). An
+ * edge goes with either field it names when that field is deleted for good.
  */
 export class FieldDependencies1736700000000 implements MigrationInterface {
   name = 'FieldDependencies1736700000000';
@@ -21,6 +22,9 @@ export class FieldDependencies1736700000000 implements MigrationInterface {
           { name: 'broken_table_id', type: 'integer', isNullable: true },
           { name: 'broken_name', type: 'varchar', length: '255', isNullable: true },
         ],
+        foreignKeys: ['dependant_id', 'dependency_id', 'via_id'].map(
+          (column) => new TableForeignKey({ columnNames: [column], referencedTableName: 'database_field', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+        ),
         indices: [
           new TableIndex({ name: 'database_field_dependency_database', columnNames: ['database_id'] }),
           new TableIndex({ name: 'database_field_dependency_dependant', columnNames: ['dependant_id'] }),

@@ -8,6 +8,7 @@ import { CoreModule } from './core/core.module';
 import { loadExtraModules } from './core/extensions/extra-modules';
 import { JsonBodyGuard } from './core/http/json-body.guard';
 import { RequestRateLimiter } from './core/http/rate-limit';
+import { FilesModule } from './files/files.module';
 import { DatabaseModule } from './database/database.module';
 import { RowCommentsModule } from './database/row-comments/row-comments.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -30,6 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        FilesModule,
         SettingsModule,
         TrashModule,
         UsersModule,

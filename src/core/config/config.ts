@@ -74,6 +74,11 @@ export interface AppConfig {
   hoursUntilTrashPermanentlyDeleted: number;
   /** Largest page of a workspace's trash a list request may ask for (`size`). */
   trashPageSizeLimit: number;
+  // Files.
+  /** Folder of stored files (user files, thumbnails, exports) when they are kept on disk. */
+  mediaRoot: string;
+  /** Absolute URL files on disk are served at (`<PUBLIC_URL>/media/` by default). */
+  mediaUrl: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -229,6 +234,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     formulaNowRefreshMinutes: int(env, 'FORMULA_NOW_REFRESH_MINUTES', 10, 0),
     hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
+    mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),
+    mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
   };
 }
 

@@ -138,6 +138,12 @@ export interface FieldType {
    */
   historyMetadata?(field: FieldEntity, apiValues: unknown[]): Record<string, unknown>;
 
+  /**
+   * Export (Baserow's `get_export_value`): the cell as an exported file shows it, from its
+   * response value. `rich` (JSON, XML) keeps lists and objects; otherwise (CSV, Excel) text.
+   * Absent: the exporter's generic rule.
+   */
+  exportValue?(field: FieldEntity, apiValue: unknown, rich: boolean): unknown;
   /** The cell as text, the way conversions to text and primary values (`names`, link values) read it. */
   toText(field: FieldEntity, apiValue: unknown): string | null;
   /**

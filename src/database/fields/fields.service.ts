@@ -401,7 +401,8 @@ export class FieldsService {
     return { ...json, related_fields: await this.serializeMany(change.related) };
   }
 
-  private defaults(type: FieldType): Record<string, unknown> {
+  /** The stored properties of a new field of the type when none are given. */
+  defaults(type: FieldType): Record<string, unknown> {
     return checkObject(type.properties, {}).values;
   }
 

@@ -12,6 +12,7 @@ import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegi
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
 import { Junction } from './junction';
+import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 import { TrashErrors } from '../../../trash/trash.errors';
 import { liveRow } from '../../rows/table-schema.repository';
 
@@ -208,24 +209,32 @@ export class LinkRowFieldType implements FieldType {
     return [related];
   }
 
-  // ------------------------------------------------------------------ table duplication
+  // ------------------------------------------------------------------ import (duplication, templates)
 
   /**
-   * A self link of the copy links the copy; a link elsewhere links the same table, with a
-   * new related field there when the original has one. The copied `relation_id`, `side` and
-   * `related_field_id` are replaced by `afterSave` (a new field starts its own relation).
+   * The linked table mapped to the import's (a self link links the new table; a table outside
+   * the document stays when the import keeps foreign tables, else the field is left out). A
+   * related field is made when the document has one (or names a foreign one); the document's
+   * `relation_id`, `side` and `related_field_id` are replaced by `afterSave`. The related
+   * side itself is made by its other side.
    */
-  duplicateInput(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown> {
-    if (this.isSelf(field)) return { link_row_table_id: tables.newTableId, has_related_field: false };
-    return { link_row_table_id: this.linkedTableId(field), has_related_field: field.properties.related_field_id != null };
+  importInput(doc: FieldDocument, ids: ImportIds, tableId: number): Record<string, unknown> | null {
+    const p = doc.properties;
+    const target = ids.table(Number(p.link_row_table_id ?? p.link_row_table));
+    if (target === undefined) return null;
+    const self = target === tableId;
+    const related = typeof p.has_related_field === 'boolean' ? p.has_related_field : p.related_field_id != null;
+    return { link_row_table_id: target, link_row_limit_selection_view_id: null, has_related_field: !self && related };
   }
 
-  /**
-   * The original's pairs seen from its own table, into the copy's new relation (rows kept
-   * their ids; for a self link both sides are rows of the copy).
-   */
-  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
-    await this.junction(original).copyTo(ctx, this.junction(copy));
+  /** The view limiting the selection is not mapped (views are imported after fields). */
+  importedProperties(doc: FieldDocument): Record<string, unknown> | null {
+    return doc.properties.link_row_limit_selection_view_id != null ? { link_row_limit_selection_view_id: null } : null;
+  }
+
+  /** Cells are kept as the linked row ids (rows keep their ids in an import). */
+  exportCell(_field: FieldEntity, apiValue: unknown): number[] {
+    return ((apiValue as LinkValue[] | null) ?? []).map((v) => v.id);
   }
 
   async serializeExtra(field: FieldEntity): Promise<Record<string, unknown>> {

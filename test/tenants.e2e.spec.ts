@@ -57,6 +57,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_application: () => ({ name: 'New database', type: 'database' }),
   order_applications: (ids) => ({ application_ids: [Number(ids.applicationId)] }),
   update_application: () => ({ name: 'Renamed' }),
+  duplicate_application_async: () => ({}),
   create_database_table: () => ({ name: 'New table' }),
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApplicationEntity } from '../applications/application.entity';
-import type { ApplicationType } from '../applications/application-type';
+import type { ApplicationDocument, ApplicationType } from '../applications/application-type';
+import { ApiError } from '../core/errors/api-error';
+import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument } from './serialization/database-document';
+import { DatabaseSerializer } from './serialization/database-serializer';
 import type { UserEntity } from '../users/user.entity';
 import { TableEntity } from './table.entity';
 import { TableRepository } from './table.repository';
@@ -20,7 +23,21 @@ export class DatabaseApplicationType implements ApplicationType {
   constructor(
     private readonly tables: TableRepository,
     private readonly tablesService: TablesService,
+    private readonly serializer: DatabaseSerializer,
   ) {}
+
+  async exportSerialized(application: ApplicationEntity): Promise<ApplicationDocument> {
+    return { ...(await this.serializer.exportDatabase(application)) };
+  }
+
+  /** The document's tables, in their order, with everything they hold (ids mapped to the new ones). */
+  async importSerialized(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null): Promise<void> {
+    if (document.format !== DATABASE_DOCUMENT_FORMAT || typeof document.version !== 'number' || document.version > DATABASE_DOCUMENT_VERSION || !Array.isArray(document.tables)) {
+      throw new ApiError('ERROR_INVALID_SERIALIZED_APPLICATION', 400, 'The serialized database is not a Rowspace database document of a known version.');
+    }
+    const tables = (document as unknown as DatabaseDocument).tables;
+    await this.serializer.importTables(application, tables, { userId: user?.id ?? null, keepForeign: false, place: (table) => ({ name: table.name, order: table.order }) });
+  }
 
   async extraKeys(applications: ApplicationEntity[]): Promise<Map<number, Record<string, unknown>>> {
     const tables = await this.tables.ofDatabases(applications.map((a) => a.id));

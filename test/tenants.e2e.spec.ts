@@ -66,6 +66,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),
   change_primary_field: (ids) => ({ new_primary_field_id: Number(ids.fieldId) }),
   update_database_table_field: () => ({ name: 'Renamed' }),
+  duplicate_table_field: () => ({ duplicate_data: true }),
   create_database_table_row: () => ({}),
   batch_create_database_table_rows: () => ({ items: [{}] }),
   batch_update_database_table_rows: (ids) => ({ items: [{ id: Number(ids.rowId) }] }),

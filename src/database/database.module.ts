@@ -32,6 +32,7 @@ import { RowHistoryRepository } from './row-history/row-history.repository';
 import { RowHistoryService } from './row-history/row-history.service';
 import { TokensModule } from '../tokens/tokens.module';
 import { DatabaseSerializer } from './serialization/database-serializer';
+import { FieldJobsService } from './fields/field-jobs.service';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -61,6 +62,7 @@ import { DatabaseSerializer } from './serialization/database-serializer';
     RowHistoryService,
     DatabaseApplicationType,
     DatabaseSerializer,
+    FieldJobsService,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],

@@ -538,6 +538,34 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
   }
 
   /**
+   * Field duplication: in every view of the table with field options the copy gets the
+   * original's options; where fields are ordered (grid `order`) it comes right after the
+   * original, the fields after it moving one place on.
+   */
+  async fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void> {
+    const original = context.byId.get(originalId);
+    const copy = context.byId.get(copyId);
+    if (!original || !copy) return;
+    for (const view of await this.repo.ofTable(context.table.id)) {
+      const type = this.types.of(view);
+      if (!type.fieldOptions) continue;
+      const stored = await this.repo.fieldOptions(view.id);
+      const optionsOf = (field: FieldEntity) => ({ ...type.defaultFieldOptions(field), ...(stored.get(field.id)?.options ?? {}) });
+      const changes = new Map<number, Record<string, unknown>>([[copyId, { ...optionsOf(original) }]]);
+      if ('order' in type.fieldOptions) {
+        const others = context.fields.filter((f) => f.id !== copyId);
+        const ordered = others.sort((a, b) => Number(optionsOf(a).order) - Number(optionsOf(b).order) || a.id - b.id);
+        ordered.splice(ordered.findIndex((f) => f.id === originalId) + 1, 0, copy);
+        ordered.forEach((field, index) => {
+          if (field.id === copyId || Number(optionsOf(field).order) !== index) changes.set(field.id, { ...(changes.get(field.id) ?? {}), order: index });
+        });
+      }
+      await this.applyFieldOptions(view, context, changes);
+      this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
+    }
+  }
+
+  /**
    * A field was trashed or changed (inside its unit of work): the views of its table whose
    * settings name it and can no longer use it are changed (a kanban loses its single select field).
    */

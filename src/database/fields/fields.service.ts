@@ -396,7 +396,8 @@ export class FieldsService {
   // ------------------------------------------------------------------ helpers
 
   /** The field JSON plus `related_fields`, read after the commit. */
-  private async withRelated(change: FieldChange): Promise<FieldJson> {
+  /** The field JSON with `related_fields` (Baserow's FieldSerializerWithRelatedFields). */
+  async withRelated(change: FieldChange): Promise<FieldJson> {
     const [json] = await this.serializeMany([change.field]);
     return { ...json, related_fields: await this.serializeMany(change.related) };
   }

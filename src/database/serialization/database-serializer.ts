@@ -28,6 +28,8 @@ export interface ViewSerializer {
   exportViews(context: TableContext): Promise<ViewDocument[]>;
   /** Creates the views of an imported table (inside the import's unit of work), ids mapped through `ids`. */
   importViews(context: TableContext, views: ViewDocument[], ids: ImportIds): Promise<void>;
+  /** A field was duplicated in its table: the views give the copy the original's options, right after it. */
+  fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void>;
 }
 
 /** Where an imported table goes: its name and order in the database. */
@@ -60,6 +62,11 @@ export class DatabaseSerializer {
 
   useViews(views: ViewSerializer): void {
     this.views = views;
+  }
+
+  /** Field duplication: the views place the copy after the original (inside the caller's unit of work). */
+  async fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void> {
+    await this.views?.fieldDuplicated(context, originalId, copyId);
   }
 
   // ------------------------------------------------------------------ export

@@ -22,6 +22,8 @@ const ROUTE_PASS_TIMEOUT_MS = 5 * 60 * 1000;
 /** What a non-member is answered, when it is not `ERROR_USER_NOT_IN_GROUP` (400). */
 const EXPECTED: Record<string, [number, string]> = {
   get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  // Templates belong to nobody: a view's slug names no template.
+  get_template: [404, 'ERROR_TEMPLATE_DOES_NOT_EXIST'],
   cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { addMember } from './support/fixtures';
 import { comparableRows, richDatabase, RichDatabase } from './support/rich-database';
@@ -79,7 +80,11 @@ describe('application duplication', () => {
   test('application_created reaches the other members (not the requesting tab, not outsiders)', async () => {
     const message = await bobTab.waitFor('application_created');
     expect(message).toEqual({ type: 'application_created', application: (await api('GET', `/api/applications/${copy.id}/`, undefined, bob.token)).body });
-    await expectNone(adaTab, eveTab);
+    // "Later" moved one place on: the new order follows.
+    const apps = (await api('GET', `/api/applications/workspace/${db.workspaceId}/`)).body;
+    const hash = (id: number) => createHash('sha256').update(String(id)).digest('hex');
+    expect(await bobTab.waitFor('applications_reordered')).toEqual({ type: 'applications_reordered', workspace_id: db.workspaceId, order: apps.map((a: any) => hash(a.id)) });
+    await expectNone(adaTab, eveTab, bobTab);
   });
 
   test('fields keep their types and properties, select options and links mapped to the copy', async () => {

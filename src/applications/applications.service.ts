@@ -163,10 +163,16 @@ export class ApplicationsService {
       const base = original.name.slice(0, 150);
       let number = 2;
       while (names.has(`${base} ${number}`)) number++;
-      for (const sibling of siblings) if (sibling.order > original.order) await this.repo.update(sibling.id, { order: sibling.order + 1 });
+      const after = siblings.filter((sibling) => sibling.order > original.order);
+      for (const sibling of after) await this.repo.update(sibling.id, { order: sibling.order + 1 });
       const copy = await this.repo.create({ workspaceId: original.workspaceId, name: `${base} ${number}`, type: original.type, order: original.order + 1, createdOn: new Date(), trashed: false });
       await type.importSerialized(copy, document, user);
       this.db.record('application.created', { applicationId: copy.id, workspaceId: copy.workspaceId });
+      // The applications after it moved one place on: the other clients learn the new order.
+      if (after.length) {
+        const ordered = [...siblings.filter((s) => s.order <= original.order), copy, ...after].map((a) => a.id);
+        this.db.record('applications.reordered', { workspaceId: copy.workspaceId, applicationIds: ordered });
+      }
       return copy;
     });
   }

@@ -158,6 +158,29 @@ describe('templates shipped in templates/', () => {
     expect(apps.map((a: any) => a.name)).toEqual(['Project tracker', 'CRM', 'CRM']);
   });
 
+  test('every shipped template installs with its computed fields typed and its views kept', async () => {
+    const workspace = (await t.request('POST', '/api/workspaces/', { token: ada.token, body: { name: 'All templates' } })).body.id;
+    const templates = (await api('GET', '/api/templates/', null)).body.flatMap((c: any) => c.templates);
+    for (const template of templates) {
+      const file = JSON.parse(readFileSync(join(SHIPPED, `${template.slug}.json`), 'utf8'));
+      const installed = (await api('POST', `/api/templates/install/${workspace}/${template.id}/`)).body;
+      expect(installed.map((a: any) => a.name)).toEqual(file.applications.map((a: any) => a.name));
+      for (const [i, database] of installed.entries()) {
+        const docs = file.applications[i].tables;
+        expect(database.tables.map((x: any) => x.name)).toEqual(docs.map((d: any) => d.name));
+        for (const [j, table] of database.tables.entries()) {
+          const fields = (await api('GET', `/api/database/fields/table/${table.id}/`)).body;
+          expect([template.slug, table.name, fields.filter((f: any) => f.error || f.formula_type === 'invalid').map((f: any) => f.name)]).toEqual([template.slug, table.name, []]);
+          expect(fields.map((f: any) => f.name).sort()).toEqual(docs[j].fields.map((f: any) => f.name).sort());
+          const views = (await api('GET', `/api/database/views/table/${table.id}/`)).body;
+          expect(views.map((v: any) => v.name)).toEqual(docs[j].views.map((v: any) => v.name));
+          const count = (await api('GET', `/api/database/rows/table/${table.id}/?size=1`)).body.count;
+          expect(count).toBe(docs[j].rows.length);
+        }
+      }
+    }
+  });
+
   test('errors: unknown workspace (404), unknown template (404), not a member (400), anonymous (401)', async () => {
     const tracker = await templateBySlug('project-tracker');
     expect((await api('POST', `/api/templates/install/999999/${tracker.id}/`)).body.error).toBe('ERROR_GROUP_DOES_NOT_EXIST');

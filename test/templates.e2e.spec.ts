@@ -42,8 +42,13 @@ describe('templates shipped in templates/', () => {
   test('the catalogue lists categories with their templates, without authentication', async () => {
     const res = await api('GET', '/api/templates/', null);
     expect(res.status).toBe(200);
-    expect(res.body.map((c: any) => c.name)).toEqual(['Project management', 'Sales']);
-    const tracker = res.body[0].templates[0];
+    expect(res.body.map((c: any) => [c.name, c.templates.map((x: any) => x.slug)])).toEqual([
+      ['Marketing', ['content-calendar']],
+      ['Project management', ['project-tracker']],
+      ['Sales', ['small-crm']],
+    ]);
+    expect(res.body.map((c: any) => c.id)).toEqual([1, 2, 3]);
+    const tracker = res.body[1].templates[0];
     expect(tracker).toEqual({
       id: tracker.id,
       name: 'Project tracker',
@@ -54,8 +59,8 @@ describe('templates shipped in templates/', () => {
       is_default: true,
       open_application: null,
     });
-    expect(res.body[1].templates.map((x: any) => [x.slug, x.is_default])).toEqual([['small-crm', false]]);
-    expect((await api('GET', '/api/templates/small-crm/', null)).body).toEqual(res.body[1].templates[0]);
+    expect(res.body[2].templates.map((x: any) => [x.slug, x.is_default])).toEqual([['small-crm', false]]);
+    expect((await api('GET', '/api/templates/small-crm/', null)).body).toEqual(res.body[2].templates[0]);
     expect((await api('GET', '/api/templates/nope/', null)).body).toEqual({ error: 'ERROR_TEMPLATE_DOES_NOT_EXIST', detail: 'The requested template does not exist.' });
   });
 

@@ -114,6 +114,23 @@ describe('field duplication', () => {
     expect((await rows(db.tasks)).map((r: any) => r.Project)).toEqual(tasks.map((r: any) => r.Project));
   });
 
+  test('the related side of a link, and a self link, duplicate with their pairs', async () => {
+    const side = (await duplicate(db.fields.Tasks.id, true)).duplicated_field;
+    // "Tasks 2" is the related field the Project copy made above.
+    expect(side).toMatchObject({ name: 'Tasks 3', table_id: db.projects, link_row_table_id: db.tasks });
+    expect(side.related_fields).toHaveLength(1);
+    const projects = await rows(db.projects);
+    const ids = (list: any[]) => list.map((x) => x.id).sort();
+    expect(projects.map((r: any) => ids(r['Tasks 3']))).toEqual(projects.map((r: any) => ids(r.Tasks)));
+    const tasks = await rows(db.tasks);
+    expect(tasks.map((r: any) => ids(r[side.related_fields[0].name]))).toEqual(tasks.map((r: any) => ids(r.Project)));
+
+    const self = (await duplicate(db.fields['Blocked by'].id, true)).duplicated_field;
+    expect(self).toMatchObject({ name: 'Blocked by 2', link_row_table_id: db.tasks, link_row_related_field_id: null, related_fields: [] });
+    const after = await rows(db.tasks);
+    expect(after.map((r: any) => r['Blocked by 2'])).toEqual(after.map((r: any) => r['Blocked by']));
+  });
+
   test('computed fields come out computed; data of other types is copied', async () => {
     const cost = (await duplicate(db.fields.Cost.id, false)).duplicated_field;
     expect(cost).toMatchObject({ name: 'Cost 2', type: 'formula', formula: "field('Hours') * 100", formula_type: 'number', error: null });

@@ -213,6 +213,8 @@ describe('templates of TEMPLATES_DIR', () => {
     broken.categories = ['Other'];
     broken.applications[0].tables[2].fields.push({ id: 999, name: 'Bad', type: 'formula', primary: false, order: 9, properties: { formula: "field('Missing')" } });
     writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken));
+    // A template whose database is not a database document.
+    writeFileSync(join(dir, 'bad-doc.json'), JSON.stringify({ ...broken, slug: 'bad-doc', name: 'Bad document', applications: [{ type: 'database', name: 'X', format: 'rowspace.database', version: 1, tables: 'x' }] }));
     writeFileSync(join(dir, 'not-a-template.json'), JSON.stringify({ name: 'No slug' }));
     writeFileSync(join(dir, 'garbage.json'), '{ not json');
     t = await startApp({ TEMPLATES_DIR: dir, DEFAULT_TEMPLATE: 'broken' });
@@ -222,19 +224,23 @@ describe('templates of TEMPLATES_DIR', () => {
 
   test('files that are not templates are left out', async () => {
     const categories = (await t.request('GET', '/api/templates/')).body;
-    expect(categories).toEqual([{ id: 1, name: 'Other', templates: [expect.objectContaining({ id: 1, slug: 'broken', is_default: true })] }]);
+    expect(categories).toEqual([
+      { id: 1, name: 'Other', templates: [expect.objectContaining({ id: 1, slug: 'bad-doc', is_default: false }), expect.objectContaining({ id: 2, slug: 'broken', is_default: true })] },
+    ]);
   });
 
   test('an install that fails writes nothing, sync or async', async () => {
     const workspaceId = (await t.request('GET', '/api/workspaces/', { token: ada.token })).body[0].id;
     const before = (await t.request('GET', `/api/applications/workspace/${workspaceId}/`, { token: ada.token })).body;
     const tablesBefore = (await t.request('GET', '/api/applications/', { token: ada.token })).body.flatMap((a: any) => a.tables);
-    const sync = await t.request('POST', `/api/templates/install/${workspaceId}/1/`, { token: ada.token });
+    const sync = await t.request('POST', `/api/templates/install/${workspaceId}/2/`, { token: ada.token });
     expect([sync.status, sync.body.error]).toEqual([400, 'ERROR_WITH_FORMULA']);
-    const job = await finished(t, ada.token, (await t.request('POST', `/api/templates/install/${workspaceId}/1/async/`, { token: ada.token })).body.id);
+    const job = await finished(t, ada.token, (await t.request('POST', `/api/templates/install/${workspaceId}/2/async/`, { token: ada.token })).body.id);
     expect(job.state).toBe('failed');
     expect(job.human_readable_error).toMatch(/Missing/);
     expect(job.installed_applications).toEqual([]);
+    const invalid = await t.request('POST', `/api/templates/install/${workspaceId}/1/`, { token: ada.token });
+    expect([invalid.status, invalid.body.error]).toEqual([400, 'ERROR_INVALID_SERIALIZED_APPLICATION']);
     expect((await t.request('GET', `/api/applications/workspace/${workspaceId}/`, { token: ada.token })).body).toEqual(before);
     expect((await t.request('GET', '/api/applications/', { token: ada.token })).body.flatMap((a: any) => a.tables)).toEqual(tablesBefore);
   });

@@ -140,6 +140,12 @@ describe('field duplication', () => {
     const after = await rows(db.tasks);
     expect(after.map((r: any) => [r['Cost 2'], r['Due 2'], r['Hours 2']])).toEqual(after.map((r: any) => [r.Cost, r.Due, r.Hours]));
     expect(due.name).toBe('Due 2');
+    // Read-only cells are made anew, data or not (as Baserow).
+    const uuid = (await api('POST', `/api/database/fields/table/${db.tasks}/`, { name: 'Key', type: 'uuid' })).body;
+    const uuidCopy = (await duplicate(uuid.id, true)).duplicated_field;
+    const keys = await rows(db.tasks);
+    expect(keys.every((r: any) => /^[0-9a-f-]{36}$/.test(r['Key 2']) && r['Key 2'] !== r.Key)).toBe(true);
+    expect(uuidCopy.type).toBe('uuid');
     const noData = (await duplicate(db.fields.Hours.id, false)).duplicated_field;
     expect(noData.name).toBe('Hours 3');
     expect((await rows(db.tasks)).every((r: any) => r['Hours 3'] === null)).toBe(true);

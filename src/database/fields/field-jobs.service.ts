@@ -45,7 +45,8 @@ export class FieldJobsService {
       const base = field.name.slice(0, 240);
       let number = 2;
       while (names.has(`${base} ${number}`)) number++;
-      const rows = duplicateData ? await this.serializer.exportRows(context, [field]) : null;
+      // As Baserow, read-only cells (uuid, autonumber…) are made anew rather than copied.
+      const rows = duplicateData && !this.fields.types.of(field).readOnly ? await this.serializer.exportRows(context, [field]) : null;
       const change = await this.serializer.importFieldInto(context, { ...doc, name: `${base} ${number}`, primary: false }, rows, user.id);
       await this.serializer.fieldDuplicated(await this.contexts.reload(context), field.id, change.field.id);
       return change;

@@ -162,6 +162,14 @@ describe('field duplication', () => {
     expect(order[at + 1].id).toBe(copy.id);
   });
 
+  test("a link keeps the view that limits its selection (a view of the linked table)", async () => {
+    const view = (await api('GET', `/api/database/views/table/${db.projects}/`)).body[0];
+    const patched = await api('PATCH', `/api/database/fields/${db.fields.Project.id}/`, { link_row_limit_selection_view_id: view.id });
+    expect(patched.body.link_row_limit_selection_view_id).toBe(view.id);
+    const copy = (await duplicate(db.fields.Project.id, false)).duplicated_field;
+    expect(copy).toMatchObject({ name: 'Project 3', link_row_table_id: db.projects, link_row_limit_selection_view_id: view.id });
+  });
+
   test('errors: unknown field, not a member, bad body; nothing is created', async () => {
     const before = (await fieldsOf(db.tasks)).length;
     expect((await api('POST', '/api/database/fields/999999/duplicate/async/', {})).body.error).toBe('ERROR_FIELD_DOES_NOT_EXIST');

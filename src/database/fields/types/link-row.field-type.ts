@@ -227,9 +227,16 @@ export class LinkRowFieldType implements FieldType {
     return { link_row_table_id: target, link_row_limit_selection_view_id: null, has_related_field: !self && related };
   }
 
-  /** The view limiting the selection is not mapped (views are imported after fields). */
-  importedProperties(doc: FieldDocument): Record<string, unknown> | null {
-    return doc.properties.link_row_limit_selection_view_id != null ? { link_row_limit_selection_view_id: null } : null;
+  /**
+   * The view limiting the selection stays when the linked table is the same one (a table or
+   * field copied within its database); a view of a table the import created anew is dropped
+   * (views are imported after fields).
+   */
+  importedProperties(doc: FieldDocument, ids: ImportIds): Record<string, unknown> | null {
+    const view = doc.properties.link_row_limit_selection_view_id;
+    if (view == null) return null;
+    const linked = Number(doc.properties.link_row_table_id ?? doc.properties.link_row_table);
+    return { link_row_limit_selection_view_id: ids.keepForeign && ids.table(linked) === linked ? view : null };
   }
 
   /** Cells are kept as the linked row ids (rows keep their ids in an import). */

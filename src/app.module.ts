@@ -23,6 +23,7 @@ import { PublicViewsModule } from './views/public/public-views.module';
 import { ViewsModule } from './views/views.module';
 import { FormulaModule } from './database/formula/formula.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { TemplatesModule } from './templates/templates.module';
 
 @Module({})
 export class AppModule {
@@ -46,6 +47,7 @@ export class AppModule {
         FormulaModule,
         ViewsModule,
         PublicViewsModule,
+        TemplatesModule,
         TrashTypesModule,
         MonitoringModule.forRoot(config),
         // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.

@@ -22,6 +22,8 @@ const ROUTE_PASS_TIMEOUT_MS = 5 * 60 * 1000;
 /** What a non-member is answered, when it is not `ERROR_USER_NOT_IN_GROUP` (400). */
 const EXPECTED: Record<string, [number, string]> = {
   get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  // Templates belong to nobody: a view's slug names no template.
+  get_template: [404, 'ERROR_TEMPLATE_DOES_NOT_EXIST'],
   cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
@@ -57,6 +59,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_application: () => ({ name: 'New database', type: 'database' }),
   order_applications: (ids) => ({ application_ids: [Number(ids.applicationId)] }),
   update_application: () => ({ name: 'Renamed' }),
+  duplicate_application_async: () => ({}),
   create_database_table: () => ({ name: 'New table' }),
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),
@@ -65,6 +68,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),
   change_primary_field: (ids) => ({ new_primary_field_id: Number(ids.fieldId) }),
   update_database_table_field: () => ({ name: 'Renamed' }),
+  duplicate_table_field: () => ({ duplicate_data: true }),
   create_database_table_row: () => ({}),
   batch_create_database_table_rows: () => ({ items: [{}] }),
   batch_update_database_table_rows: (ids) => ({ items: [{ id: Number(ids.rowId) }] }),

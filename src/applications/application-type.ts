@@ -3,6 +3,13 @@ import { Injectable } from '@nestjs/common';
 import type { UserEntity } from '../users/user.entity';
 import type { ApplicationEntity } from './application.entity';
 
+/** A serialized application: its type, its name and its type's own keys (a database's tables). */
+export interface ApplicationDocument {
+  type: string;
+  name: string;
+  [key: string]: unknown;
+}
+
 /**
  * One kind of application (Baserow's application type registry). A module adds a type by
  * registering an implementation with ApplicationTypeRegistry when it starts.
@@ -15,6 +22,10 @@ export interface ApplicationType {
   afterCreate?(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void>;
   /** Fills the application of the example workspace a new account gets. */
   fillExample?(application: ApplicationEntity, user: UserEntity): Promise<void>;
+  /** The application with its data as a serialized document (duplication, templates, export). */
+  exportSerialized?(application: ApplicationEntity): Promise<ApplicationDocument>;
+  /** Fills a new application from a serialized document of this type (inside the creating unit of work). */
+  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null): Promise<void>;
   /** Called inside the unit of work that deletes the application for good (drops its data). */
   beforePermanentDelete?(application: ApplicationEntity): Promise<void>;
 }

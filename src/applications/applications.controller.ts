@@ -5,6 +5,9 @@ import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
 import { WorkspaceItemJson } from '../workspaces/workspace.serializer';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { Answer } from '../openapi/decorators';
+import { Schemas } from '../openapi/schemas';
+import { ApplicationJobsService } from './application-jobs.service';
 import { ApplicationJson } from './application.serializer';
 import { CreateApplicationDto, OrderApplicationsDto, RenameApplicationDto } from './applications.dto';
 import { ApplicationsService } from './applications.service';
@@ -14,7 +17,10 @@ import { ExampleWorkspaceService } from './example-workspace.service';
 @Authentication('JWT')
 @Controller('api/applications')
 export class ApplicationsController {
-  constructor(private readonly applications: ApplicationsService) {}
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly jobs: ApplicationJobsService,
+  ) {}
 
   @Get()
   @ApiOperation({ operationId: 'list_all_applications', summary: "Applications of all the user's workspaces." })
@@ -58,6 +64,14 @@ export class ApplicationsController {
   @ApiOkResponse({ type: ApplicationJson })
   rename(@CurrentUser() user: UserEntity, @IdParam('applicationId') id: number, @Body() body: RenameApplicationDto): Promise<ApplicationJson> {
     return this.applications.update(user, id, body.name);
+  }
+
+  @Post(':applicationId/duplicate/async')
+  @HttpCode(202)
+  @Answer(Schemas.ref('Job'))
+  @ApiOperation({ operationId: 'duplicate_application_async', summary: 'Duplicates an application in a `duplicate_application` job.' })
+  duplicate(@CurrentUser() user: UserEntity, @IdParam('applicationId') id: number): Promise<Record<string, unknown>> {
+    return this.jobs.duplicateAsync(user, id);
   }
 
   @Delete(':applicationId')

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { ApplicationJobsService } from './application-jobs.service';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationTypeRegistry } from './application-type';
 import { ApplicationsController, InitialWorkspaceController } from './applications.controller';
@@ -7,9 +9,9 @@ import { ApplicationsService } from './applications.service';
 import { ExampleWorkspaceService } from './example-workspace.service';
 
 @Module({
-  imports: [WorkspacesModule],
+  imports: [WorkspacesModule, JobsModule],
   controllers: [ApplicationsController, InitialWorkspaceController],
-  providers: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ExampleWorkspaceService],
-  exports: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ExampleWorkspaceService],
+  providers: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ApplicationJobsService, ExampleWorkspaceService],
+  exports: [ApplicationJobsService, ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ExampleWorkspaceService],
 })
 export class ApplicationsModule {}

@@ -11,9 +11,11 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
-import { ApplicationTypeRegistry } from './application-type';
+import { ApplicationDocument, ApplicationTypeRegistry } from './application-type';
 
 
+
+const applicationTypeDoesNotExist = (type: string): ApiError => new ApiError('ERROR_APPLICATION_TYPE_DOES_NOT_EXIST', 400, `The application type ${type} does not exist.`);
 
 /** SHA-256 hex of an id's decimal string, as `applications_reordered` and `tables_reordered` carry ids. */
 export function hashId(id: number): string {
@@ -84,7 +86,7 @@ export class ApplicationsService {
   async createInWorkspace(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean; example?: boolean }): Promise<ApplicationEntity> {
     return this.db.run(async () => {
       const type = this.types.get(input.type);
-      if (!type) throw new ApiError('ERROR_APPLICATION_TYPE_DOES_NOT_EXIST', 400, `The application type ${input.type} does not exist.`);
+      if (!type) throw applicationTypeDoesNotExist(input.type);
       const order = (await this.repo.maxOrder(workspaceId)) + 1;
       const application = await this.repo.create({ workspaceId, name: input.name, type: input.type, order, createdOn: new Date(), trashed: false });
       if (input.example) await type.fillExample?.(application, user);
@@ -144,6 +146,55 @@ export class ApplicationsService {
   async permanentlyDelete(application: ApplicationEntity): Promise<void> {
     await this.types.get(application.type)?.beforePermanentDelete?.(application);
     await this.repo.delete(application.id);
+  }
+
+  /**
+   * Copies an application (export then import through its type's serializer, one unit of
+   * work): named "<name> 2" (or the next free number), placed right after the original.
+   */
+  async duplicate(user: UserEntity, applicationId: number): Promise<ApplicationEntity> {
+    return this.db.run(async () => {
+      const original = await this.require(applicationId, user.id);
+      const type = this.types.get(original.type);
+      if (!type?.exportSerialized || !type.importSerialized) throw applicationTypeDoesNotExist(original.type);
+      const document = await type.exportSerialized(original);
+      const siblings = await this.repo.ofWorkspaces([original.workspaceId]);
+      const names = new Set(siblings.map((a) => a.name));
+      const base = original.name.slice(0, 150);
+      let number = 2;
+      while (names.has(`${base} ${number}`)) number++;
+      const after = siblings.filter((sibling) => sibling.order > original.order);
+      for (const sibling of after) await this.repo.update(sibling.id, { order: sibling.order + 1 });
+      const copy = await this.repo.create({ workspaceId: original.workspaceId, name: `${base} ${number}`, type: original.type, order: original.order + 1, createdOn: new Date(), trashed: false });
+      await type.importSerialized(copy, document, user);
+      this.db.record('application.created', { applicationId: copy.id, workspaceId: copy.workspaceId });
+      // The applications after it moved one place on: the other clients learn the new order.
+      if (after.length) {
+        const ordered = [...siblings.filter((s) => s.order <= original.order), copy, ...after].map((a) => a.id);
+        this.db.record('applications.reordered', { workspaceId: copy.workspaceId, applicationIds: ordered });
+      }
+      return copy;
+    });
+  }
+
+  /**
+   * Creates applications from serialized documents, last in the workspace in document order
+   * (template installation, one unit of work); the caller checked the membership.
+   */
+  async importDocuments(user: UserEntity | null, workspaceId: number, documents: ApplicationDocument[]): Promise<ApplicationEntity[]> {
+    return this.db.run(async () => {
+      const created: ApplicationEntity[] = [];
+      for (const document of documents) {
+        const type = this.types.get(document.type);
+        if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
+        const order = (await this.repo.maxOrder(workspaceId)) + 1;
+        const application = await this.repo.create({ workspaceId, name: String(document.name).slice(0, 160), type: document.type, order, createdOn: new Date(), trashed: false });
+        await type.importSerialized(application, document, user);
+        this.db.record('application.created', { applicationId: application.id, workspaceId });
+        created.push(application);
+      }
+      return created;
+    });
   }
 
   /** Orders the workspace's applications as listed; the ones not listed get order 0. */

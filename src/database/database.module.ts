@@ -31,6 +31,8 @@ import { RowHistoryController } from './row-history/row-history.controller';
 import { RowHistoryRepository } from './row-history/row-history.repository';
 import { RowHistoryService } from './row-history/row-history.service';
 import { TokensModule } from '../tokens/tokens.module';
+import { DatabaseSerializer } from './serialization/database-serializer';
+import { FieldJobsService } from './fields/field-jobs.service';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -59,10 +61,12 @@ import { TokensModule } from '../tokens/tokens.module';
     RowHistoryRepository,
     RowHistoryService,
     DatabaseApplicationType,
+    DatabaseSerializer,
+    FieldJobsService,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
+  exports: [DatabaseSerializer, TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

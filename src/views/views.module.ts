@@ -1,3 +1,4 @@
+import { DatabaseSerializer } from '../database/serialization/database-serializer';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DatabaseModule } from '../database/database.module';
@@ -93,6 +94,7 @@ export class ViewsModule implements OnModuleInit {
     private readonly aggregations: ViewAggregationTypeRegistry,
     private readonly views: ViewsService,
     private readonly tables: TablesService,
+    private readonly serializer: DatabaseSerializer,
     private readonly rows: RowsService,
     private readonly moduleRef: ModuleRef,
     private readonly fields: FieldsService,
@@ -107,6 +109,7 @@ export class ViewsModule implements OnModuleInit {
     for (const type of DECORATOR_VALUE_PROVIDER_TYPES) this.providers.register(this.moduleRef.get(type));
     for (const type of VIEW_AGGREGATION_TYPES) this.aggregations.register(this.moduleRef.get(type));
     this.tables.useDefaultViews(this.views);
+    this.serializer.useViews(this.views);
     this.rows.useViewSelection(this.views);
     // Inside a field's unit of work: what views keep about it follows its type change or trashing.
     this.fields.onFieldChange(async (field, change) => {

@@ -13,7 +13,8 @@ import { TableRepository } from '../database/table.repository';
 import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
-import { DecorationCopier, selectOptionMapping } from './decorations/decoration-copier';
+import { DecorationCopier } from './decorations/decoration-copier';
+import type { ImportIds, ViewDocument } from '../database/serialization/database-document';
 import type { DecorationJson } from './decorations/decoration.entity';
 import { PublicViewTokens } from './public-view-tokens';
 import { groupsFirst, ViewSelectionService } from './filters/view-selection.service';
@@ -481,30 +482,86 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     await this.applyFieldOptions(view, context, new Map([...widths].map(([fieldId, width]) => [fieldId, { width }])));
   }
 
-  /** Table duplication: every live view is copied with its name, order, settings and field options (fields mapped to the copy's). */
-  async duplicateViews(original: TableContext, copy: TableContext, fieldIds: Map<number, number>): Promise<void> {
-    const ids = { fields: fieldIds, selectOptions: selectOptionMapping(original, copy, fieldIds) };
-    for (const view of await this.repo.ofTable(original.table.id)) {
-      const properties = structuredClone(view.properties);
-      const options = [...(await this.repo.fieldOptions(view.id)).values()]
-        .filter((o) => fieldIds.has(o.fieldId))
-        .map((o) => ({ fieldId: fieldIds.get(o.fieldId)!, options: structuredClone(o.options) }));
-      this.types.of(view).remapFields?.(properties, options.map((o) => o.options), fieldIds);
-      const created = await this.insert(copy.table.id, {
+  /** The serializer's export: every live view of the table with its settings, field options, filters, sorts, group-bys and decorations. */
+  async exportViews(context: TableContext): Promise<ViewDocument[]> {
+    const result: ViewDocument[] = [];
+    for (const view of await this.repo.ofTable(context.table.id)) {
+      const options = [...(await this.repo.fieldOptions(view.id)).values()].filter((o) => context.byId.has(o.fieldId)).sort((a, b) => a.fieldId - b.fieldId);
+      result.push({
+        id: view.id,
         name: view.name,
         type: view.type,
         order: view.order,
-        filterType: view.filterType,
-        filtersDisabled: view.filtersDisabled,
-        showLogo: view.showLogo,
-        allowPublicExport: view.allowPublicExport,
-        ownershipType: view.ownershipType,
-        ownedById: view.ownedById,
+        filter_type: view.filterType,
+        filters_disabled: view.filtersDisabled,
+        show_logo: view.showLogo,
+        allow_public_export: view.allowPublicExport,
+        ownership_type: view.ownershipType,
+        properties: structuredClone(view.properties),
+        field_options: options.map((o) => ({ ...structuredClone(o.options), field_id: o.fieldId })),
+        ...(await this.parts.exportParts(view.id)),
+        decorations: await this.decorations.exportOf(view.id),
+      });
+    }
+    return result;
+  }
+
+  /**
+   * The serializer's import (inside its unit of work): the views of a new table, not shared,
+   * their fields mapped through `ids` (options of fields the import did not create are left out).
+   */
+  async importViews(context: TableContext, docs: ViewDocument[], ids: ImportIds): Promise<void> {
+    for (const doc of docs) {
+      const type = this.types.get(doc.type);
+      if (!type) continue;
+      const properties = { ...specDefaults(type.properties), ...structuredClone(doc.properties ?? {}) };
+      const options = (doc.field_options ?? [])
+        .filter((o) => ids.fields.has(Number(o.field_id)))
+        .map(({ field_id, ...values }) => ({ fieldId: ids.fields.get(Number(field_id))!, options: structuredClone(values) as Record<string, unknown> }));
+      type.remapFields?.(properties, options.map((o) => o.options), ids.fields);
+      const created = await this.insert(context.table.id, {
+        name: doc.name,
+        type: doc.type,
+        order: doc.order,
+        filterType: doc.filter_type === 'OR' ? 'OR' : 'AND',
+        filtersDisabled: doc.filters_disabled ?? false,
+        showLogo: doc.show_logo ?? true,
+        allowPublicExport: doc.allow_public_export ?? false,
+        ownershipType: doc.ownership_type ?? 'collaborative',
+        ownedById: null,
         properties,
       });
       await this.repo.createFieldOptions(created.id, options);
-      await this.parts.copy(view.id, created.id, fieldIds);
-      await this.decorations.copy(view.id, created.id, ids);
+      await this.parts.importParts(created.id, doc, ids);
+      await this.decorations.importInto(created.id, doc.decorations ?? [], ids);
+    }
+  }
+
+  /**
+   * Field duplication: in every view of the table with field options the copy gets the
+   * original's options; where fields are ordered (grid `order`) it comes right after the
+   * original, the fields after it moving one place on.
+   */
+  async fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void> {
+    const original = context.byId.get(originalId);
+    const copy = context.byId.get(copyId);
+    if (!original || !copy) return;
+    for (const view of await this.repo.ofTable(context.table.id)) {
+      const type = this.types.of(view);
+      if (!type.fieldOptions) continue;
+      const stored = await this.repo.fieldOptions(view.id);
+      const optionsOf = (field: FieldEntity) => ({ ...type.defaultFieldOptions(field), ...(stored.get(field.id)?.options ?? {}) });
+      const changes = new Map<number, Record<string, unknown>>([[copyId, { ...optionsOf(original) }]]);
+      if ('order' in type.fieldOptions) {
+        const others = context.fields.filter((f) => f.id !== copyId);
+        const ordered = others.sort((a, b) => Number(optionsOf(a).order) - Number(optionsOf(b).order) || a.id - b.id);
+        ordered.splice(ordered.findIndex((f) => f.id === originalId) + 1, 0, copy);
+        ordered.forEach((field, index) => {
+          if (field.id === copyId || Number(optionsOf(field).order) !== index) changes.set(field.id, { ...(changes.get(field.id) ?? {}), order: index });
+        });
+      }
+      await this.applyFieldOptions(view, context, changes);
+      this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
     }
   }
 

@@ -39,6 +39,7 @@ export const PATH_PARAMETERS = [
   'viewFilterGroupId',
   'viewSortId',
   'viewGroupById',
+  'templateId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -159,6 +160,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         viewFilterGroupId: String(filterGroup.id),
         viewSortId: String(viewSort.id),
         viewGroupById: String(viewGroupBy.id),
+        // Templates belong to no tenant: the first one of the catalogue.
+        templateId: '1',
       },
       tokenKey: databaseToken.key,
     };

@@ -289,6 +289,9 @@ function encodeQuery(pairs: [string, string][]): string {
   return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
 }
 
+/** Path parameters naming what belongs to no tenant (an invitation's token, a template): no "another tenant's" case. */
+const OWNERLESS_PARAMS = new Set(['token', 'templateId']);
+
 /**
  * The cases of one operation. `baseline` is the valid-looking body the body mutations start
  * from; `foreignIds` are another tenant's ids for the same parameters.
@@ -305,7 +308,7 @@ export function casesFor(op: Operation, ids: Record<string, string>, foreignIds:
   // Path parameters: bad values, and another tenant's ids.
   for (const param of op.pathParams) {
     for (const [label, value] of PATH_VALUES) cases.push({ ...base, ...withBody, label: `path ${param}: ${label}`, pathOverrides: { [param]: value } });
-    if (param !== 'token' && foreignIds[param] && !(SCOPED_PARAMS[param] ?? []).some((scope) => op.pathParams.includes(scope))) {
+    if (!OWNERLESS_PARAMS.has(param) && foreignIds[param] && !(SCOPED_PARAMS[param] ?? []).some((scope) => op.pathParams.includes(scope))) {
       cases.push({ ...base, ...withBody, label: `path ${param}: another tenant's`, pathOverrides: { [param]: foreignIds[param] }, foreign: true });
     }
   }

@@ -79,6 +79,11 @@ export interface AppConfig {
   mediaRoot: string;
   /** Absolute URL files on disk are served at (`<PUBLIC_URL>/media/` by default). */
   mediaUrl: string;
+  // Templates.
+  /** Folder of the template files (`<name>.json`) offered by `/api/templates/`; the repository's `templates/` by default. */
+  templatesDir: string;
+  /** Slug of the template the web client selects first (`is_default`). */
+  defaultTemplate: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -236,6 +241,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
     mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
+    templatesDir: resolve(env.TEMPLATES_DIR?.trim() || join(__dirname, '..', '..', '..', 'templates')),
+    defaultTemplate: env.DEFAULT_TEMPLATE?.trim() || 'project-tracker',
   };
 }
 

@@ -7,6 +7,7 @@ import type { FieldError } from '../../core/errors/api-error';
 import type { FieldSpec } from '../../core/validation/field';
 import type { TableEntity } from '../table.entity';
 import type { FieldEntity, SelectOptionEntity } from './field.entity';
+import type { FieldDocument, ImportIds } from '../serialization/database-document';
 
 /** A row as read from `database_table_<id>`: system columns and `field_<id>` columns. */
 export type RawRow = Record<string, unknown> & { id: number };
@@ -107,20 +108,32 @@ export interface FieldType {
    */
   fillNewRows?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
   /**
-   * Table duplication: the create input of the copy beyond the copied properties (e.g. which
-   * table a link points at: the copy itself for a self link).
+   * Import (duplication, templates): the create input of a serialized field beyond its stored
+   * properties and select options, its references mapped through `ids` (e.g. which table a
+   * link points at, whether it gets a related field); null when the field is not created on
+   * its own (the related side of a link, created with its other side).
    */
-  duplicateInput?(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown>;
+  importInput?(doc: FieldDocument, ids: ImportIds, tableId: number): Record<string, unknown> | null;
   /**
-   * Table duplication: the ids of the fields the cells are computed from (computed types); the
-   * copy creates the field after those of them in its table.
+   * Import, once the field and its select options exist: the properties naming things of the
+   * document to change to the new ids (a select's default option), or null.
+   */
+  importedProperties?(doc: FieldDocument, ids: ImportIds): Record<string, unknown> | null;
+  /**
+   * Export: the ids of the fields the cells are computed from (computed types); an import
+   * creates the field after them.
    */
   reads?(field: FieldEntity): Promise<number[]>;
   /**
-   * Table duplication, after the rows and their columns were copied with their ids: makes the
-   * copy's cells right (junction rows copied, select option ids mapped to the copy's options).
+   * Export: a cell as a serialized document keeps it, from its response value and the raw row
+   * (absent: the response value). Selects keep option ids, links row ids.
    */
-  duplicateCells?(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void>;
+  exportCell?(field: FieldEntity, apiValue: unknown, raw: RawRow): unknown;
+  /**
+   * Import: a serialized cell to what is stored (absent: `prepareValue`), its option ids
+   * mapped through `ids`. Read-only types store their kept value (uuid, autonumber).
+   */
+  importCell?(field: FieldEntity, value: unknown, ids: ImportIds, ctx: FieldContext): Promise<unknown> | unknown;
   /** Removes the relations of deleted rows (types without a column). */
   deleteRelations?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
 

@@ -10,6 +10,7 @@ import { Field } from '../../core/validation/field';
 import type { UserEntity } from '../../users/user.entity';
 import { FieldJson, FieldsService } from './fields.service';
 import { UniqueValuesService } from './unique-values.service';
+import { FieldJobsService } from './field-jobs.service';
 
 export class ChangePrimaryFieldDto {
   @Field({ kind: 'int', min: 1 })
@@ -24,6 +25,11 @@ export class UniqueRowValuesQuery {
   split_comma_separated: boolean;
 }
 
+export class DuplicateFieldDto {
+  @Field({ kind: 'bool', required: false, default: false, description: 'Whether the cells are copied too.' })
+  duplicate_data: boolean;
+}
+
 @ApiTags('Database table fields')
 @Authentication('JWT')
 @Controller('api/database/fields')
@@ -31,7 +37,16 @@ export class FieldsController {
   constructor(
     private readonly fields: FieldsService,
     private readonly uniqueValues: UniqueValuesService,
+    private readonly jobs: FieldJobsService,
   ) {}
+
+  @Post(':fieldId/duplicate/async')
+  @HttpCode(202)
+  @Answer(Schemas.ref('Job'))
+  @ApiOperation({ operationId: 'duplicate_table_field', summary: 'Duplicates a field (with its cells when `duplicate_data`) in a `duplicate_field` job.' })
+  duplicate(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Body() body: DuplicateFieldDto): Promise<Record<string, unknown>> {
+    return this.jobs.duplicateAsync(user, fieldId, body.duplicate_data ?? false);
+  }
 
   @Get('table/:tableId')
   @Answer(Schemas.list('Field'))

@@ -396,12 +396,14 @@ export class FieldsService {
   // ------------------------------------------------------------------ helpers
 
   /** The field JSON plus `related_fields`, read after the commit. */
-  private async withRelated(change: FieldChange): Promise<FieldJson> {
+  /** The field JSON with `related_fields` (Baserow's FieldSerializerWithRelatedFields). */
+  async withRelated(change: FieldChange): Promise<FieldJson> {
     const [json] = await this.serializeMany([change.field]);
     return { ...json, related_fields: await this.serializeMany(change.related) };
   }
 
-  private defaults(type: FieldType): Record<string, unknown> {
+  /** The stored properties of a new field of the type when none are given. */
+  defaults(type: FieldType): Record<string, unknown> {
     return checkObject(type.properties, {}).values;
   }
 

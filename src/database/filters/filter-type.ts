@@ -1,6 +1,7 @@
 import { TypeRegistry } from '../../core/registry/type-registry';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../core/database/sql';
+import type { ImportIds } from '../serialization/database-document';
 import type { FieldEntity, SelectOptionEntity } from '../fields/field.entity';
 import type { FieldType, LinkedTables } from '../fields/field-type';
 
@@ -29,6 +30,8 @@ export interface FilterType {
   compatible(field: FieldEntity, fieldType: FieldType): boolean;
   /** The SQL condition, or null when the value makes the filter match everything (e.g. empty). */
   compile(field: FieldEntity, value: string, ctx: FilterContext): string | null;
+  /** Import (duplication, templates): the value with the document's ids it names mapped (select option ids). */
+  importValue?(value: string, ids: ImportIds): string;
 }
 
 @Injectable()

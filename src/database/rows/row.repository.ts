@@ -8,6 +8,15 @@ import { RawRow, rowsTable } from '../fields/field-type';
 import { liveRow } from './table-schema.repository';
 
 /** A row to insert: its stored column values and its order. */
+/** A row that keeps its id and order (timestamps as stored text; absent: now). */
+export interface ImportedRow {
+  id: number;
+  order: bigint;
+  createdOn?: string | null;
+  updatedOn?: string | null;
+  values: Record<string, unknown>;
+}
+
 export interface NewRow {
   values: Record<string, unknown>;
   order: bigint;
@@ -48,6 +57,24 @@ export class RowRepository {
     );
     // Both databases answer RETURNING rows in VALUES order for a single INSERT.
     return result.map((row) => Number(row.id));
+  }
+
+  /**
+   * Inserts rows that keep their ids, orders and timestamps (an imported or copied table),
+   * in statements of at most 200 rows; the id sequence then follows the largest id.
+   */
+  async insertWithIds(tableId: number, rows: ImportedRow[], columns: string[], userId: number | null): Promise<void> {
+    const now = isoMicros(new Date());
+    const names = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', ...columns];
+    for (let i = 0; i < rows.length; i += 200) {
+      const sql = this.sql();
+      const tuples = rows.slice(i, i + 200).map((row) =>
+        sql.list([row.id, this.dialect.orderToDb(row.order), row.createdOn ?? now, row.updatedOn ?? now, userId, userId, ...columns.map((c) => row.values[c] ?? null)]),
+      );
+      await this.query(`INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')}`, sql.params);
+    }
+    const sync = this.dialect.syncRowIdSequence(rowsTable(tableId));
+    if (rows.length && sync) await this.query(sync);
   }
 
   /** Live rows by id (in no particular order); an id beyond 32 bits names none. */
@@ -154,20 +181,6 @@ export class RowRepository {
         sql.params,
       );
     }
-  }
-
-  /**
-   * Copies every row of a table into another with its id, order, stamps and the given column
-   * pairs; the copy's id sequence continues after the largest id. Trashed rows are copied
-   * still trashed, so the links the copy's junction tables take over never meet a reused id.
-   */
-  async copyRows(fromTableId: number, toTableId: number, columns: { from: string; to: string }[]): Promise<void> {
-    const system = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', 'trashed'];
-    const target = [...system, ...columns.map((c) => c.to)].map(quote).join(', ');
-    const source = [...system, ...columns.map((c) => c.from)].map(quote).join(', ');
-    await this.query(`INSERT INTO ${quote(rowsTable(toTableId))} (${target}) SELECT ${source} FROM ${quote(rowsTable(fromTableId))}`);
-    const sync = this.dialect.syncRowIdSequence(rowsTable(toTableId));
-    if (sync) await this.query(sync);
   }
 
   /** Sets one column of every row to the same value (a new field's default). */

@@ -10,12 +10,12 @@ import { serializeTable } from '../database-application.type';
 import { FieldsService, MAX_FIELDS_PER_TABLE } from '../fields/fields.service';
 import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
 import { FieldRepository } from '../fields/field.repository';
-import type { FieldEntity } from '../fields/field.entity';
 import { RowRepository } from '../rows/row.repository';
 import { TableSchemaRepository } from '../rows/table-schema.repository';
 import { TableContext, TableContextService } from '../table-context';
 import { TableEntity } from '../table.entity';
 import { TableRepository } from '../table.repository';
+import { DatabaseSerializer } from '../serialization/database-serializer';
 
 export type TableJson = ReturnType<typeof serializeTable>;
 
@@ -37,8 +37,6 @@ export interface InitialTable {
 export interface DefaultViewFactory {
   /** A new table's first view: a grid view "Grid" with these field widths. */
   createDefaultView(context: TableContext, widths: Map<number, number>): Promise<void>;
-  /** Copies the views of a table to its duplicate (field ids mapped original → copy). */
-  duplicateViews?(original: TableContext, copy: TableContext, fieldIds: Map<number, number>): Promise<void>;
 }
 
 /** The example table of an empty create and of `init_with_data`. */
@@ -73,6 +71,7 @@ export class TablesService {
     private readonly types: FieldTypeRegistry,
     private readonly fieldRepo: FieldRepository,
     private readonly trash: TrashService,
+    private readonly serializer: DatabaseSerializer,
   ) {}
 
   useDefaultViews(factory: DefaultViewFactory): void {
@@ -212,80 +211,28 @@ export class TablesService {
   }
 
   /**
-   * Copies a table: the fields with their properties, the rows with their ids and orders,
-   * the views; named "<name> 2" (or the next free number) and placed right after it.
+   * Copies a table through the serializer: the fields with their properties, the rows with
+   * their ids and orders, the views; named "<name> 2" (or the next free number) and placed
+   * right after it. Links to other tables link the same tables (with new related fields).
    */
   async duplicate(user: UserEntity, tableId: number): Promise<TableEntity> {
     return this.db.run(async () => {
       const original = await this.contexts.require(tableId, user.id);
+      const database = await this.applications.require(original.table.databaseId, user.id);
       const siblings = await this.repo.ofDatabases([original.table.databaseId]);
       const names = new Set(siblings.map((t) => t.name));
       let number = 2;
       while (names.has(`${original.table.name} ${number}`)) number++;
       for (const sibling of siblings) if (sibling.order > original.table.order) await this.repo.update(sibling.id, { order: sibling.order + 1 });
-      const table = await this.repo.create({
-        databaseId: original.table.databaseId,
-        name: `${original.table.name} ${number}`,
-        order: original.table.order + 1,
-        createdOn: new Date(),
-        trashed: false,
-        fieldsVersion: 0,
-        rowsVersion: 0,
+      const doc = await this.serializer.exportTable(original);
+      const [table] = await this.serializer.importTables(database, [doc], {
+        userId: user.id,
+        keepForeign: true,
+        place: () => ({ name: `${original.table.name} ${number}`, order: original.table.order + 1 }),
       });
-      await this.schema.createTable(table.id, []);
-      let copy = await this.contexts.withFields(table, original.workspaceId);
-      const fieldIds = new Map<number, number>();
-      for (const field of await this.creationOrder(original.fields)) {
-        const type = this.types.of(field);
-        const input = { ...structuredClone(field.properties), ...(type.duplicateInput?.(field, { originalTableId: tableId, newTableId: table.id }) ?? {}) };
-        const { field: created } = await this.fields.createField(copy, user.id, {
-          name: field.name,
-          type: field.type,
-          properties: structuredClone(field.properties),
-          input,
-          primary: field.primary,
-          description: field.description,
-          dbIndex: field.dbIndex,
-          fieldConstraints: field.fieldConstraints,
-        });
-        fieldIds.set(field.id, created.id);
-        copy = await this.contexts.reload(copy);
-      }
-      const columns = original.fields
-        .filter((field) => this.types.of(field).column(field))
-        .map((field) => ({ from: fieldColumn(field), to: `field_${fieldIds.get(field.id)}` }));
-      await this.rows.copyRows(tableId, table.id, columns);
-      const ctx = this.contexts.fieldContext(copy, user.id);
-      for (const field of original.fields) {
-        await this.types.of(field).duplicateCells?.(field, copy.byId.get(fieldIds.get(field.id)!)!, ctx);
-      }
-      await this.viewFactory?.duplicateViews?.(original, copy, fieldIds);
       this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
       return table;
     });
-  }
-
-  /**
-   * The order a copy creates a table's fields in: computed fields last, each after the fields
-   * of the table it reads, so that what it reads exists in the copy when it is typed.
-   */
-  private async creationOrder(fields: FieldEntity[]): Promise<FieldEntity[]> {
-    const ordered = fields.filter((f) => !this.types.of(f).computed);
-    const computed = new Map(fields.filter((f) => this.types.of(f).computed).map((f) => [f.id, f]));
-    const reads = new Map<number, number[]>();
-    for (const field of computed.values()) reads.set(field.id, (await this.types.of(field).reads?.(field)) ?? []);
-    const placed = new Set<number>();
-    const place = (field: FieldEntity): void => {
-      if (placed.has(field.id)) return;
-      placed.add(field.id);
-      for (const id of reads.get(field.id) ?? []) {
-        const read = computed.get(id);
-        if (read) place(read);
-      }
-      ordered.push(field);
-    };
-    for (const field of computed.values()) place(field);
-    return ordered;
   }
 
   /** Drops the SQL tables of a database deleted for good. */

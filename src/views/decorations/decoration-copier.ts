@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { TableContext } from '../../database/table-context';
 import { decorationJson, DecorationJson } from './decoration.entity';
 import { ViewDecorationRepository } from './decoration.repository';
-import { DecoratorValueProviderTypeRegistry, IdMapping } from './decorator-type';
+import { DecoratorValueProviderTypeRegistry } from './decorator-type';
+import type { ImportIds, ViewDocument } from '../../database/serialization/database-document';
 
 /** What the views service needs of decorations: their JSON for `include=decorations` and copies for duplication. */
 @Injectable()
@@ -19,32 +19,30 @@ export class DecorationCopier {
     return result;
   }
 
-  /** Copies a view's decorations to another (inside the caller's unit of work); `ids` maps a duplicated table's fields and options. */
-  async copy(fromViewId: number, toViewId: number, ids?: IdMapping): Promise<void> {
+  /** Copies a view's decorations to another of the same table (inside the caller's unit of work). */
+  async copy(fromViewId: number, toViewId: number): Promise<void> {
     for (const decoration of await this.repo.ofViews([fromViewId])) {
-      const provider = this.providers.get(decoration.valueProviderType);
-      const conf = structuredClone(decoration.valueProviderConf);
+      await this.repo.create({ viewId: toViewId, type: decoration.type, valueProviderType: decoration.valueProviderType, valueProviderConf: structuredClone(decoration.valueProviderConf), order: decoration.order });
+    }
+  }
+
+  /** A view's decorations as a serialized view keeps them. */
+  async exportOf(viewId: number): Promise<NonNullable<ViewDocument['decorations']>> {
+    return (await this.repo.ofViews([viewId])).map((d) => ({ type: d.type, value_provider_type: d.valueProviderType, value_provider_conf: structuredClone(d.valueProviderConf), order: d.order }));
+  }
+
+  /** Creates a serialized view's decorations, their fields and options mapped by their value provider type. */
+  async importInto(viewId: number, decorations: NonNullable<ViewDocument['decorations']>, ids: ImportIds): Promise<void> {
+    for (const decoration of decorations) {
+      const provider = this.providers.get(decoration.value_provider_type);
+      const conf = structuredClone(decoration.value_provider_conf ?? {});
       await this.repo.create({
-        viewId: toViewId,
+        viewId,
         type: decoration.type,
-        valueProviderType: decoration.valueProviderType,
-        valueProviderConf: ids && provider ? provider.mapIds(conf, ids) : conf,
-        order: decoration.order,
+        valueProviderType: decoration.value_provider_type ?? '',
+        valueProviderConf: provider ? provider.mapIds(conf, { fields: ids.fields, selectOptions: ids.selectOptions }) : conf,
+        order: decoration.order ?? 32767,
       });
     }
   }
-}
-
-/** Old select option id → the copy's, matched by position within each mapped field. */
-export function selectOptionMapping(original: TableContext, copy: TableContext, fields: Map<number, number>): Map<number, number> {
-  const mapping = new Map<number, number>();
-  const sorted = <T extends { order: number; id: number }>(list: T[] = []) => [...list].sort((a, b) => a.order - b.order || a.id - b.id);
-  for (const [from, to] of fields) {
-    const before = sorted(original.selectOptions.get(from));
-    const after = sorted(copy.selectOptions.get(to));
-    before.forEach((option, index) => {
-      if (after[index]) mapping.set(option.id, after[index].id);
-    });
-  }
-  return mapping;
 }

@@ -11,6 +11,8 @@ import { RowRepository } from '../../database/rows/row.repository';
 import { RowsService } from '../../database/rows/rows.service';
 import { TableContext, TableContextService } from '../../database/table-context';
 import type { ViewEntity } from '../view.entity';
+import type { ImportIds, ViewDocument } from '../../database/serialization/database-document';
+import { FilterTypeRegistry } from '../../database/filters/filter-type';
 import { ViewRepository } from '../view.repository';
 import { ViewGroupByEntity, ViewSortEntity } from '../sorts/view-sort.entity';
 import { ViewSortRepository } from '../sorts/view-sort.repository';
@@ -72,6 +74,7 @@ export class ViewSelectionService {
     private readonly contexts: TableContextService,
     private readonly rows: RowsService,
     private readonly rowRepo: RowRepository,
+    private readonly filterTypes: FilterTypeRegistry,
   ) {
     this.cache = caches.versioned<number, SavedSelection>('view-selection');
   }
@@ -229,13 +232,52 @@ export class ViewSelectionService {
     return this.rowRepo.sql();
   }
 
+  /** A view's filter groups, filters, sorts and group-bys as a serialized view keeps them. */
+  async exportParts(viewId: number): Promise<Pick<ViewDocument, 'filter_groups' | 'filters' | 'sorts' | 'group_bys'>> {
+    const saved = (await this.savedOfViews([viewId])).get(viewId)!;
+    return {
+      filter_groups: saved.groups.map((g) => ({ id: g.id, filter_type: g.filterType, parent_group_id: g.parentGroupId })),
+      filters: saved.filters.map((f) => ({ field_id: f.fieldId, type: f.type, value: f.value, group_id: f.groupId })),
+      sorts: saved.sorts.map((s) => ({ field_id: s.fieldId, order: s.order, type: s.type })),
+      group_bys: saved.groupBys.map((g) => ({ field_id: g.fieldId, order: g.order, type: g.type, width: g.width })),
+    };
+  }
+
+  /**
+   * Creates a serialized view's filter groups (parents first), filters (values mapped by their
+   * filter type), sorts and group-bys; what names a field the import did not create is left out.
+   */
+  async importParts(viewId: number, doc: ViewDocument, ids: ImportIds): Promise<void> {
+    const groupIds = new Map<number, number>();
+    for (const group of doc.filter_groups ?? []) {
+      const parent = group.parent_group_id == null ? null : (groupIds.get(group.parent_group_id) ?? null);
+      const created = await this.filters.createGroup({ viewId, filterType: group.filter_type === 'OR' ? 'OR' : 'AND', parentGroupId: parent });
+      if (created) groupIds.set(group.id, created.id);
+    }
+    for (const filter of doc.filters ?? []) {
+      const fieldId = ids.fields.get(filter.field_id);
+      if (fieldId === undefined || !this.filterTypes.get(filter.type)) continue;
+      const value = this.filterTypes.get(filter.type)!.importValue?.(String(filter.value ?? ''), ids) ?? String(filter.value ?? '');
+      const groupId = filter.group_id == null ? null : (groupIds.get(filter.group_id) ?? null);
+      await this.filters.create({ viewId, fieldId, type: filter.type, value, groupId });
+    }
+    for (const sort of doc.sorts ?? []) {
+      const fieldId = ids.fields.get(sort.field_id);
+      if (fieldId !== undefined) await this.sorts.create(ViewSortEntity, { viewId, fieldId, order: sort.order === 'DESC' ? 'DESC' : 'ASC', type: sort.type ?? 'default' });
+    }
+    for (const groupBy of doc.group_bys ?? []) {
+      const fieldId = ids.fields.get(groupBy.field_id);
+      if (fieldId !== undefined) await this.sorts.create(ViewGroupByEntity, { viewId, fieldId, order: groupBy.order === 'DESC' ? 'DESC' : 'ASC', type: groupBy.type ?? 'default', width: groupBy.width ?? 200 });
+    }
+  }
+
   /**
    * Copies a view's filters, filter groups (parents mapped), sorts and group-bys to another
-   * view; with `fieldIds` (a table copy) fields are mapped and those without a copy skipped.
+   * view of the same table (view duplication).
    */
-  async copy(fromViewId: number, toViewId: number, fieldIds?: Map<number, number>): Promise<void> {
+  async copy(fromViewId: number, toViewId: number): Promise<void> {
     const saved = (await this.savedOfViews([fromViewId])).get(fromViewId)!;
-    const mapField = (id: number): number | undefined => (fieldIds ? fieldIds.get(id) : id);
+    const mapField = (id: number): number | undefined => id;
     const groupIds = new Map<number, number>();
     for (const group of saved.groups) {
       const parent = group.parentGroupId === null ? null : (groupIds.get(group.parentGroupId) ?? null);

@@ -64,16 +64,6 @@ export class Junction {
     }
   }
 
-  /**
-   * Copies every pair, in insertion order, into `target` (a duplicated table's field, whose
-   * rows kept their ids): this table's owner column to the target's owner column.
-   */
-  async copyTo(ctx: FieldContext, target: Junction): Promise<void> {
-    await ctx.manager.query(
-      `INSERT INTO ${quote(target.table)} (${quote(target.owner)}, ${quote(target.target)}) SELECT ${quote(this.owner)}, ${quote(this.target)} FROM ${quote(this.table)} ORDER BY "id"`,
-    );
-  }
-
   async deleteWhere(ctx: FieldContext, column: string, ids: number[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
       const sql = new Sql(ctx.dialect);

@@ -12,6 +12,7 @@ import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegi
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
 import { Junction } from './junction';
+import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 import { TrashErrors } from '../../../trash/trash.errors';
 import { liveRow } from '../../rows/table-schema.repository';
 
@@ -208,24 +209,39 @@ export class LinkRowFieldType implements FieldType {
     return [related];
   }
 
-  // ------------------------------------------------------------------ table duplication
+  // ------------------------------------------------------------------ import (duplication, templates)
 
   /**
-   * A self link of the copy links the copy; a link elsewhere links the same table, with a
-   * new related field there when the original has one. The copied `relation_id`, `side` and
-   * `related_field_id` are replaced by `afterSave` (a new field starts its own relation).
+   * The linked table mapped to the import's (a self link links the new table; a table outside
+   * the document stays when the import keeps foreign tables, else the field is left out). A
+   * related field is made when the document has one (or names a foreign one); the document's
+   * `relation_id`, `side` and `related_field_id` are replaced by `afterSave`. The related
+   * side itself is made by its other side.
    */
-  duplicateInput(field: FieldEntity, tables: { originalTableId: number; newTableId: number }): Record<string, unknown> {
-    if (this.isSelf(field)) return { link_row_table_id: tables.newTableId, has_related_field: false };
-    return { link_row_table_id: this.linkedTableId(field), has_related_field: field.properties.related_field_id != null };
+  importInput(doc: FieldDocument, ids: ImportIds, tableId: number): Record<string, unknown> | null {
+    const p = doc.properties;
+    const target = ids.table(Number(p.link_row_table_id ?? p.link_row_table));
+    if (target === undefined) return null;
+    const self = target === tableId;
+    const related = typeof p.has_related_field === 'boolean' ? p.has_related_field : p.related_field_id != null;
+    return { link_row_table_id: target, link_row_limit_selection_view_id: null, has_related_field: !self && related };
   }
 
   /**
-   * The original's pairs seen from its own table, into the copy's new relation (rows kept
-   * their ids; for a self link both sides are rows of the copy).
+   * The view limiting the selection stays when the linked table is the same one (a table or
+   * field copied within its database); a view of a table the import created anew is dropped
+   * (views are imported after fields).
    */
-  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
-    await this.junction(original).copyTo(ctx, this.junction(copy));
+  importedProperties(doc: FieldDocument, ids: ImportIds): Record<string, unknown> | null {
+    const view = doc.properties.link_row_limit_selection_view_id;
+    if (view == null) return null;
+    const linked = Number(doc.properties.link_row_table_id ?? doc.properties.link_row_table);
+    return { link_row_limit_selection_view_id: ids.keepForeign && ids.table(linked) === linked ? view : null };
+  }
+
+  /** Cells are kept as the linked row ids (rows keep their ids in an import). */
+  exportCell(_field: FieldEntity, apiValue: unknown): number[] {
+    return ((apiValue as LinkValue[] | null) ?? []).map((v) => v.id);
   }
 
   async serializeExtra(field: FieldEntity): Promise<Record<string, unknown>> {

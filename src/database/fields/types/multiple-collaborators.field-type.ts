@@ -4,6 +4,7 @@ import { Sql } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
 import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource } from '../field-type';
 import { Junction } from './junction';
+import type { ImportIds } from '../../serialization/database-document';
 
 type Collaborator = { id: number; name: string };
 
@@ -37,9 +38,12 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     await this.junction(field).drop(ctx);
   }
 
-  /** The copy's cells are the original's pairs (the copy is in the same workspace). */
-  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
-    await this.junction(original).copyTo(ctx, this.junction(copy));
+  /** Imported cells keep the collaborators who are members of the new workspace. */
+  async importCell(_field: FieldEntity, value: unknown, _ids: ImportIds, ctx: FieldContext): Promise<number[]> {
+    const ids = (Array.isArray(value) ? value : []).map((item) => Number((item as { id?: unknown })?.id)).filter((id) => Number.isInteger(id));
+    if (!ids.length) return [];
+    const members = new Set((await this.members(ctx, [...new Set(ids)])).map((m) => m.id));
+    return [...new Set(ids)].filter((id) => members.has(id));
   }
 
   /** The members of the table's workspace, by id. */

@@ -4,19 +4,16 @@ import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource }
 import { FieldRepository } from '../field.repository';
 import { Junction } from './junction';
 import {
-  duplicatedOptionIds,
-  duplicateOptionsInput,
   optionJson,
   OptionJson,
   optionSearchSql,
   optionsOf,
-  remapOptionIds,
   resolveOptions,
   SELECT_OPTIONS_SPEC,
   syncSelectOptions,
-  withDuplicatedOptions,
   historySelectOptions,
 } from './select-options';
+import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 
 /** `multiple_select`: an ordered list of the field's options, in `database_multipleselect_<field id>`. */
 @Injectable()
@@ -43,13 +40,8 @@ export class MultipleSelectFieldType implements FieldType {
     return null;
   }
 
-  async afterSave(field: FieldEntity, given: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
-    const { input, originalId } = await withDuplicatedOptions(given, this.fields);
+  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
     const { deleted } = await syncSelectOptions(field, input, ctx, this.fields);
-    if (originalId !== null && field.properties.multiple_select_default) {
-      const ids = await duplicatedOptionIds(originalId, field.id, this.fields);
-      field.properties.multiple_select_default = (field.properties.multiple_select_default as number[]).map((id) => ids.get(id)).filter((id) => id !== undefined);
-    }
     if (deleted.length && previous?.type === this.type) await this.junction(field).deleteWhere(ctx, 'option_id', deleted);
     const fallback = field.properties.multiple_select_default as number[] | null;
     if (fallback) {
@@ -68,16 +60,23 @@ export class MultipleSelectFieldType implements FieldType {
     await this.junction(field).drop(ctx);
   }
 
-  /** The copy gets its own options (new ids, same values and colors). */
-  duplicateInput(field: FieldEntity): Record<string, unknown> {
-    return duplicateOptionsInput(field);
+  /** The default options, mapped to the imported field's. */
+  importedProperties(doc: FieldDocument, ids: ImportIds): Record<string, unknown> | null {
+    const list = doc.properties.multiple_select_default as number[] | null;
+    if (!list) return null;
+    const mapped = list.map((id) => ids.selectOptions.get(id)).filter((id) => id !== undefined);
+    return { multiple_select_default: mapped.length ? mapped : null };
   }
 
-  /** The original's pairs, in their order, with the options mapped to the copy's. */
-  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
-    const target = this.junction(copy);
-    await this.junction(original).copyTo(ctx, target);
-    await remapOptionIds(ctx, target.table, target.target, await duplicatedOptionIds(original.id, copy.id, this.fields), 'delete');
+  /** Cells are kept as option ids. */
+  exportCell(_field: FieldEntity, apiValue: unknown): number[] {
+    return ((apiValue as OptionJson[] | null) ?? []).map((o) => o.id);
+  }
+
+  /** Option ids of the document (mapped; unknown ones dropped), or option values. */
+  importCell(field: FieldEntity, value: unknown, ids: ImportIds, ctx: FieldContext): number[] {
+    const items = Array.isArray(value) ? value.flatMap((item) => (typeof item === 'number' ? (ids.selectOptions.has(item) ? [ids.selectOptions.get(item)!] : []) : [item])) : value;
+    return this.prepareValue(field, items, ctx);
   }
 
   async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {

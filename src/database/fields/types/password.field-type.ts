@@ -10,7 +10,7 @@ import { TableRepository } from '../../table.repository';
 import { checkTableGrant } from '../../table-context';
 import type { FieldEntity } from '../field.entity';
 import { FieldRepository } from '../field.repository';
-import { cellError, fieldColumn, KEEP_CELL, rowsTable } from '../field-type';
+import { cellError, fieldColumn, KEEP_CELL, RawRow, rowsTable } from '../field-type';
 import { ColumnFieldType } from './base';
 
 /**
@@ -54,6 +54,16 @@ export class PasswordFieldType extends ColumnFieldType {
 
   toApi(_field: FieldEntity, raw: unknown): true | null {
     return raw ? true : null;
+  }
+
+  /** Serialized cells keep the hash (a copy authenticates with the same password). */
+  exportCell(field: FieldEntity, _apiValue: unknown, raw: RawRow): string | null {
+    const hash = raw[fieldColumn(field)];
+    return typeof hash === 'string' ? hash : null;
+  }
+
+  importCell(_field: FieldEntity, value: unknown): string | null {
+    return typeof value === 'string' && value ? value : null;
   }
 
   toText(): string | null {

@@ -1,5 +1,5 @@
 import { escapeLike } from '../../../core/database/dialect';
-import { quote, Sql } from '../../../core/database/sql';
+import { quote } from '../../../core/database/sql';
 import { ErrorTree, validationError } from '../../../core/errors/api-error';
 import { checkObject, FieldSpec } from '../../../core/validation/field';
 import type { FieldEntity, SelectOptionEntity } from '../field.entity';
@@ -107,54 +107,4 @@ export function optionValueSql(idExpression: string): string {
 /** SQL: a condition on option ids matching a search term by value. */
 export function optionSearchSql(ref: ColumnRef, term: string): string {
   return ref.sql.dialect.ilike('x."value"', ref.sql.param(`%${escapeLike(term)}%`));
-}
-
-// ------------------------------------------------------------------ table duplication
-
-/**
- * Create input key naming the field a duplicated select field copies its options from. A
- * symbol, so no request body can carry it (create bodies reach `afterSave` as they are).
- */
-export const DUPLICATE_OPTIONS_OF = Symbol('duplicate-options-of');
-
-/** `duplicateInput` of the select types: copy the options of `field`. */
-export const duplicateOptionsInput = (field: FieldEntity): Record<string, unknown> => ({ [DUPLICATE_OPTIONS_OF]: field.id });
-
-/**
- * The create input of a duplicated select field: `select_options` becomes the original's
- * options (values and colors, new ids); other inputs are answered as they are.
- */
-export async function withDuplicatedOptions(input: Record<string, unknown>, repo: FieldRepository): Promise<{ input: Record<string, unknown>; originalId: number | null }> {
-  const originalId = (input as Record<symbol, unknown>)[DUPLICATE_OPTIONS_OF];
-  if (typeof originalId !== 'number' || input.select_options !== undefined) return { input, originalId: null };
-  const options = (await repo.selectOptions([originalId])).get(originalId) ?? [];
-  return { input: { ...input, select_options: options.map((o) => ({ value: o.value, color: o.color })) }, originalId };
-}
-
-/** The original field's option ids mapped to the copy's (the copy's were created in the same order). */
-export async function duplicatedOptionIds(originalId: number, copyId: number, repo: FieldRepository): Promise<Map<number, number>> {
-  const options = await repo.selectOptions([originalId, copyId]);
-  const copied = options.get(copyId) ?? [];
-  return new Map((options.get(originalId) ?? []).flatMap((o, i) => (copied[i] ? [[o.id, copied[i].id] as [number, number]] : [])));
-}
-
-/**
- * Rewrites option ids in an integer column (`table` and `column` built from ids): each old id
- * becomes its new one; values without one (`stale`) become NULL or their rows are deleted.
- * The new ids are all newer than the old ones, so batches cannot rewrite a value twice.
- */
-export async function remapOptionIds(ctx: FieldContext, table: string, column: string, map: Map<number, number>, stale: 'null' | 'delete'): Promise<void> {
-  const pairs = [...map];
-  const c = quote(column);
-  for (let i = 0; i < pairs.length; i += 200) {
-    const sql = new Sql(ctx.dialect);
-    const batch = pairs.slice(i, i + 200);
-    const cases = batch.map(([from, to]) => `WHEN ${sql.param(from)} THEN CAST(${sql.param(to)} AS INTEGER)`).join(' ');
-    await ctx.manager.query(`UPDATE ${quote(table)} SET ${c} = CASE ${c} ${cases} END WHERE ${c} IN ${sql.list(batch.map(([from]) => from))}`, sql.params);
-  }
-  const sql = new Sql(ctx.dialect);
-  const kept = [...map.values()];
-  const unknown = kept.length ? `${c} NOT IN ${sql.list(kept)}` : '1 = 1';
-  const write = stale === 'null' ? `UPDATE ${quote(table)} SET ${c} = NULL WHERE ${c} IS NOT NULL AND ` : `DELETE FROM ${quote(table)} WHERE `;
-  await ctx.manager.query(`${write}${unknown}`, sql.params);
 }

@@ -6,20 +6,17 @@ import { ColumnRef, FieldContext, FieldType, fieldColumn, rowsTable } from '../f
 import { FieldRepository } from '../field.repository';
 import { ColumnFieldType, columnOf } from './base';
 import {
-  duplicatedOptionIds,
-  duplicateOptionsInput,
   optionJson,
   OptionJson,
   optionSearchSql,
   optionsOf,
   optionValueSql,
-  remapOptionIds,
   resolveOptions,
   SELECT_OPTIONS_SPEC,
   syncSelectOptions,
-  withDuplicatedOptions,
   historySelectOptions,
 } from './select-options';
+import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 
 /** `single_select`: the id of one of the field's options, in an integer column. */
 @Injectable()
@@ -39,13 +36,8 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return { name: fieldColumn(field), kind: 'integer' };
   }
 
-  async afterSave(field: FieldEntity, given: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
-    const { input, originalId } = await withDuplicatedOptions(given, this.fields);
+  async afterSave(field: FieldEntity, input: Record<string, unknown>, ctx: FieldContext, previous: FieldEntity | null): Promise<FieldEntity[]> {
     const { deleted } = await syncSelectOptions(field, input, ctx, this.fields);
-    if (originalId !== null && field.properties.single_select_default != null) {
-      const ids = await duplicatedOptionIds(originalId, field.id, this.fields);
-      field.properties.single_select_default = ids.get(Number(field.properties.single_select_default)) ?? null;
-    }
     // Cells pointing at a deleted option become empty.
     if (deleted.length && previous?.type === this.type) {
       const sql = new Sql(ctx.dialect);
@@ -57,15 +49,20 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return [];
   }
 
-  /** The copy gets its own options (new ids, same values and colors). */
-  duplicateInput(field: FieldEntity): Record<string, unknown> {
-    return duplicateOptionsInput(field);
+  /** The default option, mapped to the imported field's. */
+  importedProperties(doc: FieldDocument, ids: ImportIds): Record<string, unknown> | null {
+    const id = doc.properties.single_select_default;
+    return id == null ? null : { single_select_default: ids.selectOptions.get(Number(id)) ?? null };
   }
 
-  /** The copied column holds the original's option ids: each becomes the copy's option. */
-  async duplicateCells(original: FieldEntity, copy: FieldEntity, ctx: FieldContext): Promise<void> {
-    const ids = await duplicatedOptionIds(original.id, copy.id, this.fields);
-    await remapOptionIds(ctx, rowsTable(copy.tableId), fieldColumn(copy), ids, 'null');
+  /** Cells are kept as option ids. */
+  exportCell(_field: FieldEntity, apiValue: unknown): number | null {
+    return (apiValue as OptionJson | null)?.id ?? null;
+  }
+
+  /** An option id of the document (mapped), or an option value. */
+  importCell(field: FieldEntity, value: unknown, ids: ImportIds, ctx: FieldContext): number | null {
+    return this.prepareValue(field, typeof value === 'number' ? (ids.selectOptions.get(value) ?? null) : value, ctx);
   }
 
   async serializeExtra(field: FieldEntity, ctx: FieldContext): Promise<Record<string, unknown>> {

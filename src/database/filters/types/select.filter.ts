@@ -1,3 +1,4 @@
+import type { ImportIds } from '../../serialization/database-document';
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../../fields/field.entity';
 import type { FilterContext } from '../filter-type';
@@ -14,6 +15,10 @@ function optionIdList(value: string): number[] {
 /** `single_select_equal`: the selected option is the id in the value; a value that is not an integer matches every row. */
 @Injectable()
 export class SingleSelectEqualFilter extends FieldListFilter {
+  importValue(value: string, ids: ImportIds): string {
+    return importOptionIds(value, ids);
+  }
+
   readonly type: string = 'single_select_equal';
   protected readonly fieldTypes = ['single_select'];
 
@@ -37,6 +42,10 @@ export class SingleSelectNotEqualFilter extends SingleSelectEqualFilter {
 /** `single_select_is_any_of`: the selected option is one of the comma-separated ids; no usable id matches nothing. */
 @Injectable()
 export class SingleSelectIsAnyOfFilter extends FieldListFilter {
+  importValue(value: string, ids: ImportIds): string {
+    return importOptionIds(value, ids);
+  }
+
   readonly type: string = 'single_select_is_any_of';
   protected readonly fieldTypes = ['single_select'];
 
@@ -62,6 +71,10 @@ export class SingleSelectIsNoneOfFilter extends SingleSelectIsAnyOfFilter {
 /** `multiple_select_has`: one of the selected options is one of the comma-separated ids. */
 @Injectable()
 export class MultipleSelectHasFilter extends FieldListFilter {
+  importValue(value: string, ids: ImportIds): string {
+    return importOptionIds(value, ids);
+  }
+
   readonly type: string = 'multiple_select_has';
   protected readonly fieldTypes = ['multiple_select'];
 
@@ -82,4 +95,12 @@ export class MultipleSelectHasNotFilter extends MultipleSelectHasFilter {
   compile(field: FieldEntity, value: string, ctx: FilterContext): string | null {
     return negate(super.compile(field, value, ctx));
   }
+}
+
+/** A comma-separated list of option ids with each id of the document mapped to the import's. */
+function importOptionIds(value: string, ids: ImportIds): string {
+  return value
+    .split(',')
+    .map((part) => (/^\s*\d+\s*$/.test(part) ? String(ids.selectOptions.get(Number(part)) ?? part.trim()) : part))
+    .join(',');
 }

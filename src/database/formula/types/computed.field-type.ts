@@ -3,6 +3,7 @@ import { quote } from '../../../core/database/sql';
 import type { FieldSpec } from '../../../core/validation/field';
 import { DatabaseErrors } from '../../database.errors';
 import type { FieldEntity } from '../../fields/field.entity';
+import type { FieldDocument } from '../../serialization/database-document';
 import { ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, fieldColumn } from '../../fields/field-type';
 import { DATE_PROPERTIES } from '../../fields/types/date.field-type';
 import { NUMBER_SEPARATORS } from '../../fields/types/number.field-type';
@@ -72,14 +73,14 @@ export abstract class ComputedFieldType implements FieldType {
     return [];
   }
 
-  /** A copied table's computed field finds its link and target fields by name (the copy's own ids differ). */
-  duplicateInput(field: FieldEntity): Record<string, unknown> {
-    const p = field.properties;
+  /** An imported computed field finds its link and target fields by name (the new ids differ). */
+  importInput(doc: FieldDocument): Record<string, unknown> {
+    const p = doc.properties;
     if (p.through_field_id === undefined) return {};
     return { through_field_id: null, through_field_name: p.through_field_name, target_field_id: null, target_field_name: p.target_field_name };
   }
 
-  /** The fields its cells are computed from (a table copy creates it after those of its table). */
+  /** The fields its cells are computed from (an import creates it after them). */
   reads(field: FieldEntity): Promise<number[]> {
     return this.formulas.readFieldIds(field.id);
   }

@@ -1,0 +1,383 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ApplicationEntity } from '../../applications/application.entity';
+import { Dialect, parseOrder } from '../../core/database/dialect';
+import { DIALECT } from '../../core/database/tokens';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import type { FieldEntity } from '../fields/field.entity';
+import { CellError, FieldType, FieldTypeRegistry, fieldColumn, RawRow } from '../fields/field-type';
+import { FieldRepository } from '../fields/field.repository';
+import { FieldsService } from '../fields/fields.service';
+import { ImportedRow, isoMicros, RowRepository } from '../rows/row.repository';
+import { TableSchemaRepository } from '../rows/table-schema.repository';
+import { TableContext, TableContextService } from '../table-context';
+import type { TableEntity } from '../table.entity';
+import { TableRepository } from '../table.repository';
+import {
+  DATABASE_DOCUMENT_FORMAT,
+  DATABASE_DOCUMENT_VERSION,
+  DatabaseDocument,
+  FieldDocument,
+  ImportIds,
+  RowDocument,
+  TableDocument,
+  ViewDocument,
+} from './database-document';
+
+/** What the views module does for the serializer: a table's views as documents, and back. */
+export interface ViewSerializer {
+  exportViews(context: TableContext): Promise<ViewDocument[]>;
+  /** Creates the views of an imported table (inside the import's unit of work), ids mapped through `ids`. */
+  importViews(context: TableContext, views: ViewDocument[], ids: ImportIds): Promise<void>;
+  /** A field was duplicated in its table: the views give the copy the original's options, right after it. */
+  fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void>;
+}
+
+/** Where an imported table goes: its name and order in the database. */
+export type TablePlacement = (doc: TableDocument) => { name: string; order: number };
+
+const ROW_BATCH = 500;
+
+/**
+ * The one way Rowspace copies database data: tables (fields with their properties and select
+ * options, views with their filters, sorts, group-bys, decorations and field options, rows
+ * with their cells) to a `DatabaseDocument` and back into a database. Application
+ * duplication, template installation, table duplication and field duplication all go
+ * through it. Imports run inside the caller's unit of work: a failure writes nothing.
+ */
+@Injectable()
+export class DatabaseSerializer {
+  private views: ViewSerializer | null = null;
+
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly tables: TableRepository,
+    private readonly schema: TableSchemaRepository,
+    private readonly contexts: TableContextService,
+    private readonly fields: FieldsService,
+    private readonly fieldRepo: FieldRepository,
+    private readonly types: FieldTypeRegistry,
+    private readonly rows: RowRepository,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
+
+  useViews(views: ViewSerializer): void {
+    this.views = views;
+  }
+
+  /** Field duplication: the views place the copy after the original (inside the caller's unit of work). */
+  async fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void> {
+    await this.views?.fieldDuplicated(context, originalId, copyId);
+  }
+
+  // ------------------------------------------------------------------ export
+
+  /** A database application with its live tables, in table order. */
+  async exportDatabase(database: ApplicationEntity): Promise<DatabaseDocument> {
+    const tables: TableDocument[] = [];
+    for (const table of await this.tables.ofDatabases([database.id])) {
+      tables.push(await this.exportTable(await this.contexts.withFields(table, database.workspaceId)));
+    }
+    return { format: DATABASE_DOCUMENT_FORMAT, version: DATABASE_DOCUMENT_VERSION, type: 'database', name: database.name, tables };
+  }
+
+  /** One table: its live fields, views and live rows. */
+  async exportTable(context: TableContext): Promise<TableDocument> {
+    const fields: FieldDocument[] = [];
+    for (const field of context.fields) fields.push(await this.exportField(field, context));
+    return {
+      id: context.table.id,
+      name: context.table.name,
+      order: context.table.order,
+      fields,
+      views: (await this.views?.exportViews(context)) ?? [],
+      rows: await this.exportRows(context, context.fields),
+    };
+  }
+
+  async exportField(field: FieldEntity, context: TableContext): Promise<FieldDocument> {
+    const type = this.types.of(field);
+    const doc: FieldDocument = {
+      id: field.id,
+      name: field.name,
+      type: field.type,
+      primary: field.primary,
+      order: field.order,
+      description: field.description,
+      db_index: field.dbIndex,
+      field_constraints: structuredClone(field.fieldConstraints ?? []),
+      properties: structuredClone(field.properties),
+    };
+    const options = context.selectOptions.get(field.id);
+    if (options && type.writeOnlyProperties?.select_options) doc.select_options = sortedOptions(options).map((o) => ({ id: o.id, value: o.value, color: o.color }));
+    if (type.computed) doc.reads = (await type.reads?.(field)) ?? [];
+    return doc;
+  }
+
+  /** The live rows by id, with the cells of the given fields that hold data (computed cells are not kept). */
+  async exportRows(context: TableContext, fields: FieldEntity[]): Promise<RowDocument[]> {
+    const ctx = this.contexts.fieldContext(context, null);
+    const kept = fields.filter((field) => this.holdsCells(this.types.of(field), field));
+    const result: RowDocument[] = [];
+    for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
+      const docs: RowDocument[] = batch.map((row) => ({
+        id: row.id,
+        order: this.dialect.orderText(row.order),
+        created_on: timestampText(row.created_on),
+        updated_on: timestampText(row.updated_on),
+      }));
+      for (const field of kept) {
+        const type = this.types.of(field);
+        const values = await type.readValues(field, batch, ctx);
+        batch.forEach((row: RawRow, i) => {
+          docs[i][fieldColumn(field)] = type.exportCell ? type.exportCell(field, values[i], row) : values[i];
+        });
+      }
+      result.push(...docs);
+    }
+    return result;
+  }
+
+  /** Whether a field has cells of its own to copy: stored in a column or a relation, not computed. */
+  private holdsCells(type: FieldType, field: FieldEntity): boolean {
+    return !type.computed && (type.column(field) !== null || type.writeRelations !== undefined);
+  }
+
+  // ------------------------------------------------------------------ import
+
+  /**
+   * Creates the document's tables in a database: the tables, the fields that hold data (links
+   * after the rest, a link's related side with it), the rows with their ids, the relations,
+   * the computed fields after what they read (their cells computed), the field orders of the
+   * document, then the views. Answers the new tables in document order.
+   */
+  async importTables(database: ApplicationEntity, docs: TableDocument[], options: { userId: number | null; keepForeign: boolean; place: TablePlacement }): Promise<TableEntity[]> {
+    return this.db.run(async () => {
+      const ids = new ImportIds(options.keepForeign);
+      const created: TableEntity[] = [];
+      for (const doc of docs) {
+        const { name, order } = options.place(doc);
+        const table = await this.tables.create({ databaseId: database.id, name, order, createdOn: new Date(), trashed: false, fieldsVersion: 0, rowsVersion: 0 });
+        await this.schema.createTable(table.id, []);
+        ids.tables.set(doc.id, table.id);
+        created.push(table);
+      }
+      const contexts = new Map<number, TableContext>();
+      for (const table of created) contexts.set(table.id, await this.contexts.withFields(table, database.workspaceId));
+      const run: FieldImport = { ids, contexts, userId: options.userId, docs: new Map(docs.flatMap((t) => t.fields.map((f) => [f.id, f] as const))) };
+
+      const pending = docs.flatMap((doc) => doc.fields.map((field) => ({ table: doc, field })));
+      const isComputed = (f: FieldDocument) => !!this.types.get(f.type)?.computed;
+      const isLink = (f: FieldDocument) => f.type === 'link_row';
+      const stages = [
+        pending.filter(({ field }) => !isComputed(field) && !isLink(field)),
+        pending.filter(({ field }) => isLink(field) && field.properties.side !== 'b'),
+        pending.filter(({ field }) => isLink(field) && field.properties.side === 'b'),
+      ];
+      for (const stage of stages) for (const { table, field } of stage) await this.importField(run, ids.tables.get(table.id)!, field);
+
+      for (const doc of docs) await this.importColumnCells(run, ids.tables.get(doc.id)!, doc, doc.rows);
+      for (const doc of docs) await this.importRelationCells(run, ids.tables.get(doc.id)!, doc.fields, doc.rows);
+
+      for (const { table, field } of computedOrder(pending.filter(({ field }) => isComputed(field)))) await this.importField(run, ids.tables.get(table.id)!, field);
+
+      for (const doc of docs) {
+        const tableId = ids.tables.get(doc.id)!;
+        const before = await this.reload(run, tableId);
+        for (const field of doc.fields) {
+          const id = ids.fields.get(field.id);
+          const current = id === undefined ? undefined : before.byId.get(id);
+          if (current && current.order !== field.order) await this.fieldRepo.save({ ...current, order: field.order } as FieldEntity);
+        }
+        await this.tables.bump(tableId, 'fields_version');
+        const context = await this.reload(run, tableId);
+        await this.views?.importViews(context, doc.views ?? [], ids);
+      }
+      return created;
+    });
+  }
+
+  /**
+   * Creates a serialized field in an existing table (field duplication): the field, then, with
+   * `rows`, its cells. Answers the field and the fields of other tables created with it.
+   */
+  async importFieldInto(context: TableContext, doc: FieldDocument, rows: RowDocument[] | null, userId: number | null): Promise<{ field: FieldEntity; related: FieldEntity[] }> {
+    return this.db.run(async () => {
+      const ids = new ImportIds(true);
+      ids.tables.set(context.table.id, context.table.id);
+      const run: FieldImport = { ids, contexts: new Map([[context.table.id, context]]), userId, docs: new Map([[doc.id, doc]]) };
+      const change = await this.importField(run, context.table.id, doc);
+      if (!change) throw new Error(`The field ${doc.id} cannot be imported.`);
+      if (rows) {
+        await this.importColumnCellsOfExistingRows(run, context.table.id, doc, rows);
+        await this.importRelationCells(run, context.table.id, [doc], rows);
+      }
+      return change;
+    });
+  }
+
+  private async reload(run: FieldImport, tableId: number): Promise<TableContext> {
+    const known = run.contexts.get(tableId);
+    const context = known ? await this.contexts.reload(known) : await this.contexts.ofTable(tableId);
+    if (!context) throw new Error(`Table ${tableId} is not there.`);
+    run.contexts.set(tableId, context);
+    return context;
+  }
+
+  private async importField(run: FieldImport, tableId: number, doc: FieldDocument): Promise<{ field: FieldEntity; related: FieldEntity[] } | null> {
+    const { ids } = run;
+    if (ids.fields.has(doc.id)) return null;
+    const type = this.types.get(doc.type);
+    if (!type) return null;
+    const input: Record<string, unknown> = structuredClone(doc.properties ?? {});
+    if (doc.select_options && type.writeOnlyProperties?.select_options) input.select_options = doc.select_options.map((o) => ({ value: o.value, color: o.color }));
+    if (type.importInput) {
+      const extra = type.importInput(doc, ids, tableId);
+      if (extra === null) return null;
+      Object.assign(input, extra);
+    }
+    const properties = { ...this.fields.defaults(type), ...structuredClone(doc.properties ?? {}) };
+    const context = await this.reload(run, tableId);
+    const change = await this.fields.createField(context, run.userId, {
+      name: doc.name,
+      type: doc.type,
+      properties,
+      input,
+      primary: doc.primary,
+      description: doc.description ?? null,
+      dbIndex: doc.db_index ?? false,
+      fieldConstraints: doc.field_constraints ?? [],
+    });
+    const field = change.field;
+    ids.fields.set(doc.id, field.id);
+    const fresh = await this.reload(run, tableId);
+    const options = sortedOptions(fresh.selectOptions.get(field.id) ?? []);
+    (doc.select_options ?? []).forEach((option, index) => {
+      if (options[index]) ids.selectOptions.set(option.id, options[index].id);
+    });
+    // The related side of a link, made with it, takes the document's name for it.
+    const relatedDocId = doc.properties?.related_field_id;
+    for (const related of change.related) {
+      if (related.type !== 'link_row' || Number(related.properties.related_field_id) !== field.id || relatedDocId == null) continue;
+      const relatedDoc = run.docs.get(Number(relatedDocId));
+      if (!relatedDoc) continue;
+      ids.fields.set(relatedDoc.id, related.id);
+      ids.createdWith.add(relatedDoc.id);
+      await this.fieldRepo.save({ ...related, name: relatedDoc.name, description: relatedDoc.description ?? null } as FieldEntity);
+      await this.tables.bump(related.tableId, 'fields_version');
+    }
+    const patch = type.importedProperties?.(doc, ids);
+    if (patch) {
+      const current = fresh.byId.get(field.id) ?? field;
+      await this.fieldRepo.save({ ...current, properties: { ...current.properties, ...patch } } as FieldEntity);
+      await this.tables.bump(tableId, 'fields_version');
+    }
+    return change;
+  }
+
+  /** The stored value of a serialized cell; a cell the type refuses becomes the field's default. */
+  private async prepareCell(run: FieldImport, field: FieldEntity, type: FieldType, value: unknown, context: TableContext): Promise<unknown> {
+    const ctx = this.contexts.fieldContext(context, run.userId);
+    if (value === undefined) return type.defaultValue(field, ctx);
+    try {
+      return type.importCell ? await type.importCell(field, value, run.ids, ctx) : await type.prepareValue(field, value, ctx);
+    } catch (error) {
+      if (error instanceof CellError) return type.defaultValue(field, ctx);
+      throw error;
+    }
+  }
+
+  /** The fields of a document table that were created and hold cells in columns. */
+  private async columnFields(run: FieldImport, tableId: number, docs: FieldDocument[]): Promise<{ doc: FieldDocument; field: FieldEntity; type: FieldType }[]> {
+    const context = await this.reload(run, tableId);
+    return docs.flatMap((doc) => {
+      const field = context.byId.get(run.ids.fields.get(doc.id) ?? -1);
+      if (!field || field.tableId !== tableId) return [];
+      const type = this.types.of(field);
+      return !type.computed && type.column(field) ? [{ doc, field, type }] : [];
+    });
+  }
+
+  private async importColumnCells(run: FieldImport, tableId: number, table: TableDocument, rows: RowDocument[]): Promise<void> {
+    const context = await this.reload(run, tableId);
+    const fields = await this.columnFields(run, tableId, table.fields);
+    const columns = fields.map(({ field }) => fieldColumn(field));
+    for (let i = 0; i < rows.length; i += ROW_BATCH) {
+      const batch: ImportedRow[] = [];
+      for (const row of rows.slice(i, i + ROW_BATCH)) {
+        const values: Record<string, unknown> = {};
+        for (const { doc, field, type } of fields) values[fieldColumn(field)] = await this.prepareCell(run, field, type, row[`field_${doc.id}`], context);
+        batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, values });
+      }
+      await this.rows.insertWithIds(tableId, batch, columns, run.userId);
+    }
+  }
+
+  /** Field duplication with data: the new column of rows that exist already. */
+  private async importColumnCellsOfExistingRows(run: FieldImport, tableId: number, doc: FieldDocument, rows: RowDocument[]): Promise<void> {
+    const context = await this.reload(run, tableId);
+    const [target] = await this.columnFields(run, tableId, [doc]);
+    if (!target) return;
+    const column = target.type.column(target.field)!;
+    for (let i = 0; i < rows.length; i += ROW_BATCH) {
+      const values = [];
+      for (const row of rows.slice(i, i + ROW_BATCH)) values.push({ id: Number(row.id), value: await this.prepareCell(run, target.field, target.type, row[`field_${doc.id}`], context) });
+      await this.rows.setColumn(tableId, column, values);
+    }
+  }
+
+  /** Cells kept outside the row (links, multiple selects, collaborators), once every table's rows exist. */
+  private async importRelationCells(run: FieldImport, tableId: number, docs: FieldDocument[], rows: RowDocument[]): Promise<void> {
+    const context = await this.reload(run, tableId);
+    const ctx = this.contexts.fieldContext(context, run.userId);
+    for (const doc of docs) {
+      // The related side of a link shares its relation: its pairs came with the other side.
+      if (run.ids.createdWith.has(doc.id)) continue;
+      const field = context.byId.get(run.ids.fields.get(doc.id) ?? -1);
+      if (!field || field.tableId !== tableId) continue;
+      const type = this.types.of(field);
+      if (type.computed || type.column(field) || !type.writeRelations) continue;
+      const key = `field_${doc.id}`;
+      for (let i = 0; i < rows.length; i += ROW_BATCH) {
+        const values = [];
+        for (const row of rows.slice(i, i + ROW_BATCH)) if (row[key] !== undefined) values.push({ id: Number(row.id), value: await this.prepareCell(run, field, type, row[key], context) });
+        await type.writeRelations(field, values, ctx);
+      }
+    }
+  }
+}
+
+interface FieldImport {
+  ids: ImportIds;
+  contexts: Map<number, TableContext>;
+  userId: number | null;
+  /** Every field of the document, by document id. */
+  docs: Map<number, FieldDocument>;
+}
+
+function sortedOptions<T extends { order: number; id: number }>(options: T[]): T[] {
+  return [...options].sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+function timestampText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? isoMicros(value) : String(value);
+}
+
+/** Computed fields in document order, each after the computed fields of the document it reads. */
+function computedOrder<T extends { field: FieldDocument }>(items: T[]): T[] {
+  const byId = new Map(items.map((item) => [item.field.id, item]));
+  const placed = new Set<number>();
+  const ordered: T[] = [];
+  const place = (item: T, path: Set<number>): void => {
+    if (placed.has(item.field.id) || path.has(item.field.id)) return;
+    path.add(item.field.id);
+    for (const id of item.field.reads ?? []) {
+      const read = byId.get(id);
+      if (read) place(read, path);
+    }
+    placed.add(item.field.id);
+    ordered.push(item);
+  };
+  for (const item of items) place(item, new Set());
+  return ordered;
+}

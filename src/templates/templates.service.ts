@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApplicationsService } from '../applications/applications.service';
+import type { ApplicationJson } from '../applications/application.serializer';
+import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { ApiError, Errors } from '../core/errors/api-error';
+import { JobRunner } from '../jobs/job-runner';
+import { serializeJob } from '../jobs/jobs.service';
+import type { UserEntity } from '../users/user.entity';
+import { serializeWorkspace } from '../workspaces/workspace.serializer';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { Template, TemplateCatalog } from './template-catalog';
+
+export const TemplateErrors = {
+  templateDoesNotExist: () => new ApiError('ERROR_TEMPLATE_DOES_NOT_EXIST', 404, 'The requested template does not exist.'),
+};
+
+/** Baserow's TemplateSerializer. */
+export interface TemplateJson {
+  id: number;
+  name: string;
+  slug: string;
+  icon: string;
+  keywords: string;
+  workspace_id: number | null;
+  is_default: boolean;
+  open_application: number | null;
+}
+
+/**
+ * The template catalogue and installation: a template's serialized applications are imported
+ * into the user's workspace through each application type's serializer, the same import
+ * application duplication uses, in one unit of work (an import that fails leaves nothing).
+ */
+@Injectable()
+export class TemplatesService {
+  constructor(
+    private readonly catalog: TemplateCatalog,
+    private readonly db: UnitOfWork,
+    private readonly applications: ApplicationsService,
+    private readonly workspaces: WorkspacesService,
+    private readonly workspaceRepo: WorkspaceRepository,
+    private readonly runner: JobRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * A template as the web client lists it. Templates are not installed in a workspace of
+   * their own here: `workspace_id` and `open_application` are null (no preview of a
+   * template's tables; installing it is how one sees it).
+   */
+  json(template: Template): TemplateJson {
+    return {
+      id: template.id,
+      name: template.name,
+      slug: template.slug,
+      icon: template.icon,
+      keywords: template.keywords,
+      workspace_id: null,
+      is_default: template.slug === this.config.defaultTemplate,
+      open_application: null,
+    };
+  }
+
+  list(): { id: number; name: string; templates: TemplateJson[] }[] {
+    return this.catalog.categories.map((category) => ({ id: category.id, name: category.name, templates: category.templates.map((t) => this.json(t)) }));
+  }
+
+  get(slug: string): TemplateJson {
+    const template = this.catalog.bySlug(slug);
+    if (!template) throw TemplateErrors.templateDoesNotExist();
+    return this.json(template);
+  }
+
+  /** Checks in Baserow's order: the workspace exists (404), the template exists (404), the user is a member (400). */
+  private async check(user: UserEntity, workspaceId: number, templateId: number): Promise<Template> {
+    if (!(await this.workspaceRepo.findWorkspace(workspaceId))) throw Errors.workspaceDoesNotExist();
+    const template = this.catalog.byId(templateId);
+    if (!template) throw TemplateErrors.templateDoesNotExist();
+    await this.workspaces.requireMember(workspaceId, user.id);
+    return template;
+  }
+
+  /** Installs the template's applications last in the workspace; `application_created` for each after commit. */
+  async install(user: UserEntity, workspaceId: number, templateId: number): Promise<ApplicationJson[]> {
+    const installed = await this.db.run(async () => {
+      const template = await this.check(user, workspaceId, templateId);
+      return this.applications.importDocuments(user, workspaceId, structuredClone(template.applications));
+    });
+    return this.applications.serialize(installed);
+  }
+
+  /** `install_template`: the job carries `workspace`, `template` and, once done, `installed_applications`. */
+  async installAsync(user: UserEntity, workspaceId: number, templateId: number): Promise<Record<string, unknown>> {
+    const template = await this.check(user, workspaceId, templateId);
+    const { workspace } = await this.workspaces.requireMember(workspaceId, user.id);
+    const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: this.json(template), installed_applications: [] }, async () => ({
+      installed_applications: await this.install(user, workspaceId, templateId),
+    }));
+    return serializeJob(job);
+  }
+}

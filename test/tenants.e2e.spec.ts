@@ -60,6 +60,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table: () => ({ name: 'New table' }),
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),
+  import_data_database_table_async: () => ({ data: [['imported']] }),
   order_database_tables: (ids) => ({ table_ids: [Number(ids.tableId)] }),
   update_database_table: () => ({ name: 'Renamed' }),
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),

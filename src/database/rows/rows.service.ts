@@ -85,6 +85,30 @@ export interface RowCascadeSource {
   beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<RowWriteSession | null>;
 }
 
+/** Prepared cells of one row: column values and what types without a column store after the insert. */
+export type ImportedCells = { values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] };
+
+/** Imports of up to this many rows announce them as `rows_created`; larger ones make clients reload the table. */
+export const IMPORT_ROWS_CREATED_MAX = 200;
+
+/** An error tree's leaves per field as plain messages (an import report's per-field lists). */
+function messages(errors: ErrorTree): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const collect = (node: unknown, into: string[]): void => {
+    if (Array.isArray(node)) for (const item of node) collect(item, into);
+    else if (node && typeof node === 'object') {
+      if (typeof (node as { error?: unknown }).error === 'string') into.push((node as { error: string }).error);
+      else for (const value of Object.values(node)) collect(value, into);
+    }
+  };
+  for (const [key, node] of Object.entries(errors)) {
+    const list: string[] = [];
+    collect(node, list);
+    out[key] = list;
+  }
+  return out;
+}
+
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
 
 /**
@@ -317,6 +341,8 @@ export class RowsService {
     create: boolean,
     userId: number | null,
     errors: ErrorTree,
+    /** An import reports every error under its field (a request answers a whole-detail error as such). */
+    cellErrorsOnly = false,
   ): Promise<{ values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] }> {
     const ctx = this.contexts.fieldContext(context, userId);
     const values: Record<string, unknown> = {};
@@ -334,8 +360,8 @@ export class RowsService {
           value = await type.prepareValue(field, body[key], ctx);
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
-          if (typeof error.detail === 'string') throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
-          errors[key] = error.detail;
+          if (typeof error.detail === 'string' && !cellErrorsOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
+          errors[key] = typeof error.detail === 'string' ? [{ error: error.detail, code: 'invalid' }] : error.detail;
           continue;
         }
         if (value === KEEP_CELL) continue;
@@ -431,6 +457,76 @@ export class RowsService {
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
       return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
     });
+  }
+
+  /**
+   * An import's rows, each keyed `field_<id>` (missing cells take their defaults), checked and
+   * converted through the field types as a row create is. Rows with errors are left out and
+   * reported by index with their messages per field (Baserow's `failing_rows`).
+   */
+  async prepareImport(
+    context: TableContext,
+    bodies: Record<string, unknown>[],
+    userId: number | null,
+  ): Promise<{ valid: ImportedCells[]; failing: Map<number, Record<string, string[]>> }> {
+    const valid: ImportedCells[] = [];
+    const failing = new Map<number, Record<string, string[]>>();
+    for (const [index, body] of bodies.entries()) {
+      const errors: ErrorTree = {};
+      let cells: ImportedCells | null = null;
+      try {
+        cells = await this.prepareCells(context, body, false, true, userId, errors, true);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        errors['row'] = [{ error: typeof error.detail === 'string' ? error.detail : error.code, code: 'invalid' }];
+      }
+      if (Object.keys(errors).length || !cells) failing.set(index, messages(errors));
+      else valid.push(cells);
+    }
+    return { valid, failing };
+  }
+
+  /**
+   * Inserts prepared import rows as the last rows of the table, in one multi-row INSERT, with
+   * their relations, generated cells and computed cells; answers the new ids. Announcing them
+   * is the caller's (once, after the whole import).
+   */
+  async insertImported(context: TableContext, rows: ImportedCells[], userId: number | null, session: RowWriteSession | null): Promise<number[]> {
+    if (!rows.length) return [];
+    const tableId = context.table.id;
+    const orders = await this.rows.nextOrders(tableId, rows.length);
+    const columns = this.importColumns(context);
+    const ids = await this.rows.insert(tableId, rows.map((cells, i) => ({ values: cells.values, order: orders[i] })), columns, userId);
+    const fieldCtx = this.contexts.fieldContext(context, userId);
+    for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
+    await this.writeRelations(context, ids, rows.map((cells) => cells.relations), userId);
+    await this.cascade(session, context, ids, 'all');
+    return ids;
+  }
+
+  /** The stored columns of a table's cells (what an insert writes beside the system columns). */
+  importColumns(context: TableContext): string[] {
+    return context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
+  }
+
+  /** Starts an import's cascade of computed cells (before it writes anything). */
+  beginImport(context: TableContext): Promise<RowWriteSession | null> {
+    return this.beginCascade(context);
+  }
+
+  /**
+   * Announces an import's new rows after commit: a few as `rows_created`, a large import as a
+   * `table_updated` with `force_table_refresh` (clients reload the table), as Baserow does;
+   * an upsert that updated rows too makes clients reload.
+   */
+  async announceImport(context: TableContext, ids: number[], updated: number[] = []): Promise<void> {
+    if (!ids.length && !updated.length) return;
+    await this.tables.bump(context.table.id, 'rows_version');
+    if (!updated.length && ids.length <= IMPORT_ROWS_CREATED_MAX) {
+      this.db.record('rows.created', { tableId: context.table.id, rowIds: ids, beforeRowId: null, rows: await this.rowsByIds(context, ids) });
+    } else {
+      this.db.recordAsSystem('table.updated', { tableId: context.table.id, databaseId: context.table.databaseId, workspaceId: context.workspaceId, forceTableRefresh: true });
+    }
   }
 
   private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number | null): Promise<void> {

@@ -8,7 +8,8 @@ import { CurrentToken } from '../../tokens/current-token';
 import { TableListItem, TokensService } from '../../tokens/tokens.service';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
-import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { CreateTableDto, ImportRowsDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { TableImportService } from './table-import.service';
 import { TableJobsService } from './table-jobs.service';
 import { TableJson, TablesService } from './tables.service';
 
@@ -20,6 +21,7 @@ export class TablesController {
     private readonly tables: TablesService,
     private readonly jobs: TableJobsService,
     private readonly tokens: TokensService,
+    private readonly imports: TableImportService,
   ) {}
 
   // First: `:tableId` must not take it.
@@ -61,6 +63,14 @@ export class TablesController {
   @ApiOperation({ operationId: 'duplicate_database_table_async', summary: 'Duplicates a table in a `duplicate_table` job.' })
   duplicate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<Record<string, unknown>> {
     return this.jobs.duplicateAsync(user, tableId);
+  }
+
+  @Post(':tableId/import/async')
+  @HttpCode(200)
+  @Answer(Schemas.ref('Job'))
+  @ApiOperation({ operationId: 'import_data_database_table_async', summary: 'Imports rows into an existing table in a `file_import` job; failing rows are reported in `report.failing_rows`.' })
+  importAsync(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: ImportRowsDto): Promise<Record<string, unknown>> {
+    return this.imports.importAsync(user, tableId, { data: body.data, configuration: body.configuration });
   }
 
   @Post('database/:databaseId/order')

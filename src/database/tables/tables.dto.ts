@@ -26,3 +26,25 @@ export class OrderTablesDto {
   @Field({ kind: 'list', of: { kind: 'int' } })
   table_ids: number[];
 }
+
+/** Baserow's limit of rows one import takes (the web client's, checked by the server here). */
+export const IMPORT_MAX_ROWS = 1_000_000;
+
+export class ImportRowsDto {
+  @Field({
+    kind: 'list',
+    of: { kind: 'list', of: { kind: 'any', nullable: true } },
+    minItems: 1,
+    maxItems: IMPORT_MAX_ROWS,
+    description: "Rows of cells; the columns fill the table's writable fields in their order (primary first).",
+  })
+  data: unknown[][];
+
+  @Field({
+    kind: 'object',
+    required: false,
+    nullable: true,
+    description: '`upsert_fields` (field ids) with `upsert_values` (one list per row) update the rows they match; `skipped_fields` are left to their defaults.',
+  })
+  configuration?: { upsert_fields?: number[] | null; upsert_values?: unknown[][] | null; skipped_fields?: number[] | null } | null;
+}

@@ -23,6 +23,7 @@ const ROUTE_PASS_TIMEOUT_MS = 5 * 60 * 1000;
 const EXPECTED: Record<string, [number, string]> = {
   get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  get_export_job: [404, 'ERROR_EXPORT_JOB_DOES_NOT_EXIST'],
   accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   get_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
@@ -61,6 +62,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),
   import_data_database_table_async: () => ({ data: [['imported']] }),
+  export_table: () => ({ exporter_type: 'csv' }),
   order_database_tables: (ids) => ({ table_ids: [Number(ids.tableId)] }),
   update_database_table: () => ({ name: 'Renamed' }),
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),

@@ -211,6 +211,23 @@ export class RowsService {
     return rows;
   }
 
+  /** A fresh builder of bound values for SQL the caller compiles (a selection's WHERE). */
+  sqlBuilder() {
+    return this.rows.sql();
+  }
+
+  /**
+   * The ids of every live row a selection names, in its order (an export reads the rows a
+   * page at a time by these ids, so memory holds one number per row and one page of rows).
+   */
+  async orderedIds(context: TableContext, selection: RowSelection): Promise<number[]> {
+    const sql = this.rows.sql();
+    const where = await this.listQuery.where(selection, context, sql, false);
+    const orderBy = this.listQuery.orderBy(selection.sorts, sql);
+    const rows = await this.rows.query<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" AS "id" FROM ${this.listQuery.from(context)} WHERE ${where} ORDER BY ${orderBy}`, sql.params);
+    return rows.map((row) => Number(row.id));
+  }
+
   /** Rows by id in the given order (missing ones left out), keyed `field_<id>`. */
   async rowsByIds(context: TableContext, ids: number[], shape: RowShape = { userFieldNames: false }): Promise<RowJson[]> {
     const raw = await this.rows.findByIds(context.table.id, ids);

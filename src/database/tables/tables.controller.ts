@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Answer } from '../../openapi/decorators';
+import { Answer, MultipartBody } from '../../openapi/decorators';
+import { AcceptsMultipart } from '../../core/http/json-body.guard';
+import { importUploadSchema, ImportUploadInterceptor } from '../import/import-upload.interceptor';
 import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
 import type { AuthenticatedToken } from '../../tokens/token-authenticator';
@@ -51,8 +53,11 @@ export class TablesController {
 
   @Post('database/:databaseId/async')
   @HttpCode(200)
+  @AcceptsMultipart()
+  @UseInterceptors(new ImportUploadInterceptor('create'))
+  @MultipartBody(importUploadSchema('create'))
   @Answer(Schemas.ref('Job'))
-  @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job.' })
+  @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file.' })
   createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<Record<string, unknown>> {
     return this.jobs.createAsync(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
   }
@@ -67,8 +72,14 @@ export class TablesController {
 
   @Post(':tableId/import/async')
   @HttpCode(200)
+  @AcceptsMultipart()
+  @UseInterceptors(new ImportUploadInterceptor('append'))
+  @MultipartBody(importUploadSchema('append'))
   @Answer(Schemas.ref('Job'))
-  @ApiOperation({ operationId: 'import_data_database_table_async', summary: 'Imports rows into an existing table in a `file_import` job; failing rows are reported in `report.failing_rows`.' })
+  @ApiOperation({
+    operationId: 'import_data_database_table_async',
+    summary: 'Imports rows into an existing table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file; failing rows are reported in `report.failing_rows`.',
+  })
   importAsync(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: ImportRowsDto): Promise<Record<string, unknown>> {
     return this.imports.importAsync(user, tableId, { data: body.data, configuration: body.configuration });
   }

@@ -374,7 +374,9 @@ export class RowsService {
       let value: unknown;
       if (given) {
         try {
-          value = await type.prepareValue(field, body[key], ctx);
+          const prepared = type.prepareValue(field, body[key], ctx);
+          // Most types answer at once: no promise per cell (an import prepares millions).
+          value = prepared instanceof Promise ? await prepared : prepared;
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
           if (typeof error.detail === 'string' && !cellErrorsOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ExcelJS from 'exceljs';
 import * as iconv from 'iconv-lite';
@@ -183,5 +183,19 @@ describe('export', () => {
     expect(lines).toHaveLength(100_002);
     expect(lines[100_000]).toMatch(/^\d+,row 99999,note 99999,true$/);
     expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+
+    // A new export cancels the user's unfinished one; a cancelled export leaves no file behind.
+    const files = () => readdirSync(join(t.config.mediaRoot, 'export_files')).sort();
+    const stored = files();
+    const first = (await api('POST', `/api/database/export/table/${id}/`, { exporter_type: 'json' })).body;
+    const second = (await api('POST', `/api/database/export/table/${id}/`, { exporter_type: 'xml' })).body;
+    expect((await exported(first.id)).state).toBe('cancelled');
+    const cancel = await api('POST', `/api/jobs/${second.id}/cancel/`);
+    expect(cancel.status).toBe(200);
+    const cancelled = await exported(second.id);
+    expect(cancelled).toMatchObject({ state: 'cancelled', url: null, exported_file_name: null });
+    // The job shows `cancelled` at once; its work stops at its next page and removes what it wrote.
+    for (let i = 0; i < 200 && files().length !== stored.length; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(files()).toEqual(stored);
   }, 120_000);
 });

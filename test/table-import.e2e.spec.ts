@@ -64,7 +64,7 @@ describe('import into an existing table', () => {
       state: 'pending',
       human_readable_error: '',
       database_id: databaseId,
-      name: 'Typed',
+      name: null,
       table_id: id,
       first_row_header: false,
       report: { failing_rows: {} },

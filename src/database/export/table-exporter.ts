@@ -37,16 +37,22 @@ export class TableExporterRegistry extends TypeRegistry<TableExporter> {
   protected readonly kind = 'Table exporter';
 }
 
-/** Writes to a stream, waiting while it is full (an export never buffers more than a page). */
+/** Writes to a stream, waiting while it is full (an export never buffers more than a page); fails once the stream is closed. */
 export async function write(out: Writable, chunk: Buffer | string): Promise<void> {
-  if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
+  if (out.destroyed) throw new Error('The export stream is closed.');
+  if (out.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
     const done = (error?: Error) => {
-      out.off('drain', done);
+      out.off('drain', onDrain);
       out.off('error', done);
+      out.off('close', onClose);
       if (error) reject(error);
       else resolve();
     };
-    out.once('drain', done);
+    const onDrain = () => done();
+    const onClose = () => done(new Error('The export stream is closed.'));
+    out.once('drain', onDrain);
     out.once('error', done);
+    out.once('close', onClose);
   });
 }

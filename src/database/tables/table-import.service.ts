@@ -57,7 +57,7 @@ export class TableImportService {
     const job = await this.runner.start(
       user,
       'file_import',
-      { database_id: context.table.databaseId, name: context.table.name, table_id: tableId, first_row_header: false, report: { failing_rows: {} } },
+      { database_id: context.table.databaseId, name: null, table_id: tableId, first_row_header: false, report: { failing_rows: {} } },
       async (progress) => ({ report: { failing_rows: await this.importRows(user, tableId, input.data, configuration, progress) } }),
     );
     return serializeJob(job);

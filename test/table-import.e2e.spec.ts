@@ -99,6 +99,8 @@ describe('import into an existing table', () => {
 
   test('upsert updates the rows whose upsert values match and creates the others', async () => {
     const { id, fields } = await typedTable('Upsert');
+    const formula = await api('POST', `/api/database/fields/table/${id}/`, { name: 'Double', type: 'formula', formula: "field('Amount') * 2" });
+    expect(formula.status).toBe(200);
     await api('POST', `/api/database/rows/table/${id}/batch/?user_field_names=true`, { items: [{ Name: 'a', Amount: '1' }, { Name: 'b', Amount: '2' }] });
     const job = await ended(
       (
@@ -119,6 +121,8 @@ describe('import into an existing table', () => {
       [1, 'b', '2.00'],
       [2, 'c', '30.00'],
     ]);
+    // Computed cells follow the updated and the new rows.
+    expect(rows.map((r: any) => Number(r.Double))).toEqual([20, 4, 60]);
   });
 
   test('bad bodies, unknown fields, missing tables and outsiders are refused before any job', async () => {

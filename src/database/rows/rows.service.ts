@@ -523,6 +523,19 @@ export class RowsService {
     return ids;
   }
 
+  /**
+   * An upsert's matched rows get the imported cells (columns and relations), and what is
+   * computed from them is recomputed, in the import's transaction.
+   */
+  async updateImported(context: TableContext, rows: { id: number; cells: ImportedCells }[], userId: number | null, session: RowWriteSession | null): Promise<void> {
+    if (!rows.length) return;
+    const ids = rows.map((row) => row.id);
+    const previousLinks = session ? this.linksOf(context, await this.rowsByIds(context, ids)) : undefined;
+    for (const { id, cells } of rows) await this.rows.update(context.table.id, id, cells.values, userId);
+    await this.writeRelations(context, ids, rows.map((row) => row.cells.relations), userId);
+    await this.cascade(session, context, ids, 'all', previousLinks);
+  }
+
   /** The stored columns of a table's cells (what an insert writes beside the system columns). */
   importColumns(context: TableContext): string[] {
     return context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);

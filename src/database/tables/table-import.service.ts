@@ -101,15 +101,15 @@ export class TableImportService {
         failures += failing.size;
         if (failures > MAX_REPORTED_ERRORS) throw new ApiError('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 400, 'This file import has raised too many errors.');
         const inserts: ImportedCells[] = [];
+        const updates: { id: number; cells: ImportedCells }[] = [];
         for (const [k, cells] of valid.entries()) {
           const index = start + validIndexes[k];
           const existing = upsert ? await this.matchUpsert(context, upsert, configuration.upsert_values?.[index], user.id) : undefined;
           if (existing === undefined) inserts.push(cells);
-          else {
-            await this.rows.update(tableId, existing, cells.values, user.id);
-            updated.push(existing);
-          }
+          else updates.push({ id: existing, cells });
         }
+        await this.rowsService.updateImported(context, updates, user.id, session);
+        updated.push(...updates.map((u) => u.id));
         created.push(...(await this.rowsService.insertImported(context, inserts, user.id, session)));
         await progress?.set({ progress: Math.floor(((start + chunk.length) / data.length) * 100) });
         // SQLite's driver answers without leaving the microtask queue: let other requests (polls, cancels) in.

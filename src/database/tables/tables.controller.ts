@@ -10,7 +10,7 @@ import { CurrentToken } from '../../tokens/current-token';
 import { TableListItem, TokensService } from '../../tokens/tokens.service';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
-import { CreateTableDto, ImportRowsDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { CreateTableAsyncDto, CreateTableDto, ImportRowsDto, OrderTablesDto, RenameTableDto } from './tables.dto';
 import { TableImportService } from './table-import.service';
 import { TableJobsService } from './table-jobs.service';
 import { TableJson, TablesService } from './tables.service';
@@ -58,7 +58,7 @@ export class TablesController {
   @MultipartBody(importUploadSchema('create'))
   @Answer(Schemas.ref('Job'))
   @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file.' })
-  createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<Record<string, unknown>> {
+  createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableAsyncDto): Promise<Record<string, unknown>> {
     return this.jobs.createAsync(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
   }
 

@@ -17,6 +17,25 @@ export class CreateTableDto {
   first_row_header: boolean;
 }
 
+/** The job variant of table creation: `data` may hold as many rows as an import (the file's rows). */
+export class CreateTableAsyncDto {
+  @Field({ kind: 'string', max: 255, example: 'Customers' })
+  name: string;
+
+  @Field({
+    kind: 'list',
+    of: { kind: 'list', of: { kind: 'any' } },
+    minItems: 1,
+    maxItems: 1_000_000,
+    required: false,
+    description: 'Rows of cells; every column becomes a text field. Without it the table gets the example fields and two empty rows.',
+  })
+  data?: unknown[][];
+
+  @Field({ kind: 'bool', required: false, default: false, description: 'The first row of `data` holds the field names.' })
+  first_row_header: boolean;
+}
+
 export class RenameTableDto {
   @Field({ kind: 'string', max: 255, required: false })
   name?: string;
@@ -29,6 +48,7 @@ export class OrderTablesDto {
 
 /** Baserow's limit of rows one import takes (the web client's, checked by the server here). */
 export const IMPORT_MAX_ROWS = 1_000_000;
+
 
 export class ImportRowsDto {
   @Field({

@@ -206,6 +206,10 @@ describe('import into an existing table', () => {
     const job = await ended((await api('POST', `/api/database/tables/${id}/import/async/`, { data })).body.id);
     expect(job.state).toBe('failed');
     expect(job.human_readable_error).toBe('This file import has raised too many errors.');
+    // The failed job keeps the report of the rows that failed (by index; the first row was fine).
+    expect(Object.keys(job.report.failing_rows)).toHaveLength(30_001);
+    expect(job.report.failing_rows['0']).toBeUndefined();
+    expect(Object.keys(job.report.failing_rows['1'])).toHaveLength(1);
     expect((await rowsOf(id)).count).toBe(0);
   }, 60_000);
 });

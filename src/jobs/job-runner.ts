@@ -17,6 +17,17 @@ export interface JobProgress {
   set(values: { progress?: number; data?: Record<string, unknown> }): Promise<void>;
 }
 
+/** A job's failure with a readable error and keys the failed job keeps (e.g. an import's report). */
+export class JobFailure extends ApiError {
+  constructor(
+    code: string,
+    detail: string,
+    readonly data: Record<string, unknown>,
+  ) {
+    super(code, 400, detail);
+  }
+}
+
 /** Thrown by a progress report of a cancelled job: the work stops, nothing it wrote stays. */
 export class JobCancelledError extends Error {
   constructor() {
@@ -84,7 +95,9 @@ export class JobRunner implements OnApplicationShutdown {
       }
       const message = error instanceof ApiError ? (typeof error.detail === 'string' && error.detail ? error.detail : error.code) : 'Something went wrong.';
       if (!(error instanceof ApiError)) this.logger.error(`Job ${job.id} (${job.type}) failed`, error instanceof Error ? error.stack : String(error));
-      await this.repo.update(job.id, { state: 'failed', humanReadableError: message }).catch(() => undefined);
+      // A failure may carry keys of the job's own (an import's report of the rows that failed).
+      if (error instanceof JobFailure) job.data = { ...job.data, ...error.data };
+      await this.repo.update(job.id, { state: 'failed', humanReadableError: message, data: job.data }).catch(() => undefined);
     }
   }
 

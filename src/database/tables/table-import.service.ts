@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ApiError, ErrorTree, FieldError, validationError } from '../../core/errors/api-error';
-import { JobProgress, JobRunner } from '../../jobs/job-runner';
+import { JobFailure, JobProgress, JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
@@ -103,7 +103,9 @@ export class TableImportService {
         const { valid, failing, validIndexes } = await this.prepare(context, bodies, user.id);
         for (const [index, errors] of failing) failingRows[String(start + index)] = errors;
         failures += failing.size;
-        if (failures > MAX_REPORTED_ERRORS) throw new ApiError('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 400, 'This file import has raised too many errors.');
+        if (failures > MAX_REPORTED_ERRORS) {
+          throw new JobFailure('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 'This file import has raised too many errors.', { report: { failing_rows: failingRows } });
+        }
         const inserts: ImportedCells[] = [];
         const updates: { id: number; cells: ImportedCells }[] = [];
         for (const [k, cells] of valid.entries()) {

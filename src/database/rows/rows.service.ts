@@ -462,7 +462,7 @@ export class RowsService {
       const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId });
       const session = await this.beginCascade(context);
       const orders = await this.newOrders(tableId, prepared.length, options.before);
-      const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
+      const columns = this.columnsOf(context);
       const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
       const ids = await this.rows.insert(tableId, newRows, columns, userId);
       const fieldCtx = this.contexts.fieldContext(context, userId);
@@ -514,7 +514,7 @@ export class RowsService {
     if (!rows.length) return [];
     const tableId = context.table.id;
     const orders = await this.rows.nextOrders(tableId, rows.length);
-    const columns = this.importColumns(context);
+    const columns = this.columnsOf(context);
     const ids = await this.rows.insert(tableId, rows.map((cells, i) => ({ values: cells.values, order: orders[i] })), columns, userId);
     const fieldCtx = this.contexts.fieldContext(context, userId);
     for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
@@ -537,7 +537,7 @@ export class RowsService {
   }
 
   /** The stored columns of a table's cells (what an insert writes beside the system columns). */
-  importColumns(context: TableContext): string[] {
+  private columnsOf(context: TableContext): string[] {
     return context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
   }
 

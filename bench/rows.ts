@@ -637,7 +637,10 @@ export function machine() {
  * database with DATABASE_URL) with a signed-up client; everything is removed afterwards, on
  * Ctrl-C too.
  */
-export async function withRowspace(name: string, work: (api: Api, postgres: { version: string } | null) => Promise<void>): Promise<void> {
+export async function withRowspace(
+  name: string,
+  work: (api: Api, postgres: { version: string } | null, server: { pid: number; dataDir: string }) => Promise<void>,
+): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || null;
   const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
   const dataDir = mkdtempSync(join(tmpdir(), `rowspace-bench-${name}-`));
@@ -657,7 +660,7 @@ export async function withRowspace(name: string, work: (api: Api, postgres: { ve
     server = await startRowspace(dataDir, postgres?.url ?? null);
     api = new Api(server.url);
     await api.signUp();
-    await work(api, postgres);
+    await work(api, postgres, { pid: server.child.pid!, dataDir });
   } finally {
     await cleanup();
   }

@@ -22,6 +22,7 @@ import { UsersModule } from './users/users.module';
 import { PublicViewsModule } from './views/public/public-views.module';
 import { ViewsModule } from './views/views.module';
 import { FormulaModule } from './database/formula/formula.module';
+import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { TemplatesModule } from './templates/templates.module';
 
@@ -48,6 +49,7 @@ export class AppModule {
         ViewsModule,
         PublicViewsModule,
         TemplatesModule,
+        ExportModule,
         TrashTypesModule,
         MonitoringModule.forRoot(config),
         // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.

@@ -25,6 +25,7 @@ const EXPECTED: Record<string, [number, string]> = {
   // Templates belong to nobody: a view's slug names no template.
   get_template: [404, 'ERROR_TEMPLATE_DOES_NOT_EXIST'],
   cancel_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
+  get_export_job: [404, 'ERROR_EXPORT_JOB_DOES_NOT_EXIST'],
   accept_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   reject_workspace_invitation: [400, 'ERROR_GROUP_INVITATION_EMAIL_MISMATCH'],
   get_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
@@ -63,6 +64,8 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table: () => ({ name: 'New table' }),
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),
+  import_data_database_table_async: () => ({ data: [['imported']] }),
+  export_table: () => ({ exporter_type: 'csv' }),
   order_database_tables: (ids) => ({ table_ids: [Number(ids.tableId)] }),
   update_database_table: () => ({ name: 'Renamed' }),
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),

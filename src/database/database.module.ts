@@ -26,6 +26,7 @@ import { TableRepository } from './table.repository';
 import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
 import { TableJobsService } from './tables/table-jobs.service';
+import { TableImportService } from './tables/table-import.service';
 import { JobsModule } from '../jobs/jobs.module';
 import { RowHistoryController } from './row-history/row-history.controller';
 import { RowHistoryRepository } from './row-history/row-history.repository';
@@ -57,6 +58,7 @@ import { FieldJobsService } from './fields/field-jobs.service';
     UniqueValuesService,
     TablesService,
     TableJobsService,
+    TableImportService,
     RowsService,
     RowHistoryRepository,
     RowHistoryService,

@@ -34,6 +34,16 @@ export class JobRepository {
       .getCount();
   }
 
+  /** Cancels the user's pending and running jobs of a type (their work stops at its next progress report). */
+  async cancelRunning(userId: number, type: string): Promise<void> {
+    await this.repo
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set({ state: 'cancelled', updatedOn: new Date() })
+      .where('user_id = :userId AND type = :type AND state IN (:...states)', { userId, type, states: ['pending', 'started'] })
+      .execute();
+  }
+
   /** How many jobs are in each state (states without jobs are left out). */
   async countByState(): Promise<Partial<Record<JobState, number>>> {
     const rows = await this.repo.createQueryBuilder('j').select('j.state', 'state').addSelect('COUNT(*)', 'count').groupBy('j.state').getRawMany<{ state: JobState; count: string | number }>();

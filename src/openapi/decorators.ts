@@ -24,3 +24,8 @@ export const RequestBody = (schema: SchemaSource): MethodDecorator => SetMetadat
  * The error answers (envelope) are added for every route from what it accepts.
  */
 export const Answer = (schema: SchemaSource, options: Omit<AnswerSpec, 'schema'> = {}): MethodDecorator => SetMetadata(OPENAPI_ANSWER, { schema, ...options });
+
+export const OPENAPI_MULTIPART_BODY = 'rowspace:openapi-multipart-body';
+
+/** A `multipart/form-data` variant of the route's (JSON) request body, documented beside it. */
+export const MultipartBody = (schema: SchemaSource): MethodDecorator => SetMetadata(OPENAPI_MULTIPART_BODY, schema);

@@ -3,13 +3,13 @@ import { HTTP_CODE_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constant
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { OperationObject, ParameterObject, ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OperationObject, ParameterObject, RequestBodyObject, ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AUTH_SCHEMES, AuthScheme, authenticationOf, OPTIONAL_SCHEMES } from '../auth/decorators';
 import { Route, RouteTable } from '../core/http/route-table';
 import { dynamicQueries } from '../core/validation/dynamic-query';
 import { fieldSpecs } from '../core/validation/field';
 import { INT32_MAX } from '../core/validation/ids';
-import { AnswerSpec, OPENAPI_ANSWER, OPENAPI_BODY, SchemaSource } from './decorators';
+import { AnswerSpec, OPENAPI_ANSWER, OPENAPI_BODY, OPENAPI_MULTIPART_BODY, SchemaSource } from './decorators';
 import { COMPONENT_SCHEMAS, Schemas } from './schemas';
 
 // The package root is two folders up both from src/openapi and from dist/openapi.
@@ -135,6 +135,12 @@ function describeRoute(app: INestApplication, reflector: Reflector, route: Route
 
   const body = reflector.get<SchemaSource | undefined>(OPENAPI_BODY, route.handler);
   if (body) operation.requestBody = { required: true, content: { 'application/json': { schema: resolve(app, body) } } };
+  const multipart = reflector.get<SchemaSource | undefined>(OPENAPI_MULTIPART_BODY, route.handler);
+  if (multipart) {
+    const requestBody = (operation.requestBody ?? { required: true, content: {} }) as RequestBodyObject;
+    requestBody.content['multipart/form-data'] = { schema: resolve(app, multipart) };
+    operation.requestBody = requestBody;
+  }
 
   const status = reflector.get<number | undefined>(HTTP_CODE_METADATA, route.handler) ?? (route.method === 'POST' ? 201 : 200);
   const answer = reflector.get<AnswerSpec | undefined>(OPENAPI_ANSWER, route.handler);

@@ -38,6 +38,15 @@ export class UnitOfWork {
     return this.current.getStore() !== undefined;
   }
 
+  /**
+   * Runs `work` outside the caller's transaction: what it writes commits on its own (a job's
+   * progress, seen by pollers while the job's transaction is still open). On SQLite, with its
+   * one connection, it runs on the same connection, so the transaction sees it anyway.
+   */
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return this.current.exit(work);
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
     const events: DomainEvent[] = [];

@@ -163,12 +163,17 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       const maxItems = spec.maxItems ?? LIST_MAX_ITEMS;
       if (value.length > maxItems) return err(`Ensure this field has no more than ${maxItems} elements.`, 'max_length');
       const tree: ErrorTree = {};
+      let same = true;
       const items = value.map((item, index) => {
         const result = checkValue(spec.of, item);
         if ('error' in result) tree[String(index)] = result.error;
-        return 'value' in result ? result.value : undefined;
+        const coerced = 'value' in result ? result.value : undefined;
+        if (coerced !== item) same = false;
+        return coerced;
       });
-      return Object.keys(tree).length ? { error: tree } : { value: items };
+      if (Object.keys(tree).length) return { error: tree };
+      // A list whose items are kept as they are is kept itself (an import's rows are not copied).
+      return { value: same ? value : items };
     }
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${pythonTypeName(value)}".`, 'not_a_dict');

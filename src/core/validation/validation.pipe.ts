@@ -1,5 +1,4 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ErrorTree, queryValidationError, validationError } from '../errors/api-error';
 import { dynamicQueries } from './dynamic-query';
@@ -45,9 +44,9 @@ export class ApiValidationPipe implements PipeTransform {
         }
       }
     }
-    const instance = plainToInstance(metatype, plain, { enableImplicitConversion: false }) as Record<string, unknown>;
-    // class-transformer may fill property initializers; only what the client sent counts.
-    for (const key of specs.keys()) if (!(key in plain)) delete instance[key];
+    // The DTO instance holds what the client sent, not a deep copy (bodies may carry 100,000 rows);
+    // the `@Field` checks store their coerced values on it.
+    const instance = Object.assign(Object.create(metatype.prototype as object) as Record<string, unknown>, plain);
     const errors = validateSync(instance, { forbidUnknownValues: false });
     if (errors.length) {
       const tree: ErrorTree = {};

@@ -7,6 +7,9 @@ import { inIdRange } from '../../core/validation/ids';
 import { RawRow, rowsTable } from '../fields/field-type';
 import { liveRow } from './table-schema.repository';
 
+/** Bound values per statement: SQLite takes at most 32,766, PostgreSQL 65,535. */
+const MAX_BOUND_VALUES = 30_000;
+
 /** A row to insert: its stored column values and its order. */
 /** A row that keeps its id and order (timestamps as stored text; absent: now). */
 export interface ImportedRow {
@@ -41,9 +44,18 @@ export class RowRepository {
     return this.db.manager.query(text, params);
   }
 
-  /** One multi-row INSERT for the whole batch; answers the new ids in the rows' order. */
+  /**
+   * Multi-row INSERTs (one per batch of rows whose values SQLite can bind in one statement);
+   * answers the new ids in the rows' order.
+   */
   async insert(tableId: number, rows: NewRow[], columns: string[], userId: number | null): Promise<number[]> {
     if (!rows.length) return [];
+    const perStatement = Math.max(1, Math.floor(MAX_BOUND_VALUES / (5 + columns.length)));
+    if (rows.length > perStatement) {
+      const ids: number[] = [];
+      for (let start = 0; start < rows.length; start += perStatement) ids.push(...(await this.insert(tableId, rows.slice(start, start + perStatement), columns, userId)));
+      return ids;
+    }
     const sql = this.sql();
     const now = isoMicros(new Date());
     const names = ['order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', ...columns];

@@ -85,6 +85,30 @@ export interface RowCascadeSource {
   beginRowWrite(table: Pick<TableEntity, 'id' | 'databaseId' | 'fieldsVersion'>): Promise<RowWriteSession | null>;
 }
 
+/** Prepared cells of one row: column values and what types without a column store after the insert. */
+export type ImportedCells = { values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] };
+
+/** Imports of up to this many rows announce them as `rows_created`; larger ones make clients reload the table. */
+export const IMPORT_ROWS_CREATED_MAX = 200;
+
+/** An error tree's leaves per field as plain messages (an import report's per-field lists). */
+function messages(errors: ErrorTree): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const collect = (node: unknown, into: string[]): void => {
+    if (Array.isArray(node)) for (const item of node) collect(item, into);
+    else if (node && typeof node === 'object') {
+      if (typeof (node as { error?: unknown }).error === 'string') into.push((node as { error: string }).error);
+      else for (const value of Object.values(node)) collect(value, into);
+    }
+  };
+  for (const [key, node] of Object.entries(errors)) {
+    const list: string[] = [];
+    collect(node, list);
+    out[key] = list;
+  }
+  return out;
+}
+
 const READ_ONLY_DETAIL = (type: string): string => `Field of type ${type} is read only and should not be set manually.`;
 
 /**
@@ -185,6 +209,23 @@ export class RowsService {
       rows.forEach((row, i) => (row[key] = values[i]));
     }
     return rows;
+  }
+
+  /** A fresh builder of bound values for SQL the caller compiles (a selection's WHERE). */
+  sqlBuilder() {
+    return this.rows.sql();
+  }
+
+  /**
+   * The ids of every live row a selection names, in its order (an export reads the rows a
+   * page at a time by these ids, so memory holds one number per row and one page of rows).
+   */
+  async orderedIds(context: TableContext, selection: RowSelection): Promise<number[]> {
+    const sql = this.rows.sql();
+    const where = await this.listQuery.where(selection, context, sql, false);
+    const orderBy = this.listQuery.orderBy(selection.sorts, sql);
+    const rows = await this.rows.query<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" AS "id" FROM ${this.listQuery.from(context)} WHERE ${where} ORDER BY ${orderBy}`, sql.params);
+    return rows.map((row) => Number(row.id));
   }
 
   /** Rows by id in the given order (missing ones left out), keyed `field_<id>`. */
@@ -317,6 +358,8 @@ export class RowsService {
     create: boolean,
     userId: number | null,
     errors: ErrorTree,
+    /** An import reports every error under its field (a request answers a whole-detail error as such). */
+    cellErrorsOnly = false,
   ): Promise<{ values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] }> {
     const ctx = this.contexts.fieldContext(context, userId);
     const values: Record<string, unknown> = {};
@@ -331,11 +374,13 @@ export class RowsService {
       let value: unknown;
       if (given) {
         try {
-          value = await type.prepareValue(field, body[key], ctx);
+          const prepared = type.prepareValue(field, body[key], ctx);
+          // Most types answer at once: no promise per cell (an import prepares millions).
+          value = prepared instanceof Promise ? await prepared : prepared;
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
-          if (typeof error.detail === 'string') throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
-          errors[key] = error.detail;
+          if (typeof error.detail === 'string' && !cellErrorsOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
+          errors[key] = typeof error.detail === 'string' ? [{ error: error.detail, code: 'invalid' }] : error.detail;
           continue;
         }
         if (value === KEEP_CELL) continue;
@@ -417,7 +462,7 @@ export class RowsService {
       const { prepared, fieldIds } = await this.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId });
       const session = await this.beginCascade(context);
       const orders = await this.newOrders(tableId, prepared.length, options.before);
-      const columns = context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
+      const columns = this.columnsOf(context);
       const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
       const ids = await this.rows.insert(tableId, newRows, columns, userId);
       const fieldCtx = this.contexts.fieldContext(context, userId);
@@ -431,6 +476,89 @@ export class RowsService {
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
       return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
     });
+  }
+
+  /**
+   * An import's rows, each keyed `field_<id>` (missing cells take their defaults), checked and
+   * converted through the field types as a row create is. Rows with errors are left out and
+   * reported by index with their messages per field (Baserow's `failing_rows`).
+   */
+  async prepareImport(
+    context: TableContext,
+    bodies: Record<string, unknown>[],
+    userId: number | null,
+  ): Promise<{ valid: ImportedCells[]; failing: Map<number, Record<string, string[]>> }> {
+    const valid: ImportedCells[] = [];
+    const failing = new Map<number, Record<string, string[]>>();
+    for (const [index, body] of bodies.entries()) {
+      const errors: ErrorTree = {};
+      let cells: ImportedCells | null = null;
+      try {
+        cells = await this.prepareCells(context, body, false, true, userId, errors, true);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        errors['row'] = [{ error: typeof error.detail === 'string' ? error.detail : error.code, code: 'invalid' }];
+      }
+      if (Object.keys(errors).length || !cells) failing.set(index, messages(errors));
+      else valid.push(cells);
+    }
+    return { valid, failing };
+  }
+
+  /**
+   * Inserts prepared import rows as the last rows of the table, in one multi-row INSERT, with
+   * their relations, generated cells and computed cells; answers the new ids. Announcing them
+   * is the caller's (once, after the whole import).
+   */
+  async insertImported(context: TableContext, rows: ImportedCells[], userId: number | null, session: RowWriteSession | null): Promise<number[]> {
+    if (!rows.length) return [];
+    const tableId = context.table.id;
+    const orders = await this.rows.nextOrders(tableId, rows.length);
+    const columns = this.columnsOf(context);
+    const ids = await this.rows.insert(tableId, rows.map((cells, i) => ({ values: cells.values, order: orders[i] })), columns, userId);
+    const fieldCtx = this.contexts.fieldContext(context, userId);
+    for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
+    await this.writeRelations(context, ids, rows.map((cells) => cells.relations), userId);
+    await this.cascade(session, context, ids, 'all');
+    return ids;
+  }
+
+  /**
+   * An upsert's matched rows get the imported cells (columns and relations), and what is
+   * computed from them is recomputed, in the import's transaction.
+   */
+  async updateImported(context: TableContext, rows: { id: number; cells: ImportedCells }[], userId: number | null, session: RowWriteSession | null): Promise<void> {
+    if (!rows.length) return;
+    const ids = rows.map((row) => row.id);
+    const previousLinks = session ? this.linksOf(context, await this.rowsByIds(context, ids)) : undefined;
+    for (const { id, cells } of rows) await this.rows.update(context.table.id, id, cells.values, userId);
+    await this.writeRelations(context, ids, rows.map((row) => row.cells.relations), userId);
+    await this.cascade(session, context, ids, 'all', previousLinks);
+  }
+
+  /** The stored columns of a table's cells (what an insert writes beside the system columns). */
+  private columnsOf(context: TableContext): string[] {
+    return context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
+  }
+
+  /** Starts an import's cascade of computed cells (before it writes anything). */
+  beginImport(context: TableContext): Promise<RowWriteSession | null> {
+    return this.beginCascade(context);
+  }
+
+  /**
+   * Announces an import's new rows after commit: a few as `rows_created`, a large import as a
+   * `table_updated` with `force_table_refresh` (clients reload the table), as Baserow does;
+   * an upsert that updated rows too makes clients reload.
+   */
+  async announceImport(context: TableContext, ids: number[], updated: number[] = []): Promise<void> {
+    if (!ids.length && !updated.length) return;
+    await this.tables.bump(context.table.id, 'rows_version');
+    if (!updated.length && ids.length <= IMPORT_ROWS_CREATED_MAX) {
+      this.db.record('rows.created', { tableId: context.table.id, rowIds: ids, beforeRowId: null, rows: await this.rowsByIds(context, ids) });
+    } else {
+      this.db.recordAsSystem('table.updated', { tableId: context.table.id, databaseId: context.table.databaseId, workspaceId: context.workspaceId, forceTableRefresh: true });
+    }
   }
 
   private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number | null): Promise<void> {

@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Answer } from '../../openapi/decorators';
+import { Answer, MultipartBody } from '../../openapi/decorators';
+import { AcceptsMultipart } from '../../core/http/json-body.guard';
+import { importUploadSchema, ImportUploadInterceptor } from '../import/import-upload.interceptor';
 import { Schemas } from '../../openapi/schemas';
 import { Authentication, CurrentUser, TokenOperations } from '../../auth/decorators';
 import type { AuthenticatedToken } from '../../tokens/token-authenticator';
@@ -8,7 +10,8 @@ import { CurrentToken } from '../../tokens/current-token';
 import { TableListItem, TokensService } from '../../tokens/tokens.service';
 import { IdParam } from '../../core/http/params';
 import type { UserEntity } from '../../users/user.entity';
-import { CreateTableDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { CreateTableAsyncDto, CreateTableDto, ImportRowsDto, OrderTablesDto, RenameTableDto } from './tables.dto';
+import { TableImportService } from './table-import.service';
 import { TableJobsService } from './table-jobs.service';
 import { TableJson, TablesService } from './tables.service';
 
@@ -20,6 +23,7 @@ export class TablesController {
     private readonly tables: TablesService,
     private readonly jobs: TableJobsService,
     private readonly tokens: TokensService,
+    private readonly imports: TableImportService,
   ) {}
 
   // First: `:tableId` must not take it.
@@ -49,9 +53,12 @@ export class TablesController {
 
   @Post('database/:databaseId/async')
   @HttpCode(200)
+  @AcceptsMultipart()
+  @UseInterceptors(new ImportUploadInterceptor('create'))
+  @MultipartBody(importUploadSchema('create'))
   @Answer(Schemas.ref('Job'))
-  @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job.' })
-  createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableDto): Promise<Record<string, unknown>> {
+  @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file.' })
+  createAsync(@CurrentUser() user: UserEntity, @IdParam('databaseId') databaseId: number, @Body() body: CreateTableAsyncDto): Promise<Record<string, unknown>> {
     return this.jobs.createAsync(user, databaseId, { name: body.name, data: body.data, firstRowHeader: body.first_row_header });
   }
 
@@ -61,6 +68,20 @@ export class TablesController {
   @ApiOperation({ operationId: 'duplicate_database_table_async', summary: 'Duplicates a table in a `duplicate_table` job.' })
   duplicate(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number): Promise<Record<string, unknown>> {
     return this.jobs.duplicateAsync(user, tableId);
+  }
+
+  @Post(':tableId/import/async')
+  @HttpCode(200)
+  @AcceptsMultipart()
+  @UseInterceptors(new ImportUploadInterceptor('append'))
+  @MultipartBody(importUploadSchema('append'))
+  @Answer(Schemas.ref('Job'))
+  @ApiOperation({
+    operationId: 'import_data_database_table_async',
+    summary: 'Imports rows into an existing table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file; failing rows are reported in `report.failing_rows`.',
+  })
+  importAsync(@CurrentUser() user: UserEntity, @IdParam('tableId') tableId: number, @Body() body: ImportRowsDto): Promise<Record<string, unknown>> {
+    return this.imports.importAsync(user, tableId, { data: body.data, configuration: body.configuration });
   }
 
   @Post('database/:databaseId/order')

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { assertSafeKey, FileNotStoredError, FileStorage } from './file-storage';
 
@@ -26,11 +27,14 @@ export class DiskFileStorage extends FileStorage {
     await mkdir(dirname(target), { recursive: true });
     // Written beside the target and renamed: a reader never sees half a file.
     const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    const file = Buffer.isBuffer(body) ? null : createWriteStream(temporary);
     try {
-      if (Buffer.isBuffer(body)) await writeFile(temporary, body);
-      else await pipeline(body, createWriteStream(temporary));
+      if (file) await pipeline(body as Readable, file);
+      else await writeFile(temporary, body as Buffer);
       await rename(temporary, target);
     } catch (error) {
+      // A stream given up before its file was opened still opens (and creates) it: wait until it is closed.
+      if (file && !file.closed) await once(file, 'close').catch(() => undefined);
       await rm(temporary, { force: true });
       throw error;
     }

@@ -56,6 +56,11 @@ export abstract class SystemUserFieldType implements FieldType {
     return (apiValue as { name?: string } | null)?.name ?? null;
   }
 
+  /** Exported as the user's name, in every format. */
+  exportValue(field: FieldEntity, apiValue: unknown): string | null {
+    return this.toText(field, apiValue);
+  }
+
   /** Nothing converts into it: the values come from the row itself. */
   convertFrom(): unknown {
     return null;

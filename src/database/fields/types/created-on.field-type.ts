@@ -43,6 +43,11 @@ export abstract class SystemDateFieldType implements FieldType {
     return formatDateText(field, apiValue);
   }
 
+  /** Exported in the field's date (and time) format, in every format. */
+  exportValue(field: FieldEntity, apiValue: unknown): string | null {
+    return formatDateText(field, apiValue);
+  }
+
   /** Nothing converts into it: the values come from the row itself. */
   convertFrom(): unknown {
     return null;

@@ -71,6 +71,11 @@ export class DateFieldType extends ColumnFieldType {
     return formatDateText(field, apiValue);
   }
 
+  /** Exported in the field's date (and time) format, in every format. */
+  exportValue(field: FieldEntity, apiValue: unknown): string | null {
+    return formatDateText(field, apiValue);
+  }
+
   /** Between date types the instant is kept: a datetime loses its time, a date becomes midnight UTC. */
   convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
     if (!['date', 'created_on', 'last_modified'].includes(from.type)) return fromType.toText(from, apiValue) ?? null;

@@ -377,6 +377,11 @@ export class LinkRowFieldType implements FieldType {
     return values.length ? values.join(', ') : null;
   }
 
+  /** Exported as the linked rows' primary values: a list (JSON, XML) or joined with ", " (CSV, Excel). */
+  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    return rich ? ((apiValue as LinkValue[] | null) ?? []).map((v) => v.value) : (this.toText(field, apiValue) ?? '');
+  }
+
   historyValue(_field: FieldEntity, apiValue: unknown): number[] {
     return ((apiValue as LinkValue[] | null) ?? []).map((v) => v.id);
   }

@@ -114,6 +114,11 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     return names.length ? names.join(', ') : null;
   }
 
+  /** Exported as the collaborators' names: a list (JSON, XML) or joined with ", " (CSV, Excel). */
+  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    return rich ? ((apiValue as Collaborator[] | null) ?? []).map((c) => c.name) : (this.toText(field, apiValue) ?? '');
+  }
+
   /** Collaborators only come from collaborator fields (other values are not user ids). */
   convertFrom(_field: FieldEntity, apiValue: unknown, from: FieldEntity): unknown {
     if (from.type === this.type) return apiValue;

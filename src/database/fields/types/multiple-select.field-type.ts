@@ -126,6 +126,11 @@ export class MultipleSelectFieldType implements FieldType {
     return values.length ? values.join(', ') : null;
   }
 
+  /** Exported as the options' values: a list (JSON, XML) or joined with ", " (CSV, Excel). */
+  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    return rich ? ((apiValue as OptionJson[] | null) ?? []).map((o) => o.value) : (this.toText(field, apiValue) ?? '');
+  }
+
   historyValue(_field: FieldEntity, apiValue: unknown): number[] {
     return ((apiValue as OptionJson[] | null) ?? []).map((o) => o.id);
   }

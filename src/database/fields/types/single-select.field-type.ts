@@ -89,6 +89,11 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return (apiValue as OptionJson | null)?.value || null;
   }
 
+  /** Exported as its option's value (text in every format). */
+  exportValue(_field: FieldEntity, apiValue: unknown): string | null {
+    return (apiValue as OptionJson | null)?.value ?? null;
+  }
+
   historyValue(_field: FieldEntity, apiValue: unknown): number | null {
     return (apiValue as OptionJson | null)?.id ?? null;
   }

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { ApiError, validationError } from '../../core/errors/api-error';
+import { FileStorage } from '../../files/storage/file-storage';
+import type { JobEntity } from '../../jobs/job.entity';
+import { JobProgress, JobRunner } from '../../jobs/job-runner';
+import { JobRepository } from '../../jobs/job.repository';
+import type { UserEntity } from '../../users/user.entity';
+import { ViewsService } from '../../views/views.service';
+import { ViewErrors } from '../../views/views.errors';
+import type { FieldEntity } from '../fields/field.entity';
+import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
+import { RowListQuery, RowSelection } from '../rows/row-list.query';
+import { RowsService } from '../rows/rows.service';
+import { TableContext, TableContextService } from '../table-context';
+import { CSV_SEPARATORS, EXPORT_CHARSETS, ExportTableDto } from './export.dto';
+import { ExportOptions, TableExporter, TableExporterRegistry } from './table-exporter';
+
+export const EXPORT_JOB_TYPE = 'export_table';
+/** Rows read, converted and written at a time. */
+const PAGE_SIZE = 1000;
+
+export const ExportErrors = {
+  jobDoesNotExist: () => new ApiError('ERROR_EXPORT_JOB_DOES_NOT_EXIST', 404, 'That export job does not exist.'),
+  viewUnsupported: () => new ApiError('ERROR_VIEW_UNSUPPORTED_FOR_EXPORT_TYPE', 400, 'You cannot export this view using that exporter type.'),
+};
+
+/** View types whose rows can be exported (Baserow's exporters support grid views). */
+const EXPORTABLE_VIEW_TYPES = new Set(['grid']);
+
+/** An export job as Baserow's `ExportJobSerializer` shows it. */
+export function serializeExportJob(job: JobEntity): Record<string, unknown> {
+  return {
+    id: job.id,
+    table: job.data.table ?? null,
+    view: job.data.view ?? null,
+    exporter_type: job.data.exporter_type,
+    state: job.state,
+    status: job.state,
+    exported_file_name: job.data.exported_file_name ?? null,
+    created_at: job.createdOn.toISOString(),
+    progress_percentage: job.progressPercentage,
+    url: job.data.url ?? null,
+  };
+}
+
+/** What an export reads: the rows of a selection, these fields as columns after `id`. */
+interface ExportPlan {
+  context: TableContext;
+  selection: RowSelection;
+  fields: FieldEntity[];
+}
+
+/**
+ * Exports a table or one of its views to a file (CSV, JSON, XML, Excel) in a job: the rows
+ * are read a page at a time in the view's (or the table's) order and streamed through the
+ * exporter into the file storage under `export_files/`; the finished job carries the URL.
+ * A new export cancels the user's unfinished one, as Baserow does.
+ */
+@Injectable()
+export class ExportService {
+  constructor(
+    private readonly contexts: TableContextService,
+    private readonly rows: RowsService,
+    private readonly listQuery: RowListQuery,
+    private readonly views: ViewsService,
+    private readonly types: FieldTypeRegistry,
+    private readonly exporters: TableExporterRegistry,
+    private readonly runner: JobRunner,
+    private readonly jobs: JobRepository,
+    private readonly storage: FileStorage,
+  ) {}
+
+  async exportTable(user: UserEntity, tableId: number, body: ExportTableDto): Promise<Record<string, unknown>> {
+    const context = await this.contexts.require(tableId, user.id);
+    const exporter = this.exporters.require(body.exporter_type);
+    const plan = await this.plan(user, context, body);
+    const options: ExportOptions = {
+      charset: EXPORT_CHARSETS[body.export_charset ?? 'utf-8'],
+      csvColumnSeparator: CSV_SEPARATORS[body.csv_column_separator ?? ','],
+      csvIncludeHeader: body.csv_include_header ?? true,
+    };
+    await this.jobs.cancelRunning(user.id, EXPORT_JOB_TYPE);
+    const job = await this.runner.start(
+      user,
+      EXPORT_JOB_TYPE,
+      { table: tableId, view: body.view_id || null, exporter_type: exporter.type, exported_file_name: null, url: null },
+      (progress) => this.write(plan, exporter, options, progress),
+    );
+    return serializeExportJob(job);
+  }
+
+  async get(user: UserEntity, jobId: number): Promise<Record<string, unknown>> {
+    const job = await this.jobs.find(jobId);
+    if (!job || job.userId !== user.id || job.type !== EXPORT_JOB_TYPE) throw ExportErrors.jobDoesNotExist();
+    return serializeExportJob(job);
+  }
+
+  /** The rows and columns of the export, checked now so that bad options answer the request. */
+  private async plan(user: UserEntity, context: TableContext, body: ExportTableDto): Promise<ExportPlan> {
+    let fields = context.fields;
+    let saved: Pick<RowSelection, 'filters' | 'sorts'> = { filters: null, sorts: [] };
+    if (body.view_id) {
+      const { view } = await this.views.require(body.view_id, user.id);
+      if (view.tableId !== context.table.id) throw ViewErrors.viewNotInTable(view.id);
+      if (!EXPORTABLE_VIEW_TYPES.has(view.type)) throw ExportErrors.viewUnsupported();
+      saved = await this.views.savedSelection(view, context);
+      const options = (await this.views.fieldOptions(view, context, false)) as Record<string, { hidden?: boolean; order?: number }>;
+      fields = context.fields
+        .filter((field) => !options[String(field.id)]?.hidden)
+        .sort((a, b) => Number(b.primary) - Number(a.primary) || (options[String(a.id)]?.order ?? 32767) - (options[String(b.id)]?.order ?? 32767) || a.id - b.id);
+    }
+    if (body.fields) {
+      const missing = body.fields.filter((id) => !context.byId.has(id));
+      if (missing.length) throw validationError({ fields: [{ error: `The fields ${missing.join(', ')} do not belong to the table.`, code: 'invalid' }] });
+      fields = body.fields.map((id) => context.byId.get(id)!);
+    }
+    const adhoc = body.filters ? this.listQuery.parseFiltersJson(JSON.stringify(body.filters)) : null;
+    const trees = [saved.filters, adhoc].filter((tree) => !!tree);
+    const selection: RowSelection = {
+      filters: trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees as never } : (trees[0] ?? null),
+      search: null,
+      sorts: body.order_by ? this.listQuery.parseOrderBy(context, body.order_by, false) : saved.sorts,
+    };
+    // Compiles the filters once here: an unknown field or type answers the request, not the job.
+    await this.listQuery.where(selection, context, this.rows.sqlBuilder(), false);
+    return { context, selection, fields };
+  }
+
+  /** The job's work: the file, written page by page; nothing stays stored when it fails or is cancelled. */
+  private async write(plan: ExportPlan, exporter: TableExporter, options: ExportOptions, progress: JobProgress): Promise<Record<string, unknown>> {
+    const name = `export_${randomBytes(24).toString('base64url')}.${exporter.extension}`;
+    const key = `export_files/${name}`;
+    const out = new PassThrough();
+    const saving = this.storage.save(key, out, exporter.contentType);
+    // Surfaced through `saving`; a write waiting on a failed store is released by the stream's error.
+    saving.catch(() => out.destroy());
+    try {
+      const ids = await this.rows.orderedIds(plan.context, plan.selection);
+      const writer = await exporter.open(out, ['id', ...plan.fields.map((field) => field.name)], options);
+      for (let start = 0; start < ids.length; start += PAGE_SIZE) {
+        const rows = await this.rows.rowsByIds(plan.context, ids.slice(start, start + PAGE_SIZE), { userFieldNames: false, fields: plan.fields });
+        await writer.writeRows(rows.map((row) => [row.id, ...plan.fields.map((field) => this.cell(field, row[fieldColumn(field)], exporter.rich))]));
+        await progress.set({ progress: Math.floor(((start + rows.length) / ids.length) * 100) });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await writer.finish();
+      out.end();
+      await saving;
+    } catch (error) {
+      out.destroy();
+      await saving.catch(() => undefined);
+      await this.storage.delete(key).catch(() => undefined);
+      throw error;
+    }
+    return { exported_file_name: name, url: await this.storage.url(key, { downloadName: name }) };
+  }
+
+  /** A cell as the exporter writes it: the type's export value, else the response value (rich) or its text. */
+  private cell(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const type = this.types.of(field);
+    if (type.exportValue) return type.exportValue(field, apiValue, rich);
+    return rich ? apiValue : type.toText(field, apiValue);
+  }
+}

@@ -1,0 +1,208 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { ApiError, ErrorTree, FieldError, validationError } from '../../core/errors/api-error';
+import { JobFailure, JobProgress, JobRunner } from '../../jobs/job-runner';
+import { serializeJob } from '../../jobs/jobs.service';
+import type { UserEntity } from '../../users/user.entity';
+import { DatabaseErrors } from '../database.errors';
+import type { FieldEntity } from '../fields/field.entity';
+import { CellError, FieldTypeRegistry, fieldColumn } from '../fields/field-type';
+import { RowRepository } from '../rows/row.repository';
+import { ImportedCells, RowsService } from '../rows/rows.service';
+import { TableContext, TableContextService } from '../table-context';
+
+/**
+ * Rows prepared and inserted per batch (the row repository splits an INSERT further when a
+ * batch holds more values than one statement binds). Small batches keep what a batch allocates
+ * short-lived: with 1,024 rows the server's memory grew by 130 MB over a 100,000-row import,
+ * with 256 by 80 MB, at the same speed.
+ */
+const BATCH_ROWS = 256;
+/** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: more failing rows than this fail the whole import. */
+export const MAX_REPORTED_ERRORS = 30_000;
+
+/** What an import into an existing table writes: rows of cells, and the optional upsert and skip settings. */
+export interface ImportInput {
+  data: unknown[][];
+  configuration?: ImportConfiguration | null;
+}
+
+export interface ImportConfiguration {
+  upsert_fields?: number[] | null;
+  upsert_values?: unknown[][] | null;
+  skipped_fields?: number[] | null;
+}
+
+/** The report of a finished import: per failing row index, the messages per field. */
+export type FailingRows = Record<string, Record<string, string[]>>;
+
+/**
+ * Imports rows into an existing table (`file_import` jobs): the columns of `data` are the
+ * table's writable fields in their order (primary first), each value is converted by its
+ * field type as a row create converts it, rows that fail are reported and left out, the
+ * others are inserted in multi-row statements, all in one transaction. With `upsert_fields`,
+ * a row whose `upsert_values` match an existing row updates it instead.
+ */
+@Injectable()
+export class TableImportService {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly contexts: TableContextService,
+    private readonly rowsService: RowsService,
+    private readonly rows: RowRepository,
+    private readonly types: FieldTypeRegistry,
+    private readonly runner: JobRunner,
+  ) {}
+
+  /** Checks the table and the configuration, then runs the import as a `file_import` job. */
+  async importAsync(user: UserEntity, tableId: number, input: ImportInput): Promise<Record<string, unknown>> {
+    const context = await this.contexts.require(tableId, user.id);
+    const configuration = this.checkConfiguration(context, input);
+    const job = await this.runner.start(
+      user,
+      'file_import',
+      { database_id: context.table.databaseId, name: null, table_id: tableId, first_row_header: false, report: { failing_rows: {} } },
+      async (progress) => ({ report: { failing_rows: await this.importRows(user, tableId, input.data, configuration, progress) } }),
+    );
+    return serializeJob(job);
+  }
+
+  /** The fields the columns of imported data fill, in order: the writable ones, primary first. */
+  importFields(context: TableContext): FieldEntity[] {
+    return context.fields.filter((field) => !this.types.of(field).readOnly);
+  }
+
+  /**
+   * The import itself, in one transaction: nothing stays when it fails or is cancelled (a
+   * progress report notices the cancel and throws). Answers the failing rows.
+   */
+  async importRows(user: UserEntity, tableId: number, data: unknown[][], configuration: ImportConfiguration, progress: JobProgress | null): Promise<FailingRows> {
+    const failingRows: FailingRows = {};
+    await this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const fields = this.importFields(context);
+      const skipped = new Set(configuration.skipped_fields ?? []);
+      const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;
+      const session = await this.rowsService.beginImport(context);
+      const created: number[] = [];
+      const updated: number[] = [];
+      let failures = 0;
+      for (let start = 0; start < data.length; start += BATCH_ROWS) {
+        const chunk = data.slice(start, start + BATCH_ROWS);
+        // The job owns its rows: the ones done are let go, so memory shrinks as the import goes.
+        data.fill(null as unknown as unknown[], start, start + chunk.length);
+        const bodies = chunk.map((row) => {
+          const body: Record<string, unknown> = {};
+          fields.forEach((field, i) => {
+            if (!skipped.has(field.id) && Array.isArray(row) && i < row.length) body[fieldColumn(field)] = row[i];
+          });
+          return body;
+        });
+        const { valid, failing, validIndexes } = await this.prepare(context, bodies, user.id);
+        for (const [index, errors] of failing) failingRows[String(start + index)] = errors;
+        failures += failing.size;
+        if (failures > MAX_REPORTED_ERRORS) {
+          throw new JobFailure('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 'This file import has raised too many errors.', { report: { failing_rows: failingRows } });
+        }
+        const inserts: ImportedCells[] = [];
+        const updates: { id: number; cells: ImportedCells }[] = [];
+        for (const [k, cells] of valid.entries()) {
+          const index = start + validIndexes[k];
+          const existing = upsert ? await this.matchUpsert(context, upsert, configuration.upsert_values?.[index], user.id) : undefined;
+          if (existing === undefined) inserts.push(cells);
+          else updates.push({ id: existing, cells });
+        }
+        await this.rowsService.updateImported(context, updates, user.id, session);
+        updated.push(...updates.map((u) => u.id));
+        created.push(...(await this.rowsService.insertImported(context, inserts, user.id, session)));
+        await progress?.set({ progress: Math.floor(((start + chunk.length) / data.length) * 100) });
+        // SQLite's driver answers without leaving the microtask queue: let other requests (polls, cancels) in.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await this.rowsService.announceImport(context, created, updated);
+    });
+    return failingRows;
+  }
+
+  private async prepare(context: TableContext, bodies: Record<string, unknown>[], userId: number) {
+    const { valid, failing } = await this.rowsService.prepareImport(context, bodies, userId);
+    const validIndexes = bodies.map((_, i) => i).filter((i) => !failing.has(i));
+    return { valid, failing, validIndexes };
+  }
+
+  /** The body checks Baserow's serializer makes: known fields, one upsert value list per row. */
+  private checkConfiguration(context: TableContext, input: ImportInput): ImportConfiguration {
+    const raw = input.configuration;
+    if (raw === undefined || raw === null) return {};
+    const tree: ErrorTree = {};
+    const ids = (key: 'upsert_fields' | 'skipped_fields'): number[] | null => {
+      const value = raw[key];
+      if (value === undefined || value === null) return null;
+      if (!Array.isArray(value)) {
+        tree[key] = [{ error: `Expected a list of items but got type "${typeof value}".`, code: 'not_a_list' }];
+        return null;
+      }
+      const errors: ErrorTree = {};
+      value.forEach((id, i) => {
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
+      });
+      if (Object.keys(errors).length) tree[key] = errors;
+      return value as number[];
+    };
+    const upsertFields = ids('upsert_fields');
+    const skippedFields = ids('skipped_fields');
+    const upsertValues = raw.upsert_values;
+    if (upsertValues !== undefined && upsertValues !== null && (!Array.isArray(upsertValues) || upsertValues.some((v) => !Array.isArray(v)))) {
+      tree['upsert_values'] = [{ error: 'Expected a list of lists.', code: 'not_a_list' }];
+    }
+    if (!Object.keys(tree).length && upsertFields?.length) {
+      const values = (upsertValues ?? []) as unknown[][];
+      if (values.length !== input.data.length) {
+        tree['upsert_values'] = [{ error: 'upsert_values must contain as many items as the provided data.', code: 'invalid' } as FieldError];
+      } else if (values.some((v) => v.length !== upsertFields.length)) {
+        tree['upsert_values'] = [{ error: 'Each upsert_values item must contain as many values as upsert_fields.', code: 'invalid' } as FieldError];
+      }
+    }
+    if (Object.keys(tree).length) throw validationError({ configuration: tree });
+    for (const id of [...(upsertFields ?? []), ...(skippedFields ?? [])]) if (!context.byId.has(id)) throw DatabaseErrors.fieldNotInTable();
+    for (const id of upsertFields ?? []) {
+      const field = context.byId.get(id)!;
+      if (!this.types.of(field).column(field)) throw new ApiError('ERROR_INVALID_UPSERT_FIELD', 400, `The field ${field.name} cannot be used to match rows.`);
+    }
+    return { upsert_fields: upsertFields, upsert_values: upsertValues as unknown[][] | null, skipped_fields: skippedFields };
+  }
+
+  /** The table's live rows by the text of their upsert cells (first row wins), read once per import. */
+  private async upsertIndex(context: TableContext, fieldIds: number[]): Promise<{ fields: FieldEntity[]; rows: Map<string, number> }> {
+    const fields = fieldIds.map((id) => context.byId.get(id)!);
+    const ctx = this.contexts.fieldContext(context, null);
+    const rows = new Map<string, number>();
+    for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
+      const columns = await Promise.all(fields.map((field) => this.types.of(field).readValues(field, batch, ctx)));
+      batch.forEach((row, i) => {
+        const key = JSON.stringify(fields.map((field, f) => this.types.of(field).toText(field, columns[f][i])));
+        if (!rows.has(key)) rows.set(key, row.id);
+      });
+    }
+    return { fields, rows };
+  }
+
+  /** The existing row an upsert value list names, or undefined (a value its field cannot take matches nothing). */
+  private async matchUpsert(context: TableContext, index: { fields: FieldEntity[]; rows: Map<string, number> }, values: unknown[] | undefined, userId: number): Promise<number | undefined> {
+    if (!values) return undefined;
+    const ctx = this.contexts.fieldContext(context, userId);
+    const texts: (string | null)[] = [];
+    for (const [i, field] of index.fields.entries()) {
+      const type = this.types.of(field);
+      try {
+        const stored = await type.prepareValue(field, values[i], ctx);
+        const [apiValue] = await type.readValues(field, [{ id: 0, [fieldColumn(field)]: this.rows.dialect.bind(stored) }], ctx);
+        texts.push(type.toText(field, apiValue));
+      } catch (error) {
+        if (error instanceof CellError) return undefined;
+        throw error;
+      }
+    }
+    return index.rows.get(JSON.stringify(texts));
+  }
+}

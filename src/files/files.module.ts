@@ -1,18 +1,30 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { MediaRoute } from './media-route';
 import { DiskFileStorage } from './storage/disk-file-storage';
 import { FileStorage } from './storage/file-storage';
+import { S3FileStorage } from './storage/s3-file-storage';
+import { UserFileRepository } from './user-file.repository';
+import { UserFilesController } from './user-files.controller';
+import { UserFilesService } from './user-files.service';
 
-/** File storage (disk by default) for user files, thumbnails and exports. */
+/**
+ * Files: the storage (an S3-compatible bucket when S3_BUCKET is set, else the disk under
+ * MEDIA_ROOT served at MEDIA_URL), user files with their thumbnails, and the media route.
+ */
 @Global()
 @Module({
+  controllers: [UserFilesController],
   providers: [
     {
       provide: FileStorage,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): FileStorage => new DiskFileStorage(config.mediaRoot, config.mediaUrl),
+      useFactory: (config: AppConfig): FileStorage => (config.s3 ? new S3FileStorage(config.s3) : new DiskFileStorage(config.mediaRoot, config.mediaUrl)),
     },
+    UserFileRepository,
+    UserFilesService,
+    MediaRoute,
   ],
-  exports: [FileStorage],
+  exports: [FileStorage, UserFileRepository, UserFilesService, MediaRoute],
 })
 export class FilesModule {}

@@ -1,5 +1,7 @@
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { databaseOf, emptyTable, settleJob } from './support/fixtures';
+import { UnusedUserFilesService } from '../src/database/files/unused-user-files.service';
+import { FileStorage } from '../src/files/storage/file-storage';
 import { download, pngImage, uploadFile } from './support/files';
 
 jest.setTimeout(60_000);
@@ -131,5 +133,34 @@ describe(`file field (${TEST_DB})`, () => {
     await ok('PATCH', `/api/database/fields/${fieldId}/`, { type: 'file' });
     const back = (await rows()).map((r: any) => r.Attachments.map((a: any) => [a.name, a.visible_name]));
     expect(back).toEqual(before);
+  });
+
+  it('deletes the files nothing names any more, once older than the trash retention', async () => {
+    const upload = async (name: string) => (await uploadFile(t, `JWT ${user.token}`, name, Buffer.from(`content of ${name}`))).body;
+    const orphan = await upload('orphan.txt');
+    const orphanImage = (await uploadFile(t, `JWT ${user.token}`, 'orphan.png', await pngImage(30, 30))).body;
+    const historyOnly = await upload('history.txt');
+    const trashedOnly = await upload('trashed.txt');
+    const row = await ok('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { Name: 'temp', Attachments: [historyOnly.name] });
+    await ok('PATCH', `/api/database/rows/table/${tableId}/${row.id}/?user_field_names=true`, { Attachments: [] });
+    const trashed = await ok('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { Name: 'trashed', Attachments: [trashedOnly.name] });
+    await t.request('DELETE', `/api/database/rows/table/${tableId}/${trashed.id}/`, { token: user.token });
+
+    const cleaner = t.app.get(UnusedUserFilesService);
+    const storage = t.app.get(FileStorage);
+    expect(await cleaner.deleteUnused(new Date())).toEqual([]);
+    const later = new Date(Date.now() + (t.config.hoursUntilTrashPermanentlyDeleted + 1) * 3600 * 1000);
+    expect((await cleaner.deleteUnused(later)).sort()).toEqual([orphan.name, orphanImage.name].sort());
+    expect(await storage.exists(`user_files/${orphan.name}`)).toBe(false);
+    expect(await storage.exists(`thumbnails/small/${orphanImage.name}`)).toBe(false);
+    expect((await download(t, orphan.url)).status).toBe(404);
+    for (const kept of [image, text, historyOnly, trashedOnly]) {
+      expect(await storage.exists(`user_files/${kept.name}`)).toBe(true);
+      expect((await download(t, kept.url)).status).toBe(200);
+    }
+    expect(await storage.exists(`thumbnails/small/${image.name}`)).toBe(true);
+    // A deleted file can no longer be put in a cell.
+    const reuse = await t.request('POST', `/api/database/rows/table/${tableId}/`, { token: user.token, body: { [`field_${fieldId}`]: [orphan.name] } });
+    expect(reuse.body.error).toBe('ERROR_USER_FILE_DOES_NOT_EXIST');
   });
 });

@@ -95,18 +95,30 @@ function trimIncompleteUtf8(buffer: Buffer): number {
 
 /**
  * The thumbnails of an image (Pillow's `ImageOps.fit`: scaled to cover the box, centred,
- * cropped), in the image's own format. Rejects when the image cannot be decoded (truncated).
+ * cropped), in the image's own format. The image is decoded once, into pixels twice the size
+ * the largest thumbnail needs, and every thumbnail is cut from those. Rejects when the image
+ * cannot be decoded (truncated).
  */
 export async function makeThumbnails(path: string, image: NonNullable<Inspection['image']>, maxPixels: number): Promise<Map<string, Buffer>> {
-  const result = new Map<string, Buffer>();
-  for (const [name, [w, h]] of Object.entries(THUMBNAILS)) {
+  const boxes = Object.entries(THUMBNAILS).map(([name, [w, h]]) => {
     const width = w ?? Math.max(1, Math.round((image.width / image.height) * (h ?? image.height)));
     const height = h ?? Math.max(1, Math.round((image.height / image.width) * width));
-    const buffer = await sharp(path, { limitInputPixels: maxPixels })
-      .resize(width, height, { fit: 'cover', position: 'centre' })
+    return { name, width, height };
+  });
+  // A sliver (1×80,000,000) would ask for a gigapixel `tiny`: such an image gets no thumbnails.
+  if (boxes.some((box) => box.width * box.height > maxPixels)) throw new Error('A thumbnail would exceed the pixel limit.');
+  const scale = Math.min(1, 2 * Math.max(...boxes.map((box) => Math.max(box.width / image.width, box.height / image.height))));
+  const { data, info } = await sharp(path, { limitInputPixels: maxPixels })
+    .resize(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const result = new Map<string, Buffer>();
+  for (const box of boxes) {
+    const buffer = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .resize(box.width, box.height, { fit: 'cover', position: 'centre' })
       .toFormat(image.format)
       .toBuffer();
-    result.set(name, buffer);
+    result.set(box.name, buffer);
   }
   return result;
 }

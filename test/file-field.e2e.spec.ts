@@ -1,5 +1,6 @@
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { databaseOf, emptyTable, settleJob } from './support/fixtures';
+import { FieldTypeRegistry } from '../src/database/fields/field-type';
 import { UnusedUserFilesService } from '../src/database/files/unused-user-files.service';
 import { FileStorage } from '../src/files/storage/file-storage';
 import { download, pngImage, uploadFile } from './support/files';
@@ -113,6 +114,27 @@ describe(`file field (${TEST_DB})`, () => {
     expect(await names(`&search=${encodeURIComponent('notes.t')}`)).toEqual(['both', 'text only']);
     const wrong = await t.request('GET', `/api/database/rows/table/${tableId}/?filter__field_${fieldId}__contains=x`, { token: user.token });
     expect(wrong.body.error).toBe('ERROR_VIEW_FILTER_TYPE_UNSUPPORTED_FIELD');
+  });
+
+  it('counts empty cells in a grid view, and exports as Baserow does', async () => {
+    const views = await ok('GET', `/api/database/views/table/${tableId}/`);
+    const gridId = views.length ? views[0].id : (await ok('POST', `/api/database/views/table/${tableId}/`, { name: 'Grid', type: 'grid' })).id;
+    const aggregate = async (type: string) => (await ok('GET', `/api/database/views/grid/${gridId}/aggregation/${fieldId}/?type=${type}`)).value;
+    expect([await aggregate('empty_count'), await aggregate('not_empty_count')]).toEqual([1, 2]);
+
+    const type = t.app.get(FieldTypeRegistry).require('file');
+    const field = { id: fieldId, type: 'file' } as never;
+    const [both] = await rows();
+    const imageUrl = `http://localhost:8000/media/user_files/${image.name}`;
+    const textUrl = `http://localhost:8000/media/user_files/${text.name}`;
+    expect(type.exportValue!(field, both.Attachments, true)).toEqual([
+      { visible_name: 'Holiday', name: image.name, url: imageUrl },
+      { visible_name: 'notes.txt', name: text.name, url: textUrl },
+    ]);
+    expect(type.exportValue!(field, both.Attachments, false)).toBe(`Holiday (${imageUrl}), notes.txt (${textUrl})`);
+    const commas = [{ ...both.Attachments[0], visible_name: 'a, b' }];
+    expect(type.exportValue!(field, commas, false)).toBe(`"a, b (${imageUrl})"`);
+    expect(type.exportValue!(field, [], false)).toBe('');
   });
 
   it('keeps its files through table duplication', async () => {

@@ -1,6 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { MediaRoute } from './media-route';
+import { removeStaleSpools } from './spool';
 import { DiskFileStorage } from './storage/disk-file-storage';
 import { FileStorage } from './storage/file-storage';
 import { S3FileStorage } from './storage/s3-file-storage';
@@ -27,4 +28,12 @@ import { UserFilesService } from './user-files.service';
   ],
   exports: [FileStorage, UserFileRepository, UserFilesService, MediaRoute],
 })
-export class FilesModule {}
+export class FilesModule implements OnApplicationBootstrap {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Uploads a crash interrupted leave their spooled file behind: gone at the next start (after a day, for instances sharing DATA_DIR). */
+  async onApplicationBootstrap(): Promise<void> {
+    const removed = await removeStaleSpools(this.config.uploadTmpDir, 24 * 3600 * 1000);
+    if (removed) new Logger(FilesModule.name).log(`Removed ${removed} interrupted uploads.`);
+  }
+}

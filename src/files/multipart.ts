@@ -7,10 +7,10 @@ import { FileTooLargeError, UserFileErrors } from './user-files.errors';
 type SpooledUpload = Express.Multer.File & { spooled?: SpooledFile };
 
 /** Multer storage that spools the part to a temporary file, hashing and measuring it. */
-function spoolingStorage(limitBytes: number): StorageEngine {
+function spoolingStorage(limitBytes: number, dir: string): StorageEngine {
   return {
     _handleFile(_req, file, callback) {
-      spool(file.stream, limitBytes).then(
+      spool(file.stream, limitBytes, dir).then(
         (spooled) => callback(null, { spooled, size: spooled.size } as Partial<SpooledUpload>),
         (error: Error) => callback(error),
       );
@@ -30,7 +30,8 @@ function spoolingStorage(limitBytes: number): StorageEngine {
  * ERROR_FILE_SIZE_TOO_LARGE, answered at once on a connection then closed (the rest of the
  * body is not read).
  */
-export async function readFilePart(req: Request, res: Response, limitBytes: number): Promise<{ name: string; file: SpooledFile }> {
+export async function readFilePart(req: Request, res: Response, limits: { limitBytes: number; tmpDir: string }): Promise<{ name: string; file: SpooledFile }> {
+  const { limitBytes, tmpDir } = limits;
   const contentType = req.headers['content-type'];
   if (!contentType) {
     req.resume();
@@ -41,7 +42,7 @@ export async function readFilePart(req: Request, res: Response, limitBytes: numb
     throw new PlainHttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
   }
   const upload = multer({
-    storage: spoolingStorage(limitBytes),
+    storage: spoolingStorage(limitBytes, tmpDir),
     limits: { files: 1, fields: 20, parts: 40, fieldSize: 64 * 1024, headerPairs: 100 },
   }).single('file');
   try {

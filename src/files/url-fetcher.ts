@@ -17,6 +17,7 @@ export interface FetchOptions {
   limitBytes: number;
   timeoutMs: number;
   allowPrivateAddresses: boolean;
+  tmpDir: string;
 }
 
 /**
@@ -62,7 +63,7 @@ export async function fetchToSpool(url: string, options: FetchOptions): Promise<
         throw new FileTooLargeError(options.limitBytes);
       }
       try {
-        return { file: await spool(response, options.limitBytes), response };
+        return { file: await spool(response, options.limitBytes, options.tmpDir), response };
       } catch (error) {
         response.destroy();
         throw error;

@@ -96,6 +96,7 @@ export class UserFilesService {
         limitBytes: this.config.fileUploadSizeLimitBytes,
         timeoutMs: this.config.fileUploadUrlTimeoutSeconds * 1000,
         allowPrivateAddresses: this.config.fileUploadUrlAllowPrivateAddresses,
+        tmpDir: this.config.uploadTmpDir,
       }));
     } catch (error) {
       if (error instanceof FileTooLargeError) throw UserFileErrors.fileSizeTooLarge(this.config.fileUploadSizeLimitBytes);

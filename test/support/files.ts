@@ -45,9 +45,13 @@ export async function download(t: TestApp, url: string): Promise<{ status: numbe
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
 
-/** Temporary upload files left in the temp folder (there must never be any after a request). */
-export function leftoverUploads(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('rowspace-upload-'));
+/** Spooled uploads left in the instance's temporary folder (there must never be any after a request). */
+export function leftoverUploads(t: TestApp): string[] {
+  try {
+    return readdirSync(t.config.uploadTmpDir).filter((name) => name.startsWith('rowspace-upload-'));
+  } catch {
+    return [];
+  }
 }
 
 /** Every file under a folder, recursively (relative paths). */

@@ -79,6 +79,8 @@ export interface AppConfig {
   mediaRoot: string;
   /** Absolute URL files on disk are served at (`<PUBLIC_URL>/media/` by default). */
   mediaUrl: string;
+  /** Where uploads are spooled while they arrive (`<DATA_DIR>/tmp`: per instance, on the data disk). */
+  uploadTmpDir: string;
   /** Largest user file accepted (upload or via URL), in bytes (Baserow's default: 1 TB). */
   fileUploadSizeLimitBytes: number;
   /** Images with more pixels than this are stored as plain files, without thumbnails. */
@@ -259,6 +261,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
     mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
+    uploadTmpDir: join(dataDir, 'tmp'),
     fileUploadSizeLimitBytes: int(env, 'FILE_UPLOAD_SIZE_LIMIT_MB', 1024 * 1024, 1, 1024 * 1024 * 1024) * 1024 * 1024,
     fileUploadMaxImagePixels: int(env, 'FILE_UPLOAD_MAX_IMAGE_PIXELS', 89_478_485, 1),
     fileUploadUrlAllowPrivateAddresses: bool(env, 'FILE_UPLOAD_URL_ALLOW_PRIVATE_ADDRESSES', false),

@@ -347,3 +347,26 @@ describe(`interrupted uploads (${TEST_DB})`, () => {
     }
   });
 });
+
+describe(`S3 storage with a public URL (${TEST_DB})`, () => {
+  it('links files and thumbnails under S3_PUBLIC_URL, unsigned, and they download byte-identical', async () => {
+    const s3 = await startS3();
+    const t = await startApp({ ...s3.env, S3_PUBLIC_URL: `${s3.env.S3_ENDPOINT}/rowspace` });
+    try {
+      const owner = await signUp(t);
+      const image = await pngImage(200, 100);
+      const res = await uploadFile(t, `JWT ${owner.token}`, 'public.png', image);
+      expect(res.body.url).toBe(`${s3.env.S3_ENDPOINT}/rowspace/user_files/${res.body.name}`);
+      expect(res.body.thumbnails.card_cover.url).toBe(`${s3.env.S3_ENDPOINT}/rowspace/thumbnails/card_cover/${res.body.name}`);
+      const original = await download(t, res.body.url);
+      expect([original.status, original.body.equals(image), original.headers.get('content-type')]).toEqual([200, true, 'image/png']);
+      const cover = await sharp((await download(t, res.body.thumbnails.card_cover.url)).body).metadata();
+      expect([cover.width, cover.height]).toEqual([300, 160]);
+      const text = await uploadFile(t, `JWT ${owner.token}`, 'page.html', Buffer.from('<html></html>'));
+      expect((await download(t, text.body.url)).headers.get('content-disposition')).toBe('attachment');
+    } finally {
+      await t.close();
+      await s3.close();
+    }
+  });
+});

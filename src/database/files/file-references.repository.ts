@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Dialect } from '../../core/database/dialect';
-import { escapeLike } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
 import { DIALECT } from '../../core/database/tokens';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { formulaDialect } from '../formula/formula-dialect';
 import { fieldColumn, rowsTable } from '../fields/field-type';
+
+/** A user file name inside JSON text (`<unique>_<sha256>.<extension>`). */
+const USER_FILE_NAME = /[A-Za-z0-9]+_[A-Za-z0-9]{64}\.[A-Za-z0-9]*/g;
 
 /** Where user files are named: file cells (of every row, trashed ones too) and row history. */
 @Injectable()
@@ -36,14 +38,21 @@ export class FileReferencesRepository {
     return new Set(rows.map((row) => row.name));
   }
 
-  /** Whether a row history entry names `name` (before or after the change). */
-  async namedInHistory(name: string): Promise<boolean> {
-    const sql = new Sql(this.dialect);
-    const pattern = `%${escapeLike(name)}%`;
-    const rows = await this.db.manager.query(
-      `SELECT 1 AS "found" FROM "database_rowhistory" WHERE "before_values" LIKE ${sql.param(pattern)} ESCAPE '\\' OR "after_values" LIKE ${sql.param(pattern)} ESCAPE '\\' LIMIT 1`,
-      sql.params,
-    );
-    return rows.length > 0;
+  /**
+   * Every user file name the row history keeps (before or after a change of a file cell),
+   * read a page at a time from the entries whose changed fields include a file field.
+   */
+  async namedInHistory(): Promise<Set<string>> {
+    const names = new Set<string>();
+    for (let afterId = 0; ; ) {
+      const sql = new Sql(this.dialect);
+      const rows: { id: number; before_values: string; after_values: string }[] = await this.db.manager.query(
+        `SELECT "id", "before_values", "after_values" FROM "database_rowhistory" WHERE "id" > ${sql.param(afterId)} AND "fields_metadata" LIKE ${sql.param('%"type":"file"%')} ORDER BY "id" LIMIT 1000`,
+        sql.params,
+      );
+      if (!rows.length) return names;
+      afterId = rows[rows.length - 1].id;
+      for (const row of rows) for (const match of `${row.before_values}${row.after_values}`.matchAll(USER_FILE_NAME)) names.add(match[0]);
+    }
   }
 }

@@ -35,6 +35,7 @@ export class UnusedUserFilesService {
     const cutoff = new Date(now.getTime() - this.config.hoursUntilTrashPermanentlyDeleted * 3600 * 1000);
     const deleted: string[] = [];
     const fields = await this.references.fileFields();
+    let history: Set<string> | null = null;
     for (let afterId = 0; ; ) {
       const candidates = await this.files.listUploadedBefore(cutoff, afterId, BATCH);
       if (!candidates.length) break;
@@ -45,7 +46,9 @@ export class UnusedUserFilesService {
       const unused: typeof candidates = [];
       for (const file of candidates) {
         const name = userFileName(file);
-        if (!used.has(name) && !(await this.references.namedInHistory(name))) unused.push(file);
+        if (used.has(name)) continue;
+        history ??= await this.references.namedInHistory();
+        if (!history.has(name)) unused.push(file);
       }
       if (!unused.length) continue;
       await this.db.run(() => this.files.delete(unused.map((file) => file.id)));

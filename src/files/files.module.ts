@@ -4,7 +4,6 @@ import { MediaRoute } from './media-route';
 import { removeStaleSpools } from './spool';
 import { DiskFileStorage } from './storage/disk-file-storage';
 import { FileStorage } from './storage/file-storage';
-import { S3FileStorage } from './storage/s3-file-storage';
 import { UserFileRepository } from './user-file.repository';
 import { UserFilesController } from './user-files.controller';
 import { UserFilesService } from './user-files.service';
@@ -20,7 +19,9 @@ import { UserFilesService } from './user-files.service';
     {
       provide: FileStorage,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): FileStorage => (config.s3 ? new S3FileStorage(config.s3) : new DiskFileStorage(config.mediaRoot, config.mediaUrl)),
+      // The AWS SDK is loaded only when a bucket is configured.
+      useFactory: async (config: AppConfig): Promise<FileStorage> =>
+        config.s3 ? new (await import('./storage/s3-file-storage')).S3FileStorage(config.s3) : new DiskFileStorage(config.mediaRoot, config.mediaUrl),
     },
     UserFileRepository,
     UserFilesService,

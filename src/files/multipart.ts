@@ -34,7 +34,7 @@ export async function readFilePart(req: Request, res: Response, limits: { limitB
   const { limitBytes, tmpDir } = limits;
   const contentType = req.headers['content-type'];
   if (!contentType) {
-    req.resume();
+    res.setHeader('Connection', 'close');
     throw UserFileErrors.invalidFile();
   }
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {

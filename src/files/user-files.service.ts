@@ -37,7 +37,7 @@ export function truncateMiddle(text: string, max: number): string {
   const chars = [...text];
   if (chars.length <= max) return text;
   const keep = max - 3;
-  const start = Math.ceil(keep / 2);
+  const start = Math.floor(keep / 2);
   return `${chars.slice(0, start).join('')}...${chars.slice(chars.length - (keep - start)).join('')}`;
 }
 

@@ -137,6 +137,31 @@ describe(`file field (${TEST_DB})`, () => {
     expect(type.exportValue!(field, [], false)).toBe('');
   });
 
+  it('takes files from form visitors: uploaded for the form, then named in the submission', async () => {
+    const form = await ok('POST', `/api/database/views/table/${tableId}/`, { name: 'Upload form', type: 'form' });
+    await ok('PATCH', `/api/database/views/${form.id}/field-options/`, { field_options: { [fieldId]: { enabled: true } } });
+    const formUpload = (auth: string | null) => {
+      const body = new FormData();
+      body.append('file', new Blob([Buffer.from('from a visitor')]), 'cv.txt');
+      return fetch(`${t.url}/api/database/views/form/${form.slug}/upload-file/`, { method: 'POST', body, headers: auth ? { Authorization: auth } : {} });
+    };
+    const anonymous = await formUpload(null);
+    expect([anonymous.status, await anonymous.json()]).toEqual([404, { error: 'ERROR_FORM_DOES_NOT_EXIST', detail: 'The requested form does not exist.' }]);
+    const member = await formUpload(`JWT ${user.token}`);
+    expect(member.status).toBe(200);
+    await ok('PATCH', `/api/database/views/${form.id}/`, { public: true });
+    const visitor = await formUpload(null);
+    expect(visitor.status).toBe(200);
+    const file = (await visitor.json()) as { name: string; original_name: string };
+    expect(file.original_name).toBe('cv.txt');
+    const submitted = await t.request('POST', `/api/database/views/form/${form.slug}/submit/`, { body: { [`field_${fieldId}`]: [{ name: file.name }] } });
+    expect(submitted.status).toBe(200);
+    const row = await ok('GET', `/api/database/rows/table/${tableId}/${submitted.body.row_id}/?user_field_names=true`);
+    expect(row.Attachments.map((a: any) => [a.name, a.visible_name])).toEqual([[file.name, 'cv.txt']]);
+    await ok('DELETE', `/api/database/rows/table/${tableId}/${submitted.body.row_id}/`);
+    await ok('DELETE', `/api/database/views/${form.id}/`);
+  });
+
   it('keeps its files through table duplication', async () => {
     const job = await ok('POST', `/api/database/tables/${tableId}/duplicate/async/`);
     await settleJob(t, user.token, job.id);

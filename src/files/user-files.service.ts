@@ -74,7 +74,8 @@ export class UserFilesService {
   ) {}
 
   /** Stores a received file (the temporary file is removed, whatever happens). */
-  async upload(user: UserEntity, clientName: string, spooled: SpooledFile): Promise<UserFileJson> {
+  /** `user` is null for a visitor of a public form. */
+  async upload(user: UserEntity | null, clientName: string, spooled: SpooledFile): Promise<UserFileJson> {
     try {
       return await this.serialize(await this.store(user, clientName, spooled));
     } finally {
@@ -107,7 +108,7 @@ export class UserFilesService {
     return this.upload(user, clientName, spooled);
   }
 
-  private async store(user: UserEntity, clientName: string, spooled: SpooledFile): Promise<UserFileEntity> {
+  private async store(user: UserEntity | null, clientName: string, spooled: SpooledFile): Promise<UserFileEntity> {
     if (spooled.size === 0) throw UserFileErrors.invalidFile();
     const originalName = cleanOriginalName(clientName);
     const same = await this.files.findSame(originalName, spooled.sha256);
@@ -145,7 +146,7 @@ export class UserFilesService {
           imageWidth: thumbnails ? image!.width : null,
           imageHeight: thumbnails ? image!.height : null,
           uploadedAt: new Date(),
-          uploadedById: user.id,
+          uploadedById: user?.id ?? null,
           sha256Hash: spooled.sha256,
         }),
       );

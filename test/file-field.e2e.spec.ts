@@ -190,6 +190,12 @@ describe(`file field (${TEST_DB})`, () => {
     const trashedOnly = await upload('trashed.txt');
     const row = await ok('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { Name: 'temp', Attachments: [historyOnly.name] });
     await ok('PATCH', `/api/database/rows/table/${tableId}/${row.id}/?user_field_names=true`, { Attachments: [] });
+    const [entry] = (await ok('GET', `/api/database/rows/table/${tableId}/${row.id}/history/`)).results;
+    expect(entry.before[`field_${fieldId}`]).toEqual([
+      { name: historyOnly.name, visible_name: 'history.txt', size: historyOnly.size, mime_type: 'text/plain', is_image: false, image_width: null, image_height: null, uploaded_at: expect.stringMatching(/\+00:00$/) },
+    ]);
+    expect(entry.after[`field_${fieldId}`]).toEqual([]);
+    expect(entry.fields_metadata[`field_${fieldId}`]).toEqual({ id: fieldId, type: 'file' });
     const trashed = await ok('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { Name: 'trashed', Attachments: [trashedOnly.name] });
     await t.request('DELETE', `/api/database/rows/table/${tableId}/${trashed.id}/`, { token: user.token });
 

@@ -132,6 +132,17 @@ describe.each(['disk', 's3'] as const)(`user files (${TEST_DB}, %s storage)`, (s
     }
   });
 
+  it('makes thumbnails in the format of JPEG, WebP and GIF images', async () => {
+    const png = await pngImage(90, 60);
+    for (const format of ['jpeg', 'webp', 'gif'] as const) {
+      const content = await sharp(png)[format]().toBuffer();
+      const res = await uploadFile(t, `JWT ${owner.token}`, `picture.${format}`, content);
+      expect(res.body).toMatchObject({ mime_type: `image/${format}`, is_image: true, image_width: 90, image_height: 60 });
+      const tiny = await sharp((await download(t, res.body.thumbnails.tiny.url)).body).metadata();
+      expect([tiny.format, tiny.width, tiny.height]).toEqual([format, 32, 21]);
+    }
+  });
+
   it('keeps identical content under one name, and a database token may upload', async () => {
     const content = Buffer.from('same bytes, same name\n');
     const first = await uploadFile(t, `JWT ${owner.token}`, 'notes.txt', content);

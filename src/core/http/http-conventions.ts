@@ -71,7 +71,7 @@ export function rawBody(limitBytes: number, routes: RouteTable): RequestHandler 
   const read = express.raw({ type: () => true, limit: limitBytes });
   return (req, res, next) => {
     // Uploads are streamed by their handler (`@StreamedBody()`), never buffered here.
-    if (routes.match(req.path).routes.some((route) => route.method === req.method && route.streamsBody)) return next();
+    if (routes.streamsBody(req.method, req.path)) return next();
     read(req, res, (error?: unknown) => next(error === undefined ? undefined : bodyReadError(error, limitBytes)));
   };
 }

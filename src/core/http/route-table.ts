@@ -77,6 +77,12 @@ export class RouteTable implements OnApplicationBootstrap {
     this.routes = routes;
   }
 
+  /** Whether the request is for a route that streams its body itself (`@StreamedBody()`); only those routes are tried. */
+  streamsBody(method: string, path: string): boolean {
+    const trimmed = path.endsWith('/') && path !== '/' ? path.slice(0, -1) : path;
+    return this.routes.some((route) => route.streamsBody && route.method === method && route.regex.test(route.trailingSlash ? trimmed : path));
+  }
+
   all(): readonly Route[] {
     return this.routes;
   }

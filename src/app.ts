@@ -12,6 +12,7 @@ import { InFlight } from './core/lifecycle/in-flight';
 import { httpLogger } from './core/logging/http-logger';
 import { createLogger, LogOptions, PinoNestLogger } from './core/logging/logger';
 import { ApiValidationPipe } from './core/validation/validation.pipe';
+import { MediaRoute } from './files/media-route';
 import { Metrics } from './monitoring/metrics';
 import { OpenApiService } from './openapi/openapi.service';
 import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
@@ -41,8 +42,10 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
     app.get(Metrics).middleware,
     securityHeaders(),
     app.get(RequestRateLimiter).middleware(),
+    // Stored files at MEDIA_URL's path (disk storage), before the API's URL conventions.
+    app.get(MediaRoute).handler(),
     urlConventions(routes),
-    rawBody(config.requestBodyLimitBytes),
+    rawBody(config.requestBodyLimitBytes, routes),
     requestContext,
   );
   app.useGlobalFilters(new ApiExceptionFilter(logger, routes));

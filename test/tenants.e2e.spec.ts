@@ -34,6 +34,7 @@ const EXPECTED: Record<string, [number, string]> = {
   // A slug is an id: a stranger is told a non-public form does not exist, as Baserow answers.
   get_meta_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   submit_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
+  upload_file_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   // A view's slug opens for a non-member only when the view is public.
   public_view_token_auth: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   get_public_view_info: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],

@@ -9,6 +9,8 @@ import { FieldTypeRegistry } from './fields/field-type';
 import { FieldsController } from './fields/fields.controller';
 import { FieldsService } from './fields/fields.service';
 import { PasswordAuthenticationController } from './fields/password-authentication.controller';
+import { FileReferencesRepository } from './files/file-references.repository';
+import { UnusedUserFilesService } from './files/unused-user-files.service';
 import { FIELD_TYPES } from './fields/types';
 import { UniqueValuesService } from './fields/unique-values.service';
 import { FilterCompiler } from './filters/filter-tree';
@@ -62,6 +64,8 @@ import { FieldJobsService } from './fields/field-jobs.service';
     RowsService,
     RowHistoryRepository,
     RowHistoryService,
+    FileReferencesRepository,
+    UnusedUserFilesService,
     DatabaseApplicationType,
     DatabaseSerializer,
     FieldJobsService,

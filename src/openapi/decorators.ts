@@ -6,6 +6,8 @@ export type SchemaSource = SchemaObject | ((app: INestApplication) => SchemaObje
 
 export const OPENAPI_BODY = 'rowspace:openapi-body';
 export const OPENAPI_ANSWER = 'rowspace:openapi-answer';
+/** The media type of a `RequestBody` (JSON unless a handler reads something else, e.g. multipart uploads). */
+export const OPENAPI_BODY_CONTENT_TYPE = 'rowspace:openapi-body-content-type';
 
 export interface AnswerSpec {
   schema: SchemaSource;
@@ -17,7 +19,14 @@ export interface AnswerSpec {
  * The request body of a handler that reads `@Body()` without a `@Field` DTO (its checks live in
  * the service, e.g. row values or a field type's properties). DTO bodies document themselves.
  */
-export const RequestBody = (schema: SchemaSource): MethodDecorator => SetMetadata(OPENAPI_BODY, schema);
+export const RequestBody = (schema: SchemaSource, options: { contentType?: string } = {}): MethodDecorator => {
+  const body = SetMetadata(OPENAPI_BODY, schema);
+  const type = SetMetadata(OPENAPI_BODY_CONTENT_TYPE, options.contentType ?? 'application/json');
+  return (target, key, descriptor) => {
+    body(target, key, descriptor);
+    type(target, key, descriptor);
+  };
+};
 
 /**
  * The success answer's schema; its status is the handler's `@HttpCode` (204: no body).

@@ -9,7 +9,7 @@ import { Route, RouteTable } from '../core/http/route-table';
 import { dynamicQueries } from '../core/validation/dynamic-query';
 import { fieldSpecs } from '../core/validation/field';
 import { INT32_MAX } from '../core/validation/ids';
-import { AnswerSpec, OPENAPI_ANSWER, OPENAPI_BODY, OPENAPI_MULTIPART_BODY, SchemaSource } from './decorators';
+import { AnswerSpec, OPENAPI_ANSWER, OPENAPI_BODY, OPENAPI_BODY_CONTENT_TYPE, OPENAPI_MULTIPART_BODY, SchemaSource } from './decorators';
 import { COMPONENT_SCHEMAS, Schemas } from './schemas';
 
 // The package root is two folders up both from src/openapi and from dist/openapi.
@@ -134,7 +134,8 @@ function describeRoute(app: INestApplication, reflector: Reflector, route: Route
   operation.parameters = parameters;
 
   const body = reflector.get<SchemaSource | undefined>(OPENAPI_BODY, route.handler);
-  if (body) operation.requestBody = { required: true, content: { 'application/json': { schema: resolve(app, body) } } };
+  const bodyType = reflector.get<string | undefined>(OPENAPI_BODY_CONTENT_TYPE, route.handler) ?? 'application/json';
+  if (body) operation.requestBody = { required: true, content: { [bodyType]: { schema: resolve(app, body) } } };
   const multipart = reflector.get<SchemaSource | undefined>(OPENAPI_MULTIPART_BODY, route.handler);
   if (multipart) {
     const requestBody = (operation.requestBody ?? { required: true, content: {} }) as RequestBodyObject;
@@ -151,12 +152,13 @@ function describeRoute(app: INestApplication, reflector: Reflector, route: Route
     const schema = answer ? resolve(app, answer.schema) : (existing ?? Schemas.any);
     responses[String(status)] = { description: answer?.description ?? 'Success.', content: { [answer?.contentType ?? 'application/json']: { schema } } };
   }
-  const takesInput = !!args.body || (args.query && (fieldSpecs(args.query) || dynamicQueries(args.query).length));
+  const takesInput = !!args.body || route.streamsBody || (args.query && (fieldSpecs(args.query) || dynamicQueries(args.query).length));
   if (takesInput) responses['400'] = errorAnswer('Invalid request: `ERROR_REQUEST_BODY_VALIDATION`, `ERROR_QUERY_PARAMETER_VALIDATION` or another error of the operation.');
   // Routes only a database token opens answer every authentication failure with 403, as Baserow's.
   const tokenOnly = operation.security?.length === 1 && AUTH_SCHEMES.Token.name in operation.security[0];
   if (operation.security?.length) responses[tokenOnly ? '403' : '401'] = errorAnswer('Missing or invalid credentials.');
   if (/:/.test(route.path)) responses['404'] = errorAnswer('The object does not exist or is not yours (`ERROR_..._DOES_NOT_EXIST`).');
   if (args.body) responses['413'] = errorAnswer('`ERROR_REQUEST_BODY_TOO_LARGE`: the body exceeds the configured limit.');
+  else if (route.streamsBody) responses['413'] = errorAnswer('The streamed body exceeds its limit (e.g. `ERROR_FILE_SIZE_TOO_LARGE`).');
   operation.responses = responses;
 }

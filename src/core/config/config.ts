@@ -84,6 +84,31 @@ export interface AppConfig {
   templatesDir: string;
   /** Slug of the template the web client selects first (`is_default`). */
   defaultTemplate: string;
+  /** Where uploads are spooled while they arrive (`<DATA_DIR>/tmp`: per instance, on the data disk). */
+  uploadTmpDir: string;
+  /** Largest user file accepted (upload or via URL), in bytes (Baserow's default: 1 TB). */
+  fileUploadSizeLimitBytes: number;
+  /** Images with more pixels than this are stored as plain files, without thumbnails. */
+  fileUploadMaxImagePixels: number;
+  /** Upload via URL may fetch from loopback, private and link-local addresses (off: server-side request forgery guard). */
+  fileUploadUrlAllowPrivateAddresses: boolean;
+  /** Seconds an upload via URL may take (connection, redirects and body). */
+  fileUploadUrlTimeoutSeconds: number;
+  /** S3-compatible object storage instead of the disk, when a bucket is set. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** Endpoint of an S3-compatible service (MinIO, R2, ...); null: AWS. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
+  /** Public base URL of the bucket's objects; null: signed URLs that expire. */
+  publicUrl: string | null;
+  signedUrlExpirySeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -243,6 +268,30 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
     templatesDir: resolve(env.TEMPLATES_DIR?.trim() || join(__dirname, '..', '..', '..', 'templates')),
     defaultTemplate: env.DEFAULT_TEMPLATE?.trim() || 'project-tracker',
+    uploadTmpDir: join(dataDir, 'tmp'),
+    fileUploadSizeLimitBytes: int(env, 'FILE_UPLOAD_SIZE_LIMIT_MB', 1024 * 1024, 1, 1024 * 1024 * 1024) * 1024 * 1024,
+    fileUploadMaxImagePixels: int(env, 'FILE_UPLOAD_MAX_IMAGE_PIXELS', 89_478_485, 1),
+    fileUploadUrlAllowPrivateAddresses: bool(env, 'FILE_UPLOAD_URL_ALLOW_PRIVATE_ADDRESSES', false),
+    fileUploadUrlTimeoutSeconds: int(env, 'FILE_UPLOAD_URL_TIMEOUT_SECONDS', 10, 1, 3600),
+    s3: s3(env),
+  };
+}
+
+function s3(env: Env): S3Config | null {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) return null;
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || null;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.');
+  return {
+    bucket,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+    publicUrl: url(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/*$/, '/') ?? null,
+    signedUrlExpirySeconds: int(env, 'S3_SIGNED_URL_EXPIRY_SECONDS', 3600, 1, 7 * 24 * 3600),
   };
 }
 

@@ -27,6 +27,8 @@ import { Trash1736400000000 } from './migrations/1736400000000-Trash';
 import { ViewFilters1736500000000 } from './migrations/1736500000000-ViewFilters';
 import { ViewDecorations1736600000000 } from './migrations/1736600000000-ViewDecorations';
 import { FieldDependencies1736700000000 } from './migrations/1736700000000-FieldDependencies';
+import { UserFiles1736800000000 } from './migrations/1736800000000-UserFiles';
+import { UserFileEntity } from '../../files/user-file.entity';
 import { FieldDependencyEntity } from '../../database/formula/field-dependency.entity';
 
 /** Every metadata entity; a module that adds one lists it here. */
@@ -56,6 +58,7 @@ export const ENTITIES = [
   DatabaseTokenPermissionEntity,
   TrashEntryEntity,
   TrashedRowsEntity,
+  UserFileEntity,
 ];
 
 /** Migrations in the order they run; they use TypeORM's schema API so one tree serves both databases. */
@@ -70,6 +73,7 @@ export const MIGRATIONS = [
   ViewFilters1736500000000,
   ViewDecorations1736600000000,
   FieldDependencies1736700000000,
+  UserFiles1736800000000,
 ];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */

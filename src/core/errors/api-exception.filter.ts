@@ -18,6 +18,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
     if (res.headersSent) return;
+    // A streamed body (an upload) refused before it was read: close the connection rather than read the rest.
+    if (!req.complete && req.readable) res.setHeader('Connection', 'close');
     if (exception instanceof ApiError) {
       res.status(exception.status).json({ error: exception.code, detail: exception.detail });
       return;

@@ -67,9 +67,13 @@ export function parseQuery(text: string | null): ParsedUrlQuery {
  * authentication (JsonBodyGuard), so that a 401 comes before a 415 or a JSON error, as in
  * Baserow. A larger body is a 413 in the error envelope.
  */
-export function rawBody(limitBytes: number): RequestHandler {
+export function rawBody(limitBytes: number, routes: RouteTable): RequestHandler {
   const read = express.raw({ type: () => true, limit: limitBytes });
-  return (req, res, next) => read(req, res, (error?: unknown) => next(error === undefined ? undefined : bodyReadError(error, limitBytes)));
+  return (req, res, next) => {
+    // Uploads are streamed by their handler (`@StreamedBody()`), never buffered here.
+    if (routes.streamsBody(req.method, req.path)) return next();
+    read(req, res, (error?: unknown) => next(error === undefined ? undefined : bodyReadError(error, limitBytes)));
+  };
 }
 
 function bodyReadError(error: unknown, limitBytes: number): unknown {

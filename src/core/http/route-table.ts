@@ -1,6 +1,7 @@
 import { INT32_MAX } from '../validation/ids';
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { STREAMED_BODY } from './streamed-body';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 export interface Route {
@@ -13,6 +14,8 @@ export interface Route {
   /** The controller class and its handler method, for metadata (authentication, OpenAPI). */
   controller: Function;
   handler: Function;
+  /** The handler streams the body itself (`@StreamedBody()`): the app does not read it first. */
+  streamsBody: boolean;
 }
 
 
@@ -65,12 +68,19 @@ export class RouteTable implements OnApplicationBootstrap {
           for (const sub of paths) {
             const joined = '/' + [prefix, sub].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
             const { regex, trailingSlash } = compile(joined);
-            routes.push({ method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, regex, trailingSlash, controller: metatype, handler });
+            const streamsBody = this.reflector.get<boolean | undefined>(STREAMED_BODY, handler) === true;
+            routes.push({ method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, regex, trailingSlash, controller: metatype, handler, streamsBody });
           }
         }
       }
     }
     this.routes = routes;
+  }
+
+  /** Whether the request is for a route that streams its body itself (`@StreamedBody()`); only those routes are tried. */
+  streamsBody(method: string, path: string): boolean {
+    const trimmed = path.endsWith('/') && path !== '/' ? path.slice(0, -1) : path;
+    return this.routes.some((route) => route.streamsBody && route.method === method && route.regex.test(route.trailingSlash ? trimmed : path));
   }
 
   all(): readonly Route[] {

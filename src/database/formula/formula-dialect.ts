@@ -100,6 +100,8 @@ export interface FormulaDialect {
    * formulas can aggregate a lookup field of their own table. `alias` names its rows.
    */
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string };
+  /** The items of a JSON array cell as a FROM source aliased `alias`, and the expression of one item (a JSON object). */
+  jsonArrayItems(column: string, alias: string): { from: string; item: string };
   /** A text value read from a stored array element's `value`, cast to the element type's SQL. */
   fromJsonValue(value: string, kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime'): string;
   /** The text of `key` (a fixed word) of a JSON object value (a link's `url`, `label`), NULL when absent. */
@@ -251,6 +253,10 @@ class SqliteFormulaDialect implements FormulaDialect {
     return `json_object(${Object.entries(entries)
       .map(([key, value]) => `'${key}', json(${value})`)
       .join(', ')})`;
+  }
+
+  jsonArrayItems(column: string, alias: string): { from: string; item: string } {
+    return { from: `json_each(${column}) ${alias}`, item: `${alias}."value"` };
   }
 
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string } {
@@ -437,6 +443,10 @@ class PostgresFormulaDialect implements FormulaDialect {
     return `jsonb_build_object(${Object.entries(entries)
       .map(([key, value]) => `'${key}', ${value}`)
       .join(', ')})`;
+  }
+
+  jsonArrayItems(column: string, alias: string): { from: string; item: string } {
+    return { from: `jsonb_array_elements(${column}) ${alias}("v")`, item: `${alias}."v"` };
   }
 
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string } {

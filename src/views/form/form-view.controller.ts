@@ -1,4 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
+import { StreamedBody } from '../../core/http/streamed-body';
+import { readFilePart } from '../../files/multipart';
+import { USER_FILE_SCHEMA } from '../../files/user-files.controller';
+import type { UserFileJson } from '../../files/user-files.service';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Authentication, CurrentUser, PublicViewToken } from '../../auth/decorators';
 import { Answer, RequestBody } from '../../openapi/decorators';
@@ -11,7 +17,10 @@ import { FormViewService, SubmittedJson } from './form-view.service';
 @Authentication('JWT', 'PublicView')
 @Controller('api/database/views/form')
 export class FormViewController {
-  constructor(private readonly forms: FormViewService) {}
+  constructor(
+    private readonly forms: FormViewService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get(':slug/submit')
   @ApiParam({ name: 'slug', type: 'string', description: 'The slug of the form.' })
@@ -51,5 +60,25 @@ export class FormViewController {
   })
   submit(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Body() body: unknown): Promise<SubmittedJson> {
     return this.forms.submit(user, token, slug, body);
+  }
+
+  @Post(':slug/upload-file')
+  @HttpCode(200)
+  @StreamedBody()
+  @ApiParam({ name: 'slug', type: 'string', description: 'The slug of the form.' })
+  @RequestBody({ type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } }, { contentType: 'multipart/form-data' })
+  @Answer(USER_FILE_SCHEMA)
+  @ApiOperation({
+    operationId: 'upload_file_form_view',
+    summary: "Uploads a file (the `file` part of a multipart body) for a file field of the form, by whoever may submit it; its `name` goes in the submission.",
+  })
+  uploadFile(
+    @CurrentUser() user: UserEntity | undefined,
+    @PublicViewToken() token: string | null,
+    @Param('slug') slug: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<UserFileJson> {
+    return this.forms.uploadFile(user, token, slug, () => readFilePart(req, res, { limitBytes: this.config.fileUploadSizeLimitBytes, tmpDir: this.config.uploadTmpDir }));
   }
 }

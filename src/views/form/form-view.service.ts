@@ -1,3 +1,5 @@
+import type { SpooledFile } from '../../files/spool';
+import { UserFileJson, UserFilesService } from '../../files/user-files.service';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
@@ -68,6 +70,7 @@ export class FormViewService {
     private readonly rows: RowsService,
     private readonly fields: FieldsService,
     private readonly formType: FormViewType,
+    private readonly userFiles: UserFilesService,
   ) {}
 
   private require(slug: string, caller: SlugCaller): Promise<ViewAccess> {
@@ -130,6 +133,16 @@ export class FormViewService {
       show_logo: view.showLogo,
       allow_public_export: view.allowPublicExport,
     };
+  }
+
+  /**
+   * A file for a file field of the form (Baserow's form `upload-file`): whoever may submit the
+   * form may upload, and the body is read only once that is known.
+   */
+  async uploadFile(user: UserEntity | undefined, token: string | null, slug: string, read: () => Promise<{ name: string; file: SpooledFile }>): Promise<UserFileJson> {
+    await this.require(slug, { userId: user?.id ?? null, token });
+    const { name, file } = await read();
+    return this.userFiles.upload(user ?? null, name, file);
   }
 
   /**

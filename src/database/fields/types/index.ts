@@ -3,6 +3,7 @@ import { CreatedByFieldType } from './created-by.field-type';
 import { CreatedOnFieldType } from './created-on.field-type';
 import { DurationFieldType } from './duration.field-type';
 import { EmailFieldType } from './email.field-type';
+import { FileFieldType } from './file.field-type';
 import { LastModifiedByFieldType } from './last-modified-by.field-type';
 import { LastModifiedFieldType } from './last-modified.field-type';
 import { PasswordFieldType } from './password.field-type';
@@ -43,4 +44,5 @@ export const FIELD_TYPES = [
   SingleSelectFieldType,
   MultipleSelectFieldType,
   MultipleCollaboratorsFieldType,
+  FileFieldType,
 ];

@@ -3,6 +3,7 @@ import { quote } from '../../../core/database/sql';
 import type { FieldEntity } from '../../fields/field.entity';
 import { formulaDialect } from '../../formula/formula-dialect';
 import { COMPUTED_TYPES, storedFormulaType } from '../../formula/stored-type';
+import { fileExists } from '../../fields/types/file.field-type';
 import type { FilterContext } from '../filter-type';
 import { cellColumn, FieldListFilter, negate, relationExists, TEXT_TYPES } from './support';
 
@@ -50,6 +51,7 @@ export class EmptyFilter extends FieldListFilter {
     'multiple_collaborators',
     'duration',
     'password',
+    'file',
   ];
 
   compatible(field: FieldEntity): boolean {
@@ -60,6 +62,7 @@ export class EmptyFilter extends FieldListFilter {
     const result = computedResult(field);
     if (result) return computedEmpty(field, result, ctx);
     if (RELATION_TYPES.includes(field.type)) return `NOT ${relationExists(field, ctx)}`;
+    if (field.type === 'file') return `NOT ${fileExists(field, ctx.alias, ctx.sql.dialect)}`;
     const column = cellColumn(field, ctx);
     if (field.type === 'boolean') return `${column} = ${ctx.sql.param(false)}`;
     if (TEXT_TYPES.includes(field.type) || field.type === 'password') return `(${column} IS NULL OR ${column} = '')`;

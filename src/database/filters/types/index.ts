@@ -7,6 +7,7 @@ import { ContainsFilter, ContainsNotFilter, ContainsWordFilter, DoesntContainWor
 import { DATE_FILTERS } from './date.filter';
 import { EmptyFilter, NotEmptyFilter } from './empty.filter';
 import { EqualFilter, NotEqualFilter } from './equal.filter';
+import { FilenameContainsFilter, FilesLowerThanFilter, HasFileTypeFilter } from './file.filter';
 import { IsEvenAndWholeFilter } from './even.filter';
 import { LengthIsLowerThanFilter } from './length.filter';
 import { LinkRowContainsFilter, LinkRowHasFilter, LinkRowHasNotFilter, LinkRowNotContainsFilter } from './link-row.filter';
@@ -48,6 +49,9 @@ export const FILTER_TYPES: (new (...args: never[]) => FilterType)[] = [
   MultipleCollaboratorsHasNotFilter,
   UserIsFilter,
   UserIsNotFilter,
+  FilenameContainsFilter,
+  HasFileTypeFilter,
+  FilesLowerThanFilter,
   BooleanFilter,
   EmptyFilter,
   NotEmptyFilter,

@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
+import { quote } from '../../../core/database/sql';
+import { UserFileRepository } from '../../../files/user-file.repository';
+import { parseUserFileName, UserFileEntity, userFileName } from '../../../files/user-file.entity';
+import { UserFileErrors } from '../../../files/user-files.errors';
+import { userFileKey, UserFileJson, UserFilesService } from '../../../files/user-files.service';
+import { FileStorage } from '../../../files/storage/file-storage';
+import { formulaDialect } from '../../formula/formula-dialect';
+import type { FieldEntity } from '../field.entity';
+import { cellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
+import { pythonTypeName } from '../../../core/validation/field';
+import { columnOf } from './base';
+
+/** A file of a cell as stored (Baserow's `UserFile.serialize()` plus `visible_name`). */
+export interface StoredFile {
+  name: string;
+  visible_name: string;
+  size: number;
+  mime_type: string;
+  is_image: boolean;
+  image_width: number | null;
+  image_height: number | null;
+  uploaded_at: string;
+}
+
+/** A file of a cell as answered: the stored file with its absolute URL and thumbnails. */
+export type FileCell = { url: string; thumbnails: UserFileJson['thumbnails'] } & StoredFile;
+
+/** Python's `datetime.isoformat()` of a UTC time: `+00:00`, microseconds only when there are some. */
+export function pythonIsoFormat(date: Date): string {
+  const iso = date.toISOString();
+  return iso.endsWith('.000Z') ? iso.replace('.000Z', '+00:00') : iso.replace(/\.(\d{3})Z$/, '.$1000+00:00');
+}
+
+function storedFile(file: UserFileEntity, visibleName: string | null): StoredFile {
+  return {
+    name: userFileName(file),
+    visible_name: visibleName || file.originalName,
+    size: file.size,
+    mime_type: file.mimeType,
+    is_image: file.isImage,
+    image_width: file.imageWidth,
+    image_height: file.imageHeight,
+    uploaded_at: pythonIsoFormat(file.uploadedAt),
+  };
+}
+
+/** Files taken from another type's text by a conversion: names that name no file are dropped, not refused. */
+class ConvertedFiles {
+  constructor(readonly items: { name: string; visible_name: string | null }[]) {}
+}
+
+/** The items of a stored cell (JSON text on SQLite, parsed on PostgreSQL). */
+function storedItems(raw: unknown): StoredFile[] {
+  const value = typeof raw === 'string' ? safeParse(raw) : raw;
+  return Array.isArray(value) ? (value as StoredFile[]) : [];
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return [];
+  }
+}
+
+/** Baserow's `list_to_comma_separated_string`: items joined by `, `, quoted when they hold a comma or a quote. */
+function commaSeparated(items: string[]): string {
+  return items.map((item) => (/[",]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item)).join(', ');
+}
+
+/**
+ * `file`: a list of user files in one JSON column. Written as names or `{name, visible_name}`
+ * (names of files that do not exist: ERROR_USER_FILE_DOES_NOT_EXIST), answered with absolute
+ * URLs and thumbnails; searched and filtered by visible name.
+ */
+@Injectable()
+export class FileFieldType implements FieldType {
+  readonly type = 'file';
+  readonly readOnly = false;
+  readonly canIndex = false;
+  readonly properties = {};
+
+  constructor(
+    private readonly files: UserFileRepository,
+    private readonly userFiles: UserFilesService,
+    private readonly storage: FileStorage,
+  ) {}
+
+  canBePrimary(): boolean {
+    return true;
+  }
+
+  column(field: FieldEntity): ColumnDefinition {
+    return { name: fieldColumn(field), kind: 'json' };
+  }
+
+  defaultValue(): unknown {
+    return '[]';
+  }
+
+  async prepareValue(field: FieldEntity, value: unknown, _ctx: FieldContext): Promise<unknown> {
+    const lenient = value instanceof ConvertedFiles;
+    const items = lenient ? value.items : this.requestItems(value);
+    if (items.length === 0) return '[]';
+    const found = await this.files.findByNames(items.map((item) => item.name));
+    const stored: StoredFile[] = [];
+    for (const item of items) {
+      const file = found.get(item.name);
+      if (file) stored.push(storedFile(file, item.visible_name));
+      else if (!lenient) throw UserFileErrors.userFileDoesNotExist(item.name);
+    }
+    return JSON.stringify(stored);
+  }
+
+  /** A request value as `{name, visible_name}` items (Baserow's list of FileFieldRequestSerializer, names or a comma string). */
+  private requestItems(value: unknown): { name: string; visible_name: string | null }[] {
+    if (value === null || value === undefined || value === '') return [];
+    if (typeof value === 'string') return value.split(',').map((name) => name.trim()).filter(Boolean).map((name) => ({ name, visible_name: null }));
+    if (!Array.isArray(value)) throw cellError(`Expected a list of items but got type "${pythonTypeName(value)}".`, 'not_a_list');
+    return value.map((item) => {
+      if (typeof item === 'string' && item.trim()) return { name: item.trim(), visible_name: null };
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        throw cellError('Every provided value must at least contain the file name as `name`.', 'invalid');
+      }
+      const { name, visible_name: visibleName } = item as Record<string, unknown>;
+      if (typeof name !== 'string' || !name.trim()) throw cellError('Every provided value must at least contain the file name as `name`.', 'invalid');
+      if (visibleName !== undefined && visibleName !== null && typeof visibleName !== 'string') throw cellError('The provided `visible_name` must be a string.', 'invalid');
+      // eslint-disable-next-line no-control-regex
+      if (typeof visibleName === 'string' && /\u0000/.test(visibleName)) throw cellError('Null characters are not allowed.', 'null_characters_not_allowed');
+      return { name: name.trim(), visible_name: typeof visibleName === 'string' && visibleName.trim() ? visibleName.trim().slice(0, 255) : null };
+    });
+  }
+
+  async readValues(field: FieldEntity, rows: RawRow[]): Promise<unknown[]> {
+    const column = fieldColumn(field);
+    return Promise.all(rows.map((row) => Promise.all(storedItems(row[column]).map((item) => this.cell(item)))));
+  }
+
+  private async cell(item: StoredFile): Promise<FileCell> {
+    const parts = parseUserFileName(item.name);
+    const thumbnails = parts ? await this.userFiles.thumbnails({ isImage: item.is_image, ...parts }) : null;
+    return {
+      url: await this.storage.url(userFileKey(item.name)),
+      thumbnails,
+      visible_name: item.visible_name,
+      name: item.name,
+      size: item.size,
+      mime_type: item.mime_type,
+      is_image: item.is_image,
+      image_width: item.image_width ?? null,
+      image_height: item.image_height ?? null,
+      uploaded_at: item.uploaded_at,
+    };
+  }
+
+  /** Row history keeps the stored files (without URLs, which may be signed and expire). */
+  historyValue(_field: FieldEntity, apiValue: unknown): unknown {
+    return (Array.isArray(apiValue) ? (apiValue as FileCell[]) : []).map(({ url: _url, thumbnails: _thumbnails, ...stored }) => stored);
+  }
+
+  /** Baserow's `get_export_value`: rich → `{visible_name, name, url}` items; text → `visible_name (url), …`. */
+  exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const files = Array.isArray(apiValue) ? (apiValue as FileCell[]) : [];
+    if (rich) return files.map((file) => ({ visible_name: file.visible_name, name: file.name, url: file.url }));
+    return commaSeparated(files.map((file) => `${file.visible_name} (${file.url})`));
+  }
+
+  /** As Baserow converts a file field to text: `visible_name (url)` items joined by `, `. */
+  toText(_field: FieldEntity, apiValue: unknown): string | null {
+    const files = Array.isArray(apiValue) ? (apiValue as FileCell[]) : [];
+    return files.length ? files.map((file) => `${file.visible_name} (${file.url})`).join(', ') : null;
+  }
+
+  /**
+   * Text to files: `visible name (…/user_files/<name>)` items (the text a file field converts
+   * to) and bare names; names that name no file are dropped.
+   */
+  convertFrom(_field: FieldEntity, apiValue: unknown, _from: FieldEntity, fromType: FieldType): unknown {
+    const text = fromType.toText(_from, apiValue);
+    if (!text) return new ConvertedFiles([]);
+    const items: { name: string; visible_name: string | null }[] = [];
+    const pattern = /\s*([^,]*?)\s*\(([^()\s]*?)\)|([A-Za-z0-9]+_[A-Za-z0-9]+\.[A-Za-z0-9]*)/g;
+    for (const match of text.matchAll(pattern)) {
+      const name = (match[2] ?? match[3] ?? '').split('/').pop() ?? '';
+      if (parseUserFileName(name)) items.push({ name, visible_name: match[1] || null });
+    }
+    return new ConvertedFiles(items);
+  }
+
+  sortExpression(): string | null {
+    return null;
+  }
+
+  groupable(): boolean {
+    return false;
+  }
+
+  /** Compat search: a file whose visible name contains the term. */
+  searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
+    return fileExists(field, ref.alias, ref.sql.dialect, (item, db) => ref.sql.dialect.ilike(db.jsonGetText(item, 'visible_name'), ref.sql.param(`%${escapeLike(term)}%`)));
+  }
+}
+
+/**
+ * `EXISTS` a file of the cell matching `condition` (given the item's JSON expression); without
+ * a condition, whether the cell has any file.
+ */
+export function fileExists(
+  field: FieldEntity,
+  alias: string,
+  dialect: Parameters<typeof formulaDialect>[0],
+  condition?: (item: string, db: ReturnType<typeof formulaDialect>) => string,
+): string {
+  const db = formulaDialect(dialect);
+  const items = db.jsonArrayItems(columnOf(field, { alias } as ColumnRef), quote(`files_${field.id}`));
+  return `EXISTS (SELECT 1 FROM ${items.from}${condition ? ` WHERE ${condition(items.item, db)}` : ''})`;
+}
+
+/** The number of files of the cell, as SQL. */
+export function fileCount(field: FieldEntity, alias: string, dialect: Parameters<typeof formulaDialect>[0]): string {
+  const db = formulaDialect(dialect);
+  const items = db.jsonArrayItems(columnOf(field, { alias } as ColumnRef), quote(`files_${field.id}`));
+  return `(SELECT COUNT(*) FROM ${items.from})`;
+}

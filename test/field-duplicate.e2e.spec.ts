@@ -137,8 +137,10 @@ describe('field duplication', () => {
     const due = (await duplicate(db.fields.Due.id, true)).duplicated_field;
     const hours = (await duplicate(db.fields.Hours.id, true)).duplicated_field;
     expect(hours).toMatchObject({ name: 'Hours 2', number_decimal_places: 1 });
+    await duplicate(db.fields.Attachments.id, true);
     const after = await rows(db.tasks);
-    expect(after.map((r: any) => [r['Cost 2'], r['Due 2'], r['Hours 2']])).toEqual(after.map((r: any) => [r.Cost, r.Due, r.Hours]));
+    expect(after.map((r: any) => [r['Cost 2'], r['Due 2'], r['Hours 2'], r['Attachments 2']])).toEqual(after.map((r: any) => [r.Cost, r.Due, r.Hours, r.Attachments]));
+    expect(after.some((r: any) => r['Attachments 2'].length === 1 && r['Attachments 2'][0].visible_name === 'Sketch')).toBe(true);
     expect(due.name).toBe('Due 2');
     // Read-only cells are made anew, data or not (as Baserow).
     const uuid = (await api('POST', `/api/database/fields/table/${db.tasks}/`, { name: 'Key', type: 'uuid' })).body;

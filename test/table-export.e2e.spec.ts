@@ -4,6 +4,7 @@ import * as ExcelJS from 'exceljs';
 import * as iconv from 'iconv-lite';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { databaseOf, emptyTable } from './support/fixtures';
+import { download, pngImage, uploadFile } from './support/files';
 
 let t: TestApp;
 let ada: SignedUp;
@@ -163,6 +164,39 @@ describe('export', () => {
     const job = (await api('POST', path, { exporter_type: 'csv' })).body;
     await exported(job.id);
     expect((await api('GET', `/api/database/export/${job.id}/`, undefined, eve.token)).body).toEqual({ error: 'ERROR_EXPORT_JOB_DOES_NOT_EXIST', detail: 'That export job does not exist.' });
+  });
+
+  test('file cells export by visible name and URL; the Excel export and the image download from their URLs', async () => {
+    const id = await emptyTable(t, ada, databaseId, 'With files');
+    for (const field of (await api('GET', `/api/database/fields/table/${id}/`)).body.filter((f: any) => !f.primary)) await api('DELETE', `/api/database/fields/${field.id}/`);
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Files', type: 'file' });
+    const image = await pngImage(60, 40);
+    const upload = await uploadFile(t, `JWT ${ada.token}`, 'photo.png', image);
+    expect(upload.status).toBe(200);
+    const row = await api('POST', `/api/database/rows/table/${id}/?user_field_names=true`, { Name: 'With a photo', Files: [{ name: upload.body.name, visible_name: 'Photo' }] });
+    expect(row.status).toBe(200);
+    const cell = row.body.Files[0];
+    expect(cell.url).toBe(upload.body.url);
+    // The image and its thumbnail load from the instance.
+    const original = await download(t, cell.url);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('image/png');
+    expect(original.body.equals(image)).toBe(true);
+    const tiny = await download(t, cell.thumbnails.tiny.url);
+    expect(tiny.status).toBe(200);
+    expect(tiny.body.length).toBeGreaterThan(0);
+
+    const csv = (await exportFile({ exporter_type: 'csv' }, id)).file.toString('utf8');
+    expect(csv).toBe(`\ufeffid,Name,Files\r\n${row.body.id},With a photo,Photo (${cell.url})\r\n`);
+    const json = JSON.parse((await exportFile({ exporter_type: 'json' }, id)).file.toString('utf8'));
+    expect(json).toEqual([{ id: row.body.id, Name: 'With a photo', Files: [{ visible_name: 'Photo', name: upload.body.name, url: cell.url }] }]);
+    const { job } = await exportFile({ exporter_type: 'excel' }, id);
+    const xlsx = await download(t, job.url);
+    expect(xlsx.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.body as unknown as ArrayBuffer);
+    const values = workbook.worksheets[0].getRow(2).values as unknown[];
+    expect(values.slice(1)).toEqual([row.body.id, 'With a photo', `Photo (${cell.url})`]);
   });
 
   test('100,000 rows export page by page without holding them in memory', async () => {

@@ -1,9 +1,10 @@
 import type { SignedUp, TestApp } from './app';
+import { pngImage, uploadFile } from './files';
 
 /**
  * A database with two linked tables and fields of many types (selects with defaults, links
  * with related fields, a self link, formula, lookup, rollup, count), rows, and views with
- * filters, a filter group, sorts, a group-by, field options and a decoration: what the
+ * filters, a filter group, sorts, a group-by, field options and a decoration, and a file cell: what the
  * serializer must carry through duplication.
  */
 export interface RichDatabase {
@@ -49,6 +50,9 @@ export async function richDatabase(t: TestApp, user: SignedUp, name = 'Planning'
   await add(tasks, { name: 'Done?', type: 'boolean' });
   await add(tasks, { name: 'Project', type: 'link_row', link_row_table_id: projects, has_related_field: true });
   await add(tasks, { name: 'Blocked by', type: 'link_row', link_row_table_id: tasks, has_related_field: false });
+  await add(tasks, { name: 'Attachments', type: 'file' });
+  const upload = await uploadFile(t, `JWT ${user.token}`, 'sketch.png', await pngImage(40, 30));
+  if (upload.status !== 200) throw new Error(`upload: ${upload.status} ${upload.text}`);
   const options: Record<string, number> = {};
   for (const field of ['Kind', 'Status', 'Tags']) for (const option of fields[field].select_options) options[option.value] = option.id;
   // The default option of a select is an option id of its field.
@@ -58,7 +62,7 @@ export async function richDatabase(t: TestApp, user: SignedUp, name = 'Planning'
   fields.Tasks = projectFields.find((f: any) => f.name === 'Tasks');
   const p1 = await api('POST', `/api/database/rows/table/${projects}/?user_field_names=true`, { Name: 'Website', Budget: '1200.50', Kind: options.Client });
   const p2 = await api('POST', `/api/database/rows/table/${projects}/?user_field_names=true`, { Name: 'Backoffice', Budget: '300', Kind: options.Internal });
-  const t1 = await api('POST', `/api/database/rows/table/${tasks}/?user_field_names=true`, { Name: 'Design', Status: options.Done, Tags: [options.ui], Due: '2026-01-10', Hours: '4.5', 'Done?': true, Project: [p1.id] });
+  const t1 = await api('POST', `/api/database/rows/table/${tasks}/?user_field_names=true`, { Name: 'Design', Status: options.Done, Tags: [options.ui], Due: '2026-01-10', Hours: '4.5', 'Done?': true, Project: [p1.id], Attachments: [{ name: upload.body.name, visible_name: 'Sketch' }] });
   const t2 = await api('POST', `/api/database/rows/table/${tasks}/?user_field_names=true`, { Name: 'Build', Status: options.Doing, Tags: [options.api, options.ui], Due: '2026-02-01', Hours: '12', Project: [p1.id], 'Blocked by': [t1.id] });
   await api('POST', `/api/database/rows/table/${tasks}/?user_field_names=true`, { Name: 'Billing', Tags: [], Hours: '3', Project: [p2.id], 'Blocked by': [t2.id, t1.id] });
   // A trashed row is not copied.

@@ -178,7 +178,9 @@ export class TableImportService {
     const ctx = this.contexts.fieldContext(context, null);
     const rows = new Map<string, number>();
     for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
-      const columns = await Promise.all(fields.map((field) => this.types.of(field).readValues(field, batch, ctx)));
+      // One field after the other: the import's transaction is one connection.
+      const columns: unknown[][] = [];
+      for (const field of fields) columns.push(await this.types.of(field).readValues(field, batch, ctx));
       batch.forEach((row, i) => {
         const key = JSON.stringify(fields.map((field, f) => this.types.of(field).toText(field, columns[f][i])));
         if (!rows.has(key)) rows.set(key, row.id);

@@ -90,12 +90,11 @@ export class ViewSelectionService {
 
   /** Several views' saved selections in four queries. */
   async savedOfViews(viewIds: number[]): Promise<Map<number, SavedSelection>> {
-    const [filters, groups, sorts, groupBys] = await Promise.all([
-      this.filters.ofViews(viewIds),
-      this.filters.groupsOfViews(viewIds),
-      this.sorts.ofViews(ViewSortEntity, viewIds),
-      this.sorts.ofViews(ViewGroupByEntity, viewIds),
-    ]);
+    // One after the other: inside a transaction they share one connection (pg refuses overlapping queries in its next major).
+    const filters = await this.filters.ofViews(viewIds);
+    const groups = await this.filters.groupsOfViews(viewIds);
+    const sorts = await this.sorts.ofViews(ViewSortEntity, viewIds);
+    const groupBys = await this.sorts.ofViews(ViewGroupByEntity, viewIds);
     const result = new Map<number, SavedSelection>(viewIds.map((id) => [id, { filters: [], groups: [], sorts: [], groupBys: [] }]));
     for (const f of filters) result.get(f.viewId)?.filters.push(f);
     for (const g of groups) result.get(g.viewId)?.groups.push(g);
@@ -182,11 +181,9 @@ export class ViewSelectionService {
   /** What a restored field carries in `field_restored`: its filters, sorts and group-bys (by field id, with its table). */
   async fieldUse(fields: { id: number; tableId: number }[]): Promise<Map<number, { filters: unknown[]; sortings: unknown[]; group_bys: unknown[] }>> {
     const fieldIds = fields.map((f) => f.id);
-    const [filters, sorts, groupBys] = await Promise.all([
-      this.filters.ofFields(fieldIds),
-      this.sorts.ofFields(ViewSortEntity, fieldIds),
-      this.sorts.ofFields(ViewGroupByEntity, fieldIds),
-    ]);
+    const filters = await this.filters.ofFields(fieldIds);
+    const sorts = await this.sorts.ofFields(ViewSortEntity, fieldIds);
+    const groupBys = await this.sorts.ofFields(ViewGroupByEntity, fieldIds);
     const result = new Map(fieldIds.map((id) => [id, { filters: [] as unknown[], sortings: [] as unknown[], group_bys: [] as unknown[] }]));
     const contexts = new Map<number, TableContext | null>();
     for (const field of fields) if (!contexts.has(field.tableId)) contexts.set(field.tableId, await this.contexts.ofTable(field.tableId));

@@ -46,8 +46,14 @@ const PG_SETUP = `
     END IF;
   END $$;`;
 
+/** Data sources whose database has the triggers (installing them is DDL, which would bump the sequence each time). */
+const watched = new WeakSet<DataSource>();
+
 async function postgresDigest(dataSource: DataSource): Promise<string> {
-  await dataSource.query(PG_SETUP);
+  if (!watched.has(dataSource)) {
+    await dataSource.query(PG_SETUP);
+    watched.add(dataSource);
+  }
   const unwatched: { name: string }[] = await dataSource.query(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind = 'r'

@@ -1,5 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { addMember } from './support/fixtures';
+import { addMember, endedJob } from './support/fixtures';
 import { richDatabase, RichDatabase } from './support/rich-database';
 import { connect, expectNone, WsClient } from './support/ws';
 
@@ -11,14 +11,7 @@ let db: RichDatabase;
 
 const api = (method: string, path: string, body?: unknown, token = ada.token, headers?: Record<string, string>) => t.request(method, path, { token, body, headers });
 
-async function finished(jobId: number, token = ada.token): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const job = (await api('GET', `/api/jobs/${jobId}/`, undefined, token)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-  throw new Error('The job did not end.');
-}
+const finished = (jobId: number, token = ada.token): Promise<any> => endedJob(t, token, jobId);
 
 async function duplicate(fieldId: number, duplicateData: boolean, headers?: Record<string, string>): Promise<any> {
   const res = await api('POST', `/api/database/fields/${fieldId}/duplicate/async/`, { duplicate_data: duplicateData }, ada.token, headers);

@@ -1,4 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { endedJob } from './support/fixtures';
 
 let t: TestApp;
 let ada: SignedUp;
@@ -9,15 +10,7 @@ const rowsOf = async (table: number) => (await api('GET', `/api/database/rows/ta
 const fieldsOf = async (table: number) => (await api('GET', `/api/database/fields/table/${table}/`)).body as any[];
 const byName = (fields: any[], name: string) => fields.find((f) => f.name === name);
 
-/** Polls a job until it has ended. */
-async function finished(jobId: number): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const job = (await api('GET', `/api/jobs/${jobId}/`)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('The job did not end.');
-}
+const finished = (jobId: number): Promise<any> => endedJob(t, ada.token, jobId);
 
 beforeAll(async () => {
   t = await startApp();

@@ -1,7 +1,7 @@
 import * as ExcelJS from 'exceljs';
 import * as iconv from 'iconv-lite';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { databaseOf, emptyTable } from './support/fixtures';
+import { databaseOf, emptyTable, endedJob } from './support/fixtures';
 
 let t: TestApp;
 let ada: SignedUp;
@@ -20,14 +20,7 @@ async function upload(path: string, file: Buffer | string | null, fileName: stri
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function ended(jobId: number): Promise<any> {
-  for (let i = 0; i < 1500; i++) {
-    const job = (await api('GET', `/api/jobs/${jobId}/`)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('The job did not end.');
-}
+const ended = (jobId: number): Promise<any> => endedJob(t, ada.token, jobId);
 
 /** Creates a table from an upload and answers its rows keyed by field name. */
 async function createFrom(file: Buffer | string, fileName: string, fields: Record<string, string> = {}): Promise<{ job: any; rows: any[] }> {

@@ -1,5 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { databaseOf, emptyTable } from './support/fixtures';
+import { databaseOf, emptyTable, endedJob } from './support/fixtures';
 import { connect, WsClient } from './support/ws';
 
 let t: TestApp;
@@ -10,14 +10,7 @@ const sockets: WsClient[] = [];
 
 const api = (method: string, path: string, body?: unknown, token = ada.token, headers: Record<string, string> = {}) => t.request(method, path, { token, body, headers });
 
-async function ended(jobId: number, token = ada.token): Promise<any> {
-  for (let i = 0; i < 1500; i++) {
-    const job = (await api('GET', `/api/jobs/${jobId}/`, undefined, token)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('The job did not end.');
-}
+const ended = (jobId: number, token = ada.token): Promise<any> => endedJob(t, token, jobId);
 
 /** A table with Name (text, primary), Amount (number, 2 places), Done (boolean), Email, Kind (single select). */
 async function typedTable(name: string): Promise<{ id: number; fields: Record<string, number> }> {

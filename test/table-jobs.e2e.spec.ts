@@ -1,4 +1,5 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { endedJob } from './support/fixtures';
 
 let t: TestApp;
 let ada: SignedUp;
@@ -7,15 +8,7 @@ let databaseId: number;
 
 const api = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
 
-/** Polls a job until it has ended. */
-async function finished(jobId: number, token = ada.token): Promise<any> {
-  for (let i = 0; i < 100; i++) {
-    const job = (await api('GET', `/api/jobs/${jobId}/`, undefined, token)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('The job did not end.');
-}
+const finished = (jobId: number, token = ada.token): Promise<any> => endedJob(t, token, jobId);
 
 beforeAll(async () => {
   t = await startApp();

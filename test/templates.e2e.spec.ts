@@ -2,19 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
-import { addMember } from './support/fixtures';
+import { addMember, endedJob } from './support/fixtures';
 import { connect, expectNone } from './support/ws';
 
 const SHIPPED = resolve(__dirname, '..', 'templates');
 
-async function finished(t: TestApp, token: string, jobId: number): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const job = (await t.request('GET', `/api/jobs/${jobId}/`, { token })).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  throw new Error('The job did not end.');
-}
+const finished = (t: TestApp, token: string, jobId: number): Promise<any> => endedJob(t, token, jobId);
 
 describe('templates shipped in templates/', () => {
   let t: TestApp;

@@ -13,14 +13,18 @@ import { UserFileEntity, userFileName } from './user-file.entity';
 import { FileTooLargeError, UserFileErrors } from './user-files.errors';
 import { fetchToSpool, UrlNotAllowedError, UrlNotReachableError } from './url-fetcher';
 
-/** The answer of the upload endpoints (Baserow's `UserFileSerializer`). */
-export interface UserFileJson {
+/** What both the upload answer and a file cell tell of a user file. */
+export interface UserFileFacts {
   size: number;
   mime_type: string;
   is_image: boolean;
   image_width: number | null;
   image_height: number | null;
   uploaded_at: string;
+}
+
+/** The answer of the upload endpoints (Baserow's `UserFileSerializer`). */
+export interface UserFileJson extends UserFileFacts {
   url: string;
   thumbnails: Record<string, { url: string; width: number | null; height: number | null }> | null;
   name: string;

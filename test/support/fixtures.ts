@@ -73,14 +73,19 @@ export async function addMember(t: TestApp, owner: SignedUp, member: SignedUp, w
   await ok(t, 'POST', `/api/workspaces/invitations/${invitation.id}/accept/`, member.token);
 }
 
-/** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
-export async function settleJob(t: TestApp, token: string, jobId: number | string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/** Polls `/api/jobs/{id}/` until the job has ended (or is not the user's to see); answers its body. */
+export async function endedJob(t: TestApp, token: string, jobId: number | string): Promise<any> {
+  for (let i = 0; i < 1500; i++) {
     const job = await t.request('GET', `/api/jobs/${jobId}/`, { token });
-    if (job.status !== 200 || !['pending', 'started'].includes(job.body.state)) return;
+    if (job.status !== 200 || !['pending', 'started'].includes(job.body.state)) return job.body;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`job ${jobId} did not finish`);
+  throw new Error(`job ${jobId} did not end`);
+}
+
+/** Waits until a job is finished (or failed), so nothing changes behind a test's back. */
+export async function settleJob(t: TestApp, token: string, jobId: number | string): Promise<void> {
+  await endedJob(t, token, jobId);
 }
 
 export async function createTenant(t: TestApp, name: string): Promise<Tenant> {

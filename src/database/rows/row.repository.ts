@@ -10,7 +10,9 @@ import { liveRow } from './table-schema.repository';
 /** Bound values per statement: SQLite takes at most 32,766, PostgreSQL 65,535. */
 const MAX_BOUND_VALUES = 30_000;
 
-/** A row to insert: its stored column values and its order. */
+/** How many rows of `valuesPerRow` bound values one INSERT may carry. */
+const rowsPerStatement = (valuesPerRow: number): number => Math.max(1, Math.floor(MAX_BOUND_VALUES / valuesPerRow));
+
 /** A row that keeps its id and order (timestamps as stored text; absent: now). */
 export interface ImportedRow {
   id: number;
@@ -20,6 +22,7 @@ export interface ImportedRow {
   values: Record<string, unknown>;
 }
 
+/** A row to insert: its stored column values and its order. */
 export interface NewRow {
   values: Record<string, unknown>;
   order: bigint;
@@ -50,7 +53,7 @@ export class RowRepository {
    */
   async insert(tableId: number, rows: NewRow[], columns: string[], userId: number | null): Promise<number[]> {
     if (!rows.length) return [];
-    const perStatement = Math.max(1, Math.floor(MAX_BOUND_VALUES / (5 + columns.length)));
+    const perStatement = rowsPerStatement(5 + columns.length);
     if (rows.length > perStatement) {
       const ids: number[] = [];
       for (let start = 0; start < rows.length; start += perStatement) ids.push(...(await this.insert(tableId, rows.slice(start, start + perStatement), columns, userId)));
@@ -73,14 +76,15 @@ export class RowRepository {
 
   /**
    * Inserts rows that keep their ids, orders and timestamps (an imported or copied table),
-   * in statements of at most 200 rows; the id sequence then follows the largest id.
+   * in statements of as many rows as can be bound; the id sequence then follows the largest id.
    */
   async insertWithIds(tableId: number, rows: ImportedRow[], columns: string[], userId: number | null): Promise<void> {
     const now = isoMicros(new Date());
     const names = ['id', 'order', 'created_on', 'updated_on', 'created_by_id', 'last_modified_by_id', ...columns];
-    for (let i = 0; i < rows.length; i += 200) {
+    const perStatement = rowsPerStatement(names.length);
+    for (let i = 0; i < rows.length; i += perStatement) {
       const sql = this.sql();
-      const tuples = rows.slice(i, i + 200).map((row) =>
+      const tuples = rows.slice(i, i + perStatement).map((row) =>
         sql.list([row.id, this.dialect.orderToDb(row.order), row.createdOn ?? now, row.updatedOn ?? now, userId, userId, ...columns.map((c) => row.values[c] ?? null)]),
       );
       await this.query(`INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')}`, sql.params);

@@ -1,16 +1,19 @@
-import { Field } from '../../core/validation/field';
+import { Field, FieldSpec } from '../../core/validation/field';
+
+/** The initial rows of a new table (both the sync and the job variant). */
+const TABLE_DATA: FieldSpec = {
+  kind: 'list',
+  of: { kind: 'list', of: { kind: 'any' } },
+  minItems: 1,
+  required: false,
+  description: 'Rows of cells; every column becomes a text field. Without it the table gets the example fields and two empty rows.',
+};
 
 export class CreateTableDto {
   @Field({ kind: 'string', max: 255, example: 'Customers' })
   name: string;
 
-  @Field({
-    kind: 'list',
-    of: { kind: 'list', of: { kind: 'any' } },
-    minItems: 1,
-    required: false,
-    description: 'Rows of cells; every column becomes a text field. Without it the table gets the example fields and two empty rows.',
-  })
+  @Field(TABLE_DATA)
   data?: unknown[][];
 
   @Field({ kind: 'bool', required: false, default: false, description: 'The first row of `data` holds the field names.' })
@@ -22,14 +25,7 @@ export class CreateTableAsyncDto {
   @Field({ kind: 'string', max: 255, example: 'Customers' })
   name: string;
 
-  @Field({
-    kind: 'list',
-    of: { kind: 'list', of: { kind: 'any' } },
-    minItems: 1,
-    maxItems: 1_000_000,
-    required: false,
-    description: 'Rows of cells; every column becomes a text field. Without it the table gets the example fields and two empty rows.',
-  })
+  @Field({ ...TABLE_DATA, maxItems: 1_000_000 })
   data?: unknown[][];
 
   @Field({ kind: 'bool', required: false, default: false, description: 'The first row of `data` holds the field names.' })

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ColumnDefinition, escapeLike } from '../../../core/database/dialect';
 import { quote } from '../../../core/database/sql';
+import { toApiDateTime } from '../../../core/database/columns';
 import { UserFileRepository } from '../../../files/user-file.repository';
 import { parseUserFileName, UserFileEntity, userFileName } from '../../../files/user-file.entity';
 import { UserFileErrors } from '../../../files/user-files.errors';
-import { userFileKey, UserFileJson, UserFilesService } from '../../../files/user-files.service';
+import { UserFileFacts, userFileKey, UserFileJson, UserFilesService } from '../../../files/user-files.service';
 import { FileStorage } from '../../../files/storage/file-storage';
 import { formulaDialect } from '../../formula/formula-dialect';
 import type { FieldEntity } from '../field.entity';
@@ -13,15 +14,9 @@ import { pythonTypeName } from '../../../core/validation/field';
 import { columnOf } from './base';
 
 /** A file of a cell as stored (Baserow's `UserFile.serialize()` plus `visible_name`). */
-export interface StoredFile {
+export interface StoredFile extends UserFileFacts {
   name: string;
   visible_name: string;
-  size: number;
-  mime_type: string;
-  is_image: boolean;
-  image_width: number | null;
-  image_height: number | null;
-  uploaded_at: string;
 }
 
 /** A file of a cell as answered: the stored file with its absolute URL and thumbnails. */
@@ -29,8 +24,7 @@ export type FileCell = { url: string; thumbnails: UserFileJson['thumbnails'] } &
 
 /** Python's `datetime.isoformat()` of a UTC time: `+00:00`, microseconds only when there are some. */
 export function pythonIsoFormat(date: Date): string {
-  const iso = date.toISOString();
-  return iso.endsWith('.000Z') ? iso.replace('.000Z', '+00:00') : iso.replace(/\.(\d{3})Z$/, '.$1000+00:00');
+  return toApiDateTime(date)!.replace(/Z$/, '+00:00');
 }
 
 function storedFile(file: UserFileEntity, visibleName: string | null): StoredFile {

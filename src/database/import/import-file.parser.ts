@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import * as ExcelJS from 'exceljs';
+import type * as ExcelJS from 'exceljs';
+import { loadExcel } from '../excel';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import * as iconv from 'iconv-lite';
 import { ApiError } from '../../core/errors/api-error';
@@ -108,7 +109,7 @@ function parseXmlFile(bytes: Buffer): Record<string, unknown>[] {
 }
 
 async function parseExcelFile(bytes: Buffer): Promise<string[][]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

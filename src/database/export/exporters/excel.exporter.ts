@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Writable } from 'node:stream';
-import * as ExcelJS from 'exceljs';
+import { loadExcel } from '../../excel';
 import { ExportWriter, TableExporter } from '../table-exporter';
 
 /** `excel`: an .xlsx workbook of one sheet, a header row and cells as text, written as a stream. */
@@ -12,7 +12,7 @@ export class ExcelTableExporter implements TableExporter {
   readonly rich = false;
 
   async open(out: Writable, columns: string[]): Promise<ExportWriter> {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const workbook = new (await loadExcel()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const sheet = workbook.addWorksheet('Sheet1');
     sheet.addRow(columns).commit();
     return {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { Caches, MetadataCache } from '../core/cache/caches';
 import { RequestContext } from '../core/context/request-context';
 import { Errors, PlainHttpError } from '../core/errors/api-error';
 import { AuthenticatedToken, TokenAuthenticator } from '../tokens/token-authenticator';
@@ -30,12 +31,18 @@ const JWT_CHALLENGE = { 'WWW-Authenticate': 'JWT realm="api"' };
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** Users by id, as a JWT names them (a metadata cache: a changed or deleted user is seen at once). */
+  private readonly userCache: MetadataCache<number, UserEntity | null>;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
     private readonly users: UserRepository,
     private readonly databaseTokens: TokenAuthenticator,
-  ) {}
+    caches: Caches,
+  ) {
+    this.userCache = caches.metadata<number, UserEntity | null>('jwt-users');
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
@@ -72,7 +79,7 @@ export class AuthGuard implements CanActivate {
     }
     const claims = this.tokens.verify(parts[1], 'access');
     if (!claims) throw Errors.invalidAccessToken();
-    const user = await this.users.findById(claims.user_id);
+    const user = await this.userCache.get(claims.user_id, () => this.users.findById(claims.user_id));
     if (!user || !user.isActive || issuedBeforePasswordChange(user, claims.iat)) throw Errors.invalidAccessToken();
     req.user = user;
     RequestContext.setActor(user.id, webSocketId);

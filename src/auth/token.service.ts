@@ -42,7 +42,7 @@ export class TokenService {
       jti: randomUUID().replace(/-/g, ''),
       user_id: userId,
     };
-    return this.jwt.sign(claims, { algorithm: 'HS256', secret: this.keys.key('jwt') });
+    return this.jwt.sign(claims, { algorithm: 'HS256', secret: this.keys.keyObject('jwt') as unknown as string });
   }
 
   /**
@@ -53,7 +53,7 @@ export class TokenService {
   verify(token: string, type: TokenType): TokenClaims | null {
     let claims: TokenClaims;
     try {
-      claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.keys.key('jwt') });
+      claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.keys.keyObject('jwt') as unknown as string });
     } catch {
       return null;
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Caches, VersionedCache } from '../core/cache/caches';
+import { Caches, MetadataCache } from '../core/cache/caches';
 import { RequestContext } from '../core/context/request-context';
 import { Dialect } from '../core/database/dialect';
 import { DIALECT } from '../core/database/tokens';
@@ -35,14 +35,14 @@ interface CachedFields {
 }
 
 /**
- * Reads a table's context with one query per request (access check and version counters)
- * and keeps its fields in the process keyed by the table's `fields_version`, so they are
- * never stale, on any instance. Only what was read outside a transaction is kept: a
- * rolled-back change must not leave its fields behind under a version that never committed.
+ * A table's context from metadata caches (see `MetadataCache`): its access for a user (the table,
+ * its workspace and membership) and its fields, read once per metadata version, so a warm
+ * request sends no query for them and is never answered from what a write changed since.
  */
 @Injectable()
 export class TableContextService {
-  private readonly cache: VersionedCache<number, CachedFields>;
+  private readonly accessCache: MetadataCache<string, TableAccessRow | null>;
+  private readonly cache: MetadataCache<number, CachedFields>;
 
   constructor(
     caches: Caches,
@@ -51,7 +51,8 @@ export class TableContextService {
     private readonly fields: FieldRepository,
     @Inject(DIALECT) private readonly dialect: Dialect,
   ) {
-    this.cache = caches.versioned<number, CachedFields>('table-fields');
+    this.accessCache = caches.metadata<string, TableAccessRow | null>('table-access');
+    this.cache = caches.metadata<number, CachedFields>('table-fields');
   }
 
   /**
@@ -59,7 +60,7 @@ export class TableContextService {
    * member; on a database token's request, 401 when the token may not do the route's operation on it.
    */
   async require(tableId: number, userId: number): Promise<TableContext> {
-    const access = await this.tables.findAccess(tableId, userId);
+    const access = await this.access(tableId, userId);
     if (!access) throw DatabaseErrors.tableDoesNotExist();
     checkTableGrant(access);
     if (!access.isMember) throw Errors.userNotInWorkspace();
@@ -68,13 +69,11 @@ export class TableContextService {
 
   /** The context of a table already checked (or read by the system). */
   async withFields(table: TableEntity, workspaceId: number): Promise<TableContext> {
-    let cached = this.cache.get(table.id, table.fieldsVersion);
-    if (!cached) {
+    const cached = await this.cache.get(table.id, async () => {
       const fields = await this.fields.ofTable(table.id);
       const selectOptions = await this.fields.selectOptions(fields.filter((f) => f.type.endsWith('select')).map((f) => f.id));
-      cached = { fields, selectOptions };
-      if (!this.db.inTransaction) this.cache.set(table.id, table.fieldsVersion, cached);
-    }
+      return { fields, selectOptions };
+    });
     const fields = cached.fields;
     return {
       table,
@@ -88,8 +87,17 @@ export class TableContextService {
 
   /** A live table's context read by the system (no user), or null when it is gone. */
   async ofTable(tableId: number): Promise<TableContext | null> {
-    const access = await this.tables.findAccess(tableId, 0);
+    const access = await this.access(tableId, 0);
     return access ? this.withFields(access.table, access.workspaceId) : null;
+  }
+
+  /**
+   * A live table with its workspace and whether the user is a member (see `TableRepository.findAccess`),
+   * from the metadata cache; the table is a copy (callers may change what they got before saving it).
+   */
+  async access(tableId: number, userId: number): Promise<TableAccessRow | null> {
+    const access = await this.accessCache.get(`${tableId}:${userId}`, () => this.tables.findAccess(tableId, userId));
+    return access && { ...access, table: Object.assign(new TableEntity(), access.table) };
   }
 
   /** The contexts of the tables the table's link fields point at (for search and link filters). */

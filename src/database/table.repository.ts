@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { ApplicationEntity } from '../applications/application.entity';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { WorkspaceEntity, WorkspaceUserEntity } from '../workspaces/workspace.entity';
@@ -87,19 +86,15 @@ export class TableRepository {
     return this.repo.find({ where: { databaseId } });
   }
 
-  /** The row versions of tables, as `id:version` text (a count cache key part). */
-  async rowsVersions(ids: number[]): Promise<string> {
-    if (!ids.length) return '';
-    const rows = await this.repo.find({ where: { id: In(ids) }, select: { id: true, rowsVersion: true }, order: { id: 'ASC' } });
-    return rows.map((row) => `${row.id}:${row.rowsVersion}`).join(',');
-  }
-
-  /** Bumps a version counter inside the write's transaction. */
-  async bump(tableId: number, counter: 'fields_version' | 'rows_version'): Promise<void> {
+  /**
+   * Bumps the table's fields version inside the write's transaction. (Row writes are versioned
+   * in memory: `UnitOfWork.rowsChanged`; the `rows_version` column is no longer written.)
+   */
+  async bump(tableId: number, counter: 'fields_version'): Promise<void> {
     await this.repo
       .createQueryBuilder()
       .update(TableEntity)
-      .set({ [counter === 'fields_version' ? 'fieldsVersion' : 'rowsVersion']: () => `${counter} + 1` })
+      .set({ fieldsVersion: () => counter + ' + 1' })
       .where('id = :tableId', { tableId })
       .execute();
   }

@@ -42,6 +42,14 @@ export class Broadcaster implements OnModuleInit {
     await this.subscriber.subscribe(this.channel);
   }
 
+  /**
+   * Whether a page group may have a socket anywhere: with Redis, other instances' sockets are
+   * not known here. Listeners skip building messages nobody would receive.
+   */
+  listened(group: string): boolean {
+    return this.redis.enabled || this.registry.hasGroup(group);
+  }
+
   async send(...deliveries: Delivery[]): Promise<void> {
     if (!deliveries.length) return;
     for (const delivery of deliveries) this.registry.deliver(delivery);

@@ -12,13 +12,15 @@ import { ViewSelectionService } from '../views/filters/view-selection.service';
 import { Broadcaster } from './broadcaster';
 import { Delivery, encode, ServerMessage } from './delivery';
 import { RealtimeRepository } from './realtime.repository';
+import { tablePageGroup } from './pages/table.page';
 
 const origin = (event: DomainEvent): string | null => event.actor.webSocketId;
 
 /** PAGE(`table-<id>`). */
 function toTablePage(tableId: number, message: ServerMessage, exclude: string | null): Delivery {
-  return { kind: 'page', group: `table-${tableId}`, message: encode(message), exclude };
+  return { kind: 'page', group: tablePageGroup(tableId), message: encode(message), exclude };
 }
+
 
 /**
  * Table, field and row messages (§4.6–4.8 and decision 3). Tables go to the workspace's
@@ -145,6 +147,7 @@ export class DatabaseRealtimeListener {
   @OnEvent('rows.created')
   async rowsCreated(event: DomainEvent<'rows.created'>): Promise<void> {
     const { tableId, rowIds, beforeRowId } = event.payload;
+    if (!this.broadcaster.listened(tablePageGroup(tableId))) return;
     const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
     if (!rows) return;
     const metadata = await this.rows.rowMetadata(tableId, rowIds, event.actor.userId);
@@ -155,6 +158,7 @@ export class DatabaseRealtimeListener {
   @OnEvent('rows.updated')
   async rowsUpdated(event: DomainEvent<'rows.updated'>): Promise<void> {
     const { tableId, rowIds, rowsBefore, updatedFieldIds } = event.payload;
+    if (!this.broadcaster.listened(tablePageGroup(tableId))) return;
     const rows = event.payload.rows ?? (await this.currentRows(tableId, rowIds));
     if (!rows) return;
     const metadata = await this.rows.rowMetadata(tableId, rowIds, event.actor.userId);
@@ -172,6 +176,7 @@ export class DatabaseRealtimeListener {
   @OnEvent('rows.deleted')
   async rowsDeleted(event: DomainEvent<'rows.deleted'>): Promise<void> {
     const { tableId, rowIds, rows } = event.payload;
+    if (!this.broadcaster.listened(tablePageGroup(tableId))) return;
     await this.broadcaster.send(
       toTablePage(tableId, { type: 'before_rows_delete', table_id: tableId, row_ids: rowIds, rows }, origin(event)),
       toTablePage(tableId, { type: 'rows_deleted', table_id: tableId, row_ids: rowIds, rows }, origin(event)),

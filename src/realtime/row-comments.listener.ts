@@ -3,6 +3,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { DomainEvent } from '../core/events/domain-events';
 import { Broadcaster } from './broadcaster';
 import { encode } from './delivery';
+import { tablePageGroup } from './pages/table.page';
 
 type CommentEvent = DomainEvent<'row_comment.created' | 'row_comment.updated' | 'row_comment.deleted' | 'row_comment.restored'>;
 
@@ -44,6 +45,6 @@ export class RowCommentsListener {
 
   private async toTable(type: string, event: CommentEvent): Promise<void> {
     const { tableId, comment } = event.payload;
-    await this.broadcaster.send({ kind: 'page', group: `table-${tableId}`, message: encode({ type, row_comment: comment }), exclude: event.actor.webSocketId });
+    await this.broadcaster.send({ kind: 'page', group: tablePageGroup(tableId), message: encode({ type, row_comment: comment }), exclude: event.actor.webSocketId });
   }
 }

@@ -68,6 +68,11 @@ export class SocketRegistry {
     removeFrom(this.byGroup, subscription.group, connection);
   }
 
+  /** Whether a socket of this instance has a page of the group. */
+  hasGroup(group: string): boolean {
+    return !!this.byGroup.get(group)?.size;
+  }
+
   socketsOfUser(userId: number): ReadonlySet<Connection> {
     return this.byUser.get(userId) ?? EMPTY;
   }

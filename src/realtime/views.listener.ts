@@ -12,6 +12,7 @@ import { ViewDecorationRepository } from '../views/decorations/decoration.reposi
 import { ViewRepository } from '../views/view.repository';
 import { Broadcaster } from './broadcaster';
 import { encode, ServerMessage } from './delivery';
+import { tablePageGroup } from './pages/table.page';
 
 /** The sub-objects of a view, each sent as `<kind>_created`, `<kind>_updated` and `<kind>_deleted`. */
 type ViewPart = 'view_filter' | 'view_filter_group' | 'view_sort' | 'view_group_by' | 'view_decoration';
@@ -45,7 +46,7 @@ export class ViewsListener implements OnModuleInit {
   }
 
   private async toTable(tableId: number, message: ServerMessage, event: DomainEvent): Promise<void> {
-    await this.broadcaster.send({ kind: 'page', group: `table-${tableId}`, message: encode(message), exclude: event.actor.webSocketId });
+    await this.broadcaster.send({ kind: 'page', group: tablePageGroup(tableId), message: encode(message), exclude: event.actor.webSocketId });
   }
 
   @OnEvent('view.created')

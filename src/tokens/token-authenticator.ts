@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Caches, VersionedCache } from '../core/cache/caches';
+import { Caches, MetadataCache } from '../core/cache/caches';
 import type { UserEntity } from '../users/user.entity';
 import { TOKEN_KEY_LENGTH, hashTokenKey } from './token-keys';
 import { TokenGrants } from './token-permissions';
-import { TokenRepository } from './token.repository';
+import { TokenLookup, TokenRepository } from './token.repository';
 import { TokenAuthenticationFailure } from './tokens.errors';
 
 /** The database token a request was authenticated with. */
@@ -17,20 +17,22 @@ export interface AuthenticatedToken {
 export const TOKEN_GRANTS_CACHE = 'token-grants';
 
 /**
- * The `Token` strategy of the auth guard. A request costs what a JWT request costs: one query
- * (the token by its key's hash, with its owner, its version and the owner's membership: a
- * deleted or rotated token, a left workspace or a permission change is seen at once, on any
- * instance) and the grants from the process cache, keyed by the token's version.
+ * The `Token` strategy of the auth guard. A request costs what a JWT request costs: the token
+ * by its key's hash (with its owner and the owner's membership) and its grants come from
+ * metadata caches, so a warm request sends no query, and a deleted or rotated token, a left
+ * workspace or a permission change is seen at once, on any instance.
  */
 @Injectable()
 export class TokenAuthenticator {
-  private readonly grantsCache: VersionedCache<number, TokenGrants>;
+  private readonly lookups: MetadataCache<string, TokenLookup | null>;
+  private readonly grantsCache: MetadataCache<number, TokenGrants>;
 
   constructor(
     private readonly repo: TokenRepository,
     caches: Caches,
   ) {
-    this.grantsCache = caches.versioned<number, TokenGrants>(TOKEN_GRANTS_CACHE);
+    this.lookups = caches.metadata<string, TokenLookup | null>('token-lookups');
+    this.grantsCache = caches.metadata<number, TokenGrants>(TOKEN_GRANTS_CACHE);
   }
 
   /** `parts`: the `Authorization` header split on whitespace, its first part being `Token` (any case). */
@@ -40,16 +42,15 @@ export class TokenAuthenticator {
     const key = parts[1];
     // No key of another length was ever issued: answered without a query.
     if (key.length !== TOKEN_KEY_LENGTH) throw TokenAuthenticationFailure.unknown();
-    const found = await this.repo.lookup(hashTokenKey(key));
+    const hash = hashTokenKey(key);
+    const found = await this.lookups.get(hash, () => this.repo.lookup(hash));
     if (!found) throw TokenAuthenticationFailure.unknown();
     if (!found.isMember) throw TokenAuthenticationFailure.ownerLeft();
     if (!found.user.isActive) throw TokenAuthenticationFailure.ownerInactive();
-    let grants = this.grantsCache.get(found.tokenId, found.version);
-    if (!grants) {
+    const grants = await this.grantsCache.get(found.tokenId, async () => {
       const rows = (await this.repo.permissionsOf([found.tokenId], { withTrashed: true })).get(found.tokenId) ?? [];
-      grants = new TokenGrants(found.workspaceId, rows);
-      this.grantsCache.set(found.tokenId, found.version, grants);
-    }
+      return new TokenGrants(found.workspaceId, rows);
+    });
     return { id: found.tokenId, workspaceId: found.workspaceId, user: found.user, grants };
   }
 }

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Caches } from '../core/cache/caches';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors, FieldError, validationError } from '../core/errors/api-error';
 import { INT32_MAX } from '../core/validation/ids';
 import type { UserEntity } from '../users/user.entity';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { TOKEN_GRANTS_CACHE, AuthenticatedToken } from './token-authenticator';
+import { AuthenticatedToken } from './token-authenticator';
 import { generateTokenKey, hashTokenKey, TokenKeyCipher } from './token-keys';
 import { parsePermissions, PermissionsJson, permissionsJson } from './token-permissions';
 import { DatabaseTokenEntity, TOKEN_OPERATIONS } from './token.entity';
@@ -48,7 +47,6 @@ export class TokensService {
     private readonly workspaces: WorkspacesService,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly cipher: TokenKeyCipher,
-    private readonly caches: Caches,
   ) {}
 
   async list(user: UserEntity): Promise<TokenJson[]> {
@@ -95,7 +93,6 @@ export class TokensService {
       }
       return token;
     });
-    await this.caches.invalidate(TOKEN_GRANTS_CACHE, [token.id]);
     return (await this.serialize([token]))[0];
   }
 
@@ -104,7 +101,6 @@ export class TokensService {
       const token = await this.require(user, tokenId);
       await this.repo.delete(token.id);
     });
-    await this.caches.invalidate(TOKEN_GRANTS_CACHE, [tokenId]);
   }
 
   /** `GET /api/database/tables/all-tables/`: the tables the token has any permission on (Baserow ignores the operation). */

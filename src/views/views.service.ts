@@ -1,3 +1,4 @@
+import { Caches, MetadataCache } from '../core/cache/caches';
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -9,7 +10,6 @@ import type { ViewSelectionSource } from '../database/rows/rows.service';
 import type { DefaultViewFactory } from '../database/tables/tables.service';
 import { TableContext, TableContextService } from '../database/table-context';
 import type { TableEntity } from '../database/table.entity';
-import { TableRepository } from '../database/table.repository';
 import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
@@ -94,21 +94,32 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly repo: ViewRepository,
     private readonly types: ViewTypeRegistry,
     private readonly contexts: TableContextService,
-    private readonly tables: TableRepository,
     private readonly hasher: PasswordHasher,
     private readonly trash: TrashService,
     private readonly publicTokens: PublicViewTokens,
     private readonly decorations: DecorationCopier,
     private readonly parts: ViewSelectionService,
-  ) {}
+    caches: Caches,
+  ) {
+    this.live = caches.metadata<string, ViewEntity | null>('live-views');
+  }
+
+  /** Live views by id (`id:<n>`) and by slug (`slug:<s>`), as every view request reads them. */
+  private readonly live: MetadataCache<string, ViewEntity | null>;
+
+  /** A copy of the cached live view (callers may change what they got before saving it). */
+  private async findLive(key: string, read: () => Promise<ViewEntity | null>): Promise<ViewEntity | null> {
+    const view = await this.live.get(key, read);
+    return view && Object.assign(new ViewEntity(), view);
+  }
 
   // ------------------------------------------------------------------ access
 
   /** A live view for a member: 404 when it (or its table, database, workspace) is gone, 400 when not a member. */
   async require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
-    const view = await this.repo.findLive(viewId);
+    const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
     if (!view) throw notFound();
-    const access = await this.tables.findAccess(view.tableId, userId);
+    const access = await this.contexts.access(view.tableId, userId);
     if (!access) throw notFound();
     if (!access.isMember) throw Errors.userNotInWorkspace();
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
@@ -125,9 +136,9 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     caller: SlugCaller,
     errors: { notFound: () => Error; passwordRequired: () => Error; type?: string; checkPassword?: boolean },
   ): Promise<ViewAccess & { isMember: boolean }> {
-    const view = slug.length <= 64 && !slug.includes('\0') ? await this.repo.findLiveBySlug(slug) : null;
+    const view = slug.length <= 64 && !slug.includes('\0') ? await this.findLive(`slug:${slug}`, () => this.repo.findLiveBySlug(slug)) : null;
     if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
-    const access = await this.tables.findAccess(view.tableId, caller.userId ?? 0);
+    const access = await this.contexts.access(view.tableId, caller.userId ?? 0);
     if (!access) throw errors.notFound();
     const isMember = caller.userId !== null && access.isMember;
     if (!isMember) {
@@ -139,7 +150,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
 
   /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */
   async systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
-    const access = await this.tables.findAccess(view.tableId, 0);
+    const access = await this.contexts.access(view.tableId, 0);
     return access ? { view, context: await this.contexts.withFields(access.table, access.workspaceId) } : null;
   }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { VersionChange, WriteVersions } from '../database/write-versions';
 import { RedisService } from '../redis/redis.service';
 
 type Key = string | number;
@@ -44,6 +46,10 @@ export class VersionedCache<K extends Key, V> {
     for (const key of keys) this.entries.delete(key as K);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Whether an entry is kept for the key (whatever its version). */
   has(key: K): boolean {
     return this.entries.has(key);
@@ -54,11 +60,32 @@ export class VersionedCache<K extends Key, V> {
   }
 }
 
-interface Invalidation {
-  from: string;
-  cache: string;
-  keys: Key[];
+/**
+ * A cache of metadata (users, table access, fields…) read from the database: an entry is kept
+ * under the metadata version current when its read began, so a write committed since (on any
+ * instance: see `WriteVersions`) is never hidden by it, and nothing is kept that a read could
+ * only see through an uncommitted write.
+ */
+export class MetadataCache<K extends Key, V> {
+  constructor(
+    private readonly cache: VersionedCache<K, V>,
+    private readonly versions: WriteVersions,
+    private readonly db: UnitOfWork,
+  ) {}
+
+  async get(key: K, read: () => Promise<V>): Promise<V> {
+    const version = this.versions.metadataFor(this.db.manager);
+    if (version === null) return read();
+    const hit = this.cache.get(key, version);
+    if (hit !== undefined) return hit;
+    const value = await read();
+    this.cache.set(key, version, value);
+    return value;
+  }
 }
+
+/** What instances tell each other: dropped keys of a cache, or a change of versions. */
+type Message = { from: string } & ({ cache: string; keys: Key[] } | { change: VersionChange });
 
 /**
  * The one cache helper: named versioned caches, and their invalidation on this instance and,
@@ -70,17 +97,25 @@ export class Caches implements OnModuleInit {
   private readonly logger = new Logger(Caches.name);
   private readonly instanceId = randomUUID();
   private readonly caches = new Map<string, VersionedCache<Key, unknown>>();
+  private readonly metadataCaches = new Set<string>();
   private readonly channel: string;
   private subscriber: Redis | null = null;
 
   constructor(
     private readonly redis: RedisService,
+    private readonly versions: WriteVersions,
+    private readonly db: UnitOfWork,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.channel = `${config.redisChannelPrefix}:cache-invalidation`;
   }
 
   async onModuleInit(): Promise<void> {
+    this.versions.onChange((change, local) => {
+      // Whatever metadata caches hold is of an older version now: free it at once.
+      if (change.kind === 'metadata') for (const name of this.metadataCaches) this.caches.get(name)?.clear();
+      if (local) void this.publish({ from: this.instanceId, change });
+    });
     if (!this.redis.enabled) return;
     this.subscriber = this.redis.connect();
     this.subscriber.on('message', (channel: string, text: string) => {
@@ -99,24 +134,35 @@ export class Caches implements OnModuleInit {
     return cache as unknown as VersionedCache<K, V>;
   }
 
+  /** A cache of metadata of that name, kept under the metadata version (see `MetadataCache`). */
+  metadata<K extends Key, V>(name: string, max = 10_000): MetadataCache<K, V> {
+    this.metadataCaches.add(name);
+    return new MetadataCache(this.versioned<K, V>(name, max), this.versions, this.db);
+  }
+
   /** Drops keys of a cache here and on every other instance. */
   async invalidate(name: string, keys: readonly Key[]): Promise<void> {
     if (!keys.length) return;
     this.caches.get(name)?.drop(keys);
+    await this.publish({ from: this.instanceId, cache: name, keys: [...keys] });
+  }
+
+  private async publish(message: Message): Promise<void> {
     if (!this.redis.enabled) return;
-    const message: Invalidation = { from: this.instanceId, cache: name, keys: [...keys] };
     try {
       await this.redis.client.publish(this.channel, JSON.stringify(message));
     } catch (error) {
-      // Entries are checked against their version anyway: a lost message only keeps memory longer.
+      // Another instance then serves what it cached until its next own change of that kind.
       this.logger.warn(`Publishing a cache invalidation failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   private receive(text: string): void {
     try {
-      const message = JSON.parse(text) as Invalidation;
-      if (message.from !== this.instanceId && Array.isArray(message.keys)) this.caches.get(message.cache)?.drop(message.keys);
+      const message = JSON.parse(text) as Message;
+      if (message.from === this.instanceId) return;
+      if ('change' in message) this.versions.apply(message.change);
+      else if (Array.isArray(message.keys)) this.caches.get(message.cache)?.drop(message.keys);
     } catch {
       // Not ours to read.
     }

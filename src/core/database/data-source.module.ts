@@ -5,25 +5,28 @@ import { dataSourceOptions } from './data-source';
 import { dialectFor } from './dialect';
 import { DIALECT } from './tokens';
 import { UnitOfWork } from './unit-of-work';
+import { WriteVersions } from './write-versions';
 
-/** The TypeORM data source (migrated at start-up), the SQL dialect and the unit of work. */
+/** The TypeORM data source (migrated at start-up), the SQL dialect, the unit of work and the versions caches are keyed by. */
 @Global()
 @Module({
   providers: [
     {
       provide: DataSource,
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig) => {
+      inject: [APP_CONFIG, WriteVersions],
+      useFactory: async (config: AppConfig, versions: WriteVersions) => {
         const dataSource = new DataSource(dataSourceOptions(config));
         await dataSource.initialize();
         await dialectFor(dataSource.options.type).exclusively(dataSource, () => dataSource.runMigrations({ transaction: 'each' }));
+        versions.install(dataSource);
         return dataSource;
       },
     },
     { provide: DIALECT, inject: [DataSource], useFactory: (ds: DataSource) => dialectFor(ds.options.type) },
     UnitOfWork,
+    WriteVersions,
   ],
-  exports: [DataSource, DIALECT, UnitOfWork],
+  exports: [DataSource, DIALECT, UnitOfWork, WriteVersions],
 })
 export class DataSourceModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}

@@ -6,10 +6,13 @@ import { RequestContext } from '../context/request-context';
 import { DomainEvent, DomainEventMap, DomainEventName } from '../events/domain-events';
 import { Dialect } from './dialect';
 import { DIALECT } from './tokens';
+import { WriteVersions } from './write-versions';
 
 interface Transaction {
   manager: EntityManager;
   events: DomainEvent[];
+  /** Tables whose rows the transaction wrote. */
+  rowTables: Set<number>;
 }
 
 /**
@@ -26,6 +29,7 @@ export class UnitOfWork {
     private readonly dataSource: DataSource,
     @Inject(DIALECT) private readonly dialect: Dialect,
     private readonly emitter: EventEmitter2,
+    private readonly versions: WriteVersions,
   ) {}
 
   /** The transaction's entity manager inside `run`, the data source's outside. */
@@ -50,11 +54,23 @@ export class UnitOfWork {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
     const events: DomainEvent[] = [];
-    const result = await this.dialect.transaction(this.dataSource, (manager) =>
-      this.current.run({ manager, events }, work),
-    );
+    const rowTables = new Set<number>();
+    let result: T;
+    try {
+      result = await this.dialect.transaction(this.dataSource, (manager) => this.current.run({ manager, events, rowTables }, work));
+    } finally {
+      // Rolled back too: on SQLite's one connection, reads outside it saw its rows.
+      this.versions.rowsChanged(rowTables);
+    }
     await this.dispatch(events);
     return result;
+  }
+
+  /** Counts a write of the table's rows: cached counts of it are not read again once the transaction ends. */
+  rowsChanged(tableId: number): void {
+    const tx = this.current.getStore();
+    if (tx) tx.rowTables.add(tableId);
+    else this.versions.rowsChanged([tableId]);
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
 import { DIALECT } from '../../core/database/tokens';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../fields/field.entity';
 import { fieldColumn, rowsTable } from '../fields/field-type';
 import { FieldRepository } from '../fields/field.repository';
@@ -66,6 +67,7 @@ export class FormulaService implements RowCascadeSource {
     private readonly schema: TableSchemaRepository,
     private readonly contexts: TableContextService,
     private readonly tables: TableRepository,
+    private readonly db: UnitOfWork,
     caches: Caches,
   ) {
     this.untouched = caches.versioned<number, boolean>('formula-untouched-tables');
@@ -325,7 +327,7 @@ export class FormulaService implements RowCascadeSource {
     await this.fields.save(field);
     await this.tables.bump(field.tableId, 'fields_version');
     await this.recompute(field, this.withField(fields, field), null);
-    await this.tables.bump(field.tableId, 'rows_version');
+    this.db.rowsChanged(field.tableId);
     return resultTypeOf(field) !== resultBefore;
   }
 
@@ -454,7 +456,7 @@ export class FormulaService implements RowCascadeSource {
       await this.recompute(field, fields, null);
       tables.add(field.tableId);
     }
-    for (const tableId of tables) await this.tables.bump(tableId, 'rows_version');
+    for (const tableId of tables) this.db.rowsChanged(tableId);
     return [...tables];
   }
 

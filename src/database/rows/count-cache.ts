@@ -1,17 +1,23 @@
 import { Injectable } from '@nestjs/common';
+import { WriteVersions } from '../../core/database/write-versions';
 
 /**
- * Exact row counts of listings, kept by table, the table's row and field versions and the
- * compiled WHERE (text and bound values). A committed row write bumps the version, so an
- * entry is never read after the rows it counted changed.
+ * Exact row counts of listings, kept by the compiled WHERE (text and bound values) and the
+ * versions of what it reads: the metadata (fields) and the rows of the table and of the tables
+ * it reaches through links. A row write bumps its table's version when its transaction ends, so
+ * an entry is never read after the rows it counted changed.
  */
 @Injectable()
 export class CountCache {
   private readonly entries = new Map<string, number>();
   private static readonly LIMIT = 5000;
 
-  key(tableId: number, rowsVersion: number, fieldsVersion: number, where: string, params: unknown[]): string {
-    return `${tableId}:${rowsVersion}:${fieldsVersion}:${where}:${JSON.stringify(params)}`;
+  constructor(private readonly versions: WriteVersions) {}
+
+  /** The key of a count of `tableId`'s rows whose WHERE reads the rows of `readTables`. */
+  key(tableId: number, readTables: number[], where: string, params: unknown[]): string {
+    const rows = readTables.map((id) => `${id}.${this.versions.rowsOf(id)}`).join(',');
+    return `${tableId}:${this.versions.metadata}:${rows}:${where}:${JSON.stringify(params)}`;
   }
 
   get(key: string): number | undefined {

@@ -52,12 +52,21 @@ export class RowRepository {
    * answers the new ids in the rows' order.
    */
   async insert(tableId: number, rows: NewRow[], columns: string[], userId: number | null): Promise<number[]> {
+    return (await this.insertReturning(tableId, rows, columns, userId, '"id"')).map((row) => row.id);
+  }
+
+  /** Inserts rows and answers them as stored (in the order given), without reading them again. */
+  insertRows(tableId: number, rows: NewRow[], columns: string[], userId: number | null): Promise<RawRow[]> {
+    return this.insertReturning(tableId, rows, columns, userId, '*');
+  }
+
+  private async insertReturning(tableId: number, rows: NewRow[], columns: string[], userId: number | null, returning: string): Promise<RawRow[]> {
     if (!rows.length) return [];
     const perStatement = rowsPerStatement(5 + columns.length);
     if (rows.length > perStatement) {
-      const ids: number[] = [];
-      for (let start = 0; start < rows.length; start += perStatement) ids.push(...(await this.insert(tableId, rows.slice(start, start + perStatement), columns, userId)));
-      return ids;
+      const inserted: RawRow[] = [];
+      for (let start = 0; start < rows.length; start += perStatement) inserted.push(...(await this.insertReturning(tableId, rows.slice(start, start + perStatement), columns, userId, returning)));
+      return inserted;
     }
     const sql = this.sql();
     const now = isoMicros(new Date());
@@ -66,12 +75,9 @@ export class RowRepository {
       const values = [this.dialect.orderToDb(row.order), now, now, userId, userId, ...columns.map((c) => row.values[c] ?? null)];
       return sql.list(values);
     });
-    const result = await this.query<{ id: number }>(
-      `INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')} RETURNING "id"`,
-      sql.params,
-    );
+    const result = await this.query(`INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${returning}`, sql.params);
     // Both databases answer RETURNING rows in VALUES order for a single INSERT.
-    return result.map((row) => Number(row.id));
+    return result.map((row) => normalize(row));
   }
 
   /**
@@ -129,12 +135,16 @@ export class RowRepository {
   }
 
   /** Updates some columns of one row and stamps `updated_on` / `last_modified_by_id`. */
-  async update(tableId: number, id: number, values: Record<string, unknown>, userId: number | null): Promise<void> {
+  /** Updates a row's cells; answers the row as stored afterwards (null when there is no such row). */
+  async update(tableId: number, id: number, values: Record<string, unknown>, userId: number | null): Promise<RawRow | null> {
     const sql = this.sql();
     const sets = Object.entries({ ...values, updated_on: isoMicros(new Date()), last_modified_by_id: userId }).map(
       ([column, value]) => `${quote(column)} = ${sql.param(value)}`,
     );
-    await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${sets.join(', ')} WHERE "id" = ${sql.param(id)}`, sql.params);
+    const result: unknown[] = await this.query(`UPDATE ${quote(rowsTable(tableId))} SET ${sets.join(', ')} WHERE "id" = ${sql.param(id)} RETURNING *`, sql.params);
+    // TypeORM answers a PostgreSQL UPDATE as [rows, affected count], SQLite's as the rows.
+    const [row] = (Array.isArray(result[0]) ? result[0] : result) as Record<string, unknown>[];
+    return row ? normalize(row) : null;
   }
 
   async delete(tableId: number, ids: number[]): Promise<void> {

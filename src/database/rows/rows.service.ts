@@ -172,7 +172,7 @@ export class RowsService {
     await plan.apply();
     for (const { change, context: other, before, visibleBefore } of others) {
       if (!before.length) continue;
-      await this.tables.bump(change.tableId, 'rows_version');
+      this.db.rowsChanged(change.tableId);
       const rows = await this.rowsByIds(other, before.map((row) => row.id));
       const beforeById = new Map(before.map((row) => [row.id, row]));
       const rowsBefore = rows.map((row) => ({ ...row, ...beforeById.get(row.id) }));
@@ -291,7 +291,7 @@ export class RowsService {
     const from = this.listQuery.from(context);
     // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
     const linked = [...new Set([...whereSql.matchAll(/"database_table_(\d+)"/g)].map((m) => Number(m[1])))].filter((id) => id !== context.table.id);
-    const key = this.counts.key(context.table.id, context.table.rowsVersion, context.table.fieldsVersion, whereSql + (await this.tables.rowsVersions(linked)), sql.params);
+    const key = this.counts.key(context.table.id, [context.table.id, ...linked], whereSql, sql.params);
     let count = this.counts.get(key);
     if (count === undefined) {
       const [row] = await this.rows.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
@@ -464,14 +464,16 @@ export class RowsService {
       const orders = await this.newOrders(tableId, prepared.length, options.before);
       const columns = this.columnsOf(context);
       const newRows: NewRow[] = prepared.map(({ cells }, i) => ({ values: cells.values, order: orders[i] }));
-      const ids = await this.rows.insert(tableId, newRows, columns, userId);
+      const inserted = await this.rows.insertRows(tableId, newRows, columns, userId);
+      const ids = inserted.map((row) => row.id);
       const fieldCtx = this.contexts.fieldContext(context, userId);
       for (const field of context.fields) await this.types.of(field).fillNewRows?.(field, ids, fieldCtx);
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), userId);
       await this.cascade(session, context, ids, 'all');
-      await this.tables.bump(tableId, 'rows_version');
-      // Read once: the message carries these rows (keyed field_<id>), the answer may rename them.
-      const rows = await this.rowsByIds(context, ids);
+      this.db.rowsChanged(tableId);
+      // The message carries these rows (keyed field_<id>), the answer may rename them: as
+      // inserted, unless something wrote them since.
+      const rows = this.writesOnlyCells(context, session) ? await this.serialize(context, inserted, { userFieldNames: false }) : await this.rowsByIds(context, ids);
       if (actor) await this.history.record(actor, context, { action: single ? 'create_row' : 'create_rows', rows });
       this.db.record('rows.created', { tableId, rowIds: ids, beforeRowId: options.before, rows });
       return { rows: this.shaped(context, rows, options.userFieldNames), updatedFieldIds: fieldIds };
@@ -536,6 +538,18 @@ export class RowsService {
     await this.cascade(session, context, ids, 'all', previousLinks);
   }
 
+  /**
+   * Whether a row write changes nothing but the row's own columns: no computed cells to
+   * recompute (`session`), no link tables, no cells generated after the insert. Then the rows
+   * the INSERT or UPDATE answered are the rows as they are.
+   */
+  private writesOnlyCells(context: TableContext, session: RowWriteSession | null): boolean {
+    return !session && context.fields.every((field) => {
+      const type = this.types.of(field);
+      return !type.fillNewRows && !type.writeRelations;
+    });
+  }
+
   /** The stored columns of a table's cells (what an insert writes beside the system columns). */
   private columnsOf(context: TableContext): string[] {
     return context.fields.map((f) => this.types.of(f).column(f)?.name).filter((c): c is string => !!c);
@@ -553,7 +567,7 @@ export class RowsService {
    */
   async announceImport(context: TableContext, ids: number[], updated: number[] = []): Promise<void> {
     if (!ids.length && !updated.length) return;
-    await this.tables.bump(context.table.id, 'rows_version');
+    this.db.rowsChanged(context.table.id);
     if (!updated.length && ids.length <= IMPORT_ROWS_CREATED_MAX) {
       this.db.record('rows.created', { tableId: context.table.id, rowIds: ids, beforeRowId: null, rows: await this.rowsByIds(context, ids) });
     } else {
@@ -589,11 +603,15 @@ export class RowsService {
       const ids = prepared.map((p) => p.id);
       const before = await this.existingRows(context, ids, single);
       const visibleBefore = await this.visibility?.visibleBefore(context, ids);
-      for (const { id, cells } of prepared) await this.rows.update(tableId, id, cells.values, user.id);
+      const updated: RawRow[] = [];
+      for (const { id, cells } of prepared) {
+        const row = await this.rows.update(tableId, id, cells.values, user.id);
+        if (row) updated.push(row);
+      }
       await this.writeRelations(context, ids, prepared.map((p) => p.cells.relations), user.id);
       await this.cascade(session, context, ids, fieldIds, this.linksOf(context, before));
-      await this.tables.bump(tableId, 'rows_version');
-      const rows = await this.rowsByIds(context, ids);
+      this.db.rowsChanged(tableId);
+      const rows = this.writesOnlyCells(context, session) ? await this.serialize(context, updated, { userFieldNames: false }) : await this.rowsByIds(context, ids);
       // Baserow's REST row updates, single or batch, are all `update_rows` actions.
       await this.history.record(user, context, { action: 'update_rows', rowsBefore: before, rows, fieldIds });
       this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows, visibleBefore });
@@ -608,7 +626,7 @@ export class RowsService {
       const visibleBefore = await this.visibility?.visibleBefore(context, [rowId]);
       const [order] = await this.newOrders(tableId, 1, beforeId);
       await this.rows.setOrder(tableId, rowId, order, user.id);
-      await this.tables.bump(tableId, 'rows_version');
+      this.db.rowsChanged(tableId);
       const rows = await this.rowsByIds(context, [rowId]);
       this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows, visibleBefore });
       return this.shaped(context, rows, userFieldNames)[0];
@@ -646,7 +664,7 @@ export class RowsService {
       const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
       if (single) await this.trash.record(user, { ...entry, type: 'row', itemId: ids[0], name: String(ids[0]) });
       else await this.trash.record(user, { ...entry, type: 'rows', itemId: (await this.trash.saveTrashedRows(tableId, ids)).id, name: ' ' });
-      await this.tables.bump(tableId, 'rows_version');
+      this.db.rowsChanged(tableId);
       await this.history.record(user, context, { action: single ? 'delete_row' : 'delete_rows', rowsBefore: rows });
       this.db.record('rows.deleted', { tableId, rowIds: ids, rows, visibleBefore });
     });
@@ -664,7 +682,7 @@ export class RowsService {
       const trashed = (await this.rows.findByIds(tableId, ids, 'trashed')).map((row) => row.id);
       if ((await this.rows.setTrashed(tableId, trashed, false)) !== trashed.length) throw TrashErrors.itemDoesNotExist();
       await this.cascade(session, context, trashed, 'all');
-      await this.tables.bump(tableId, 'rows_version');
+      this.db.rowsChanged(tableId);
       const rows = await this.rowsByIds(context, trashed);
       await this.history.recordRestore(user, context, rows);
       if (rows.length < 50) this.db.recordAsSystem('rows.created', { tableId, rowIds: trashed, beforeRowId: null, rows });

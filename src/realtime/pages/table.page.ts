@@ -2,6 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { RealtimeRepository } from '../realtime.repository';
 import { idParameter, PageSubscriber, PageType, tablePermissionGroup } from './page-type';
 
+/** The group of a table's page: what row, field and view messages of the table go to. */
+export function tablePageGroup(tableId: unknown): string {
+  return `table-${String(tableId)}`;
+}
+
 /** `{"page": "table", "table_id": n}`: rows, fields and views of one table. */
 @Injectable()
 export class TablePageType implements PageType {
@@ -17,7 +22,7 @@ export class TablePageType implements PageType {
   }
 
   group({ table_id }: Record<string, unknown>): string {
-    return `table-${String(table_id)}`;
+    return tablePageGroup(table_id);
   }
 
   permissionGroup({ table_id }: Record<string, unknown>): string {

@@ -1,3 +1,4 @@
+import { Caches, MetadataCache } from '../../core/cache/caches';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { pageLinks } from '../../core/http/pagination';
@@ -64,7 +65,13 @@ export class PublicViewsService implements RowVisibilitySource {
     private readonly tokens: PublicViewTokens,
     private readonly aggregationsService: AggregationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    caches: Caches,
+  ) {
+    this.shareable = caches.metadata<number, ViewEntity[]>('shareable-views');
+  }
+
+  /** The shareable views of tables (every row write asks: most tables have none). */
+  private readonly shareable: MetadataCache<number, ViewEntity[]>;
 
   // ------------------------------------------------------------------ access
 
@@ -253,8 +260,8 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /** The table's public views whose shared page has rows. */
-  private async shareableViewsOf(tableId: number): Promise<ViewEntity[]> {
-    return (await this.repo.publicOfTable(tableId)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare);
+  private shareableViewsOf(tableId: number): Promise<ViewEntity[]> {
+    return this.shareable.get(tableId, async () => (await this.repo.publicOfTable(tableId)).filter((view) => hasPublicRows(view.type) && this.types.of(view).canShare));
   }
 
   /** `GET /api/database/views/{slug}/row/{row_id}/`: a row the view shows, with the fields it shows. */

@@ -1,0 +1,117 @@
+import { WriteVersions } from '../src/core/database/write-versions';
+import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+
+/**
+ * How many SQL statements a warm request sends (issue 13: the user behind a JWT, the table's
+ * access and its fields come from caches that are never stale). Counted by the same wrapper
+ * around the query runners that versions the caches.
+ */
+let t: TestApp;
+let ada: SignedUp;
+let tableId: number;
+let num: number;
+let viewId: number;
+let tokenKey: string;
+const sent: string[] = [];
+
+const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  t.request(method, path, { token: headers ? undefined : ada.token, body, headers });
+
+/** Metadata tables: a warm request reads none of them (they come from the caches). */
+const METADATA = /"(user|workspace|workspace_user|application|database_table|database_field|database_select_option|database_view\w*|database_token\w*)"/;
+const readsMetadata = (statements: string[]) => statements.filter((sql) => METADATA.test(sql));
+
+/** The statements one request sends, with its status. */
+async function statementsOf(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; statements: string[]; body: any }> {
+  const from = sent.length;
+  const response = await api(method, path, body, headers);
+  return { status: response.status, statements: sent.slice(from), body: response.body };
+}
+
+beforeAll(async () => {
+  t = await startApp();
+  const versions = t.app.get(WriteVersions);
+  const observe = versions.observe.bind(versions);
+  versions.observe = (sql) => {
+    sent.push(sql.replace(/\s+/g, ' '));
+    observe(sql);
+  };
+  ada = await signUp(t, 'Ada');
+  const databaseId = (await api('GET', '/api/applications/')).body[0].id;
+  tableId = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Items' })).body.id;
+  num = (await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Num', type: 'number' })).body.id;
+  await api('POST', `/api/database/rows/table/${tableId}/batch/`, { items: Array.from({ length: 50 }, (_, i) => ({ [`field_${num}`]: i })) });
+  viewId = (await api('GET', `/api/database/views/table/${tableId}/`)).body[0].id;
+  const workspaceId = (await api('GET', '/api/workspaces/')).body[0].id;
+  tokenKey = (await api('POST', '/api/database/tokens/', { name: 'Reader', workspace: workspaceId })).body.key;
+});
+afterAll(async () => t?.close());
+
+describe(`statements per warm request (${TEST_DB})`, () => {
+  test('a list sends its count and its rows; with the count cached, only the rows', async () => {
+    expect(readsMetadata(['SELECT * FROM "user"', 'SELECT * FROM "database_table"'])).toHaveLength(2);
+    expect(readsMetadata(['SELECT * FROM "database_table_3"'])).toHaveLength(0);
+    const path = (n: number) => `/api/database/rows/table/${tableId}/?filter__field_${num}__higher_than=${n}&order_by=-field_${num}`;
+    await statementsOf('GET', path(1));
+    const fresh = await statementsOf('GET', path(2));
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.count).toBe(47);
+    expect(fresh.statements).toHaveLength(2);
+    const repeated = await statementsOf('GET', path(2));
+    expect(repeated.statements).toHaveLength(1);
+    expect(repeated.body).toEqual(fresh.body);
+  });
+
+  test('so does a list with a database token, and a grid view listing', async () => {
+    const headers = { Authorization: `Token ${tokenKey}` };
+    await statementsOf('GET', `/api/database/rows/table/${tableId}/?size=10`, undefined, headers);
+    const token = await statementsOf('GET', `/api/database/rows/table/${tableId}/?size=10`, undefined, headers);
+    expect(token.status).toBe(200);
+    expect(token.statements).toHaveLength(1);
+    await statementsOf('GET', `/api/database/views/grid/${viewId}/`);
+    const grid = await statementsOf('GET', `/api/database/views/grid/${viewId}/`);
+    expect(grid.status).toBe(200);
+    expect(grid.statements).toHaveLength(1);
+  });
+
+  test('a metadata write is seen at once: a renamed field, a removed member, a trashed table', async () => {
+    const path = `/api/database/rows/table/${tableId}/?user_field_names=true&size=1`;
+    await statementsOf('GET', path);
+    expect((await api('PATCH', `/api/database/fields/${num}/`, { name: 'Renamed' })).status).toBe(200);
+    const renamed = await statementsOf('GET', path);
+    expect(Object.keys(renamed.body.results[0])).toContain('Renamed');
+    expect(readsMetadata(renamed.statements).length).toBeGreaterThan(0);
+    const headers = { Authorization: `Token ${tokenKey}` };
+    expect((await statementsOf('GET', path, undefined, headers)).status).toBe(200);
+    const tables = (await api('GET', `/api/database/tables/all-tables/`, undefined, headers)).body;
+    expect(tables.map((table: { id: number }) => table.id)).toContain(tableId);
+    expect((await api('DELETE', `/api/database/tables/${tableId}/`)).status).toBe(204);
+    expect((await statementsOf('GET', path)).status).toBe(404);
+    expect((await statementsOf('GET', path, undefined, headers)).status).toBe(404);
+    const restored = await api('PATCH', '/api/trash/restore/', { trash_item_type: 'table', trash_item_id: tableId });
+    expect(restored.status).toBe(204);
+    expect((await statementsOf('GET', path)).status).toBe(200);
+  });
+
+  test('a batch create and a row update', async () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({ [`field_${num}`]: 100 + i }));
+    await statementsOf('POST', `/api/database/rows/table/${tableId}/batch/`, { items });
+    // The transaction, the new rows' order, the INSERT answering the rows, their history entries.
+    const writes = [/^(BEGIN|START TRANSACTION)/, /^SELECT MAX\("order"\)/, /^INSERT INTO "database_table_\d+" .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, /^COMMIT/];
+    const batch = await statementsOf('POST', `/api/database/rows/table/${tableId}/batch/`, { items });
+    expect(batch.status).toBe(200);
+    expect(batch.body.items.map((row: any) => row[`field_${num}`])).toEqual(items.map((item) => String(item[`field_${num}`])));
+    expect(batch.statements).toHaveLength(writes.length);
+    writes.forEach((pattern, i) => expect(batch.statements[i]).toMatch(pattern));
+    const single = await statementsOf('POST', `/api/database/rows/table/${tableId}/`, { [`field_${num}`]: 7 });
+    expect(single.status).toBe(200);
+    writes.forEach((pattern, i) => expect(single.statements[i]).toMatch(pattern));
+    expect(single.statements).toHaveLength(writes.length);
+    // The row before (history and messages), the UPDATE answering the row after, its history entry.
+    const patch = await statementsOf('PATCH', `/api/database/rows/table/${tableId}/1/`, { [`field_${num}`]: 8 });
+    expect([patch.status, patch.body[`field_${num}`]]).toEqual([200, '8']);
+    const updates = [/^(BEGIN|START TRANSACTION)/, /^SELECT \* FROM "database_table_\d+" WHERE "id" IN/, /^UPDATE "database_table_\d+" SET .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, /^COMMIT/];
+    expect(patch.statements).toHaveLength(updates.length);
+    updates.forEach((pattern, i) => expect(patch.statements[i]).toMatch(pattern));
+  });
+});

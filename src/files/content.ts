@@ -1,5 +1,9 @@
 import { fromBuffer } from 'file-type';
-import sharp from 'sharp';
+import type sharpType from 'sharp';
+import { lazy } from '../core/lazy';
+
+/** sharp (and libvips) load on the first image, not at start-up. */
+const sharp = lazy(() => require('sharp') as typeof sharpType);
 
 /** Baserow's USER_THUMBNAILS: name → [width, height]; a null side keeps the aspect ratio. */
 export const THUMBNAILS: Readonly<Record<string, readonly [number | null, number | null]>> = {
@@ -9,7 +13,7 @@ export const THUMBNAILS: Readonly<Record<string, readonly [number | null, number
 };
 
 /** Raster formats decoded into thumbnails (as Pillow opens them); SVG and the rest stay plain files. */
-const IMAGE_FORMATS: Readonly<Record<string, keyof sharp.FormatEnum>> = {
+const IMAGE_FORMATS: Readonly<Record<string, keyof sharpType.FormatEnum>> = {
   'image/jpeg': 'jpeg',
   'image/png': 'png',
   'image/gif': 'gif',
@@ -38,7 +42,7 @@ const TEXT_TYPES: Readonly<Record<string, string>> = {
 export interface Inspection {
   mimeType: string;
   /** Set when the content is an image thumbnails are made of. */
-  image: { width: number; height: number; format: keyof sharp.FormatEnum } | null;
+  image: { width: number; height: number; format: keyof sharpType.FormatEnum } | null;
 }
 
 /**
@@ -61,7 +65,7 @@ export async function inspect(path: string, head: Buffer, extension: string, max
   const format = IMAGE_FORMATS[detected.mime];
   if (!format) return { mimeType: detected.mime, image: null };
   try {
-    const meta = await sharp(path, { limitInputPixels: maxPixels }).metadata();
+    const meta = await sharp()(path, { limitInputPixels: maxPixels }).metadata();
     const width = meta.width ?? 0;
     const height = meta.height ?? 0;
     if (width < 1 || height < 1 || width * height > maxPixels) return { mimeType: detected.mime, image: null };
@@ -108,13 +112,13 @@ export async function makeThumbnails(path: string, image: NonNullable<Inspection
   // A sliver (1×80,000,000) would ask for a gigapixel `tiny`: such an image gets no thumbnails.
   if (boxes.some((box) => box.width * box.height > maxPixels)) throw new Error('A thumbnail would exceed the pixel limit.');
   const scale = Math.min(1, 2 * Math.max(...boxes.map((box) => Math.max(box.width / image.width, box.height / image.height))));
-  const { data, info } = await sharp(path, { limitInputPixels: maxPixels })
+  const { data, info } = await sharp()(path, { limitInputPixels: maxPixels })
     .resize(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), { fit: 'fill' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const result = new Map<string, Buffer>();
   for (const box of boxes) {
-    const buffer = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    const buffer = await sharp()(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
       .resize(box.width, box.height, { fit: 'cover', position: 'centre' })
       .toFormat(image.format)
       .toBuffer();

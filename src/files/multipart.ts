@@ -1,8 +1,11 @@
 import type { Request, Response } from 'express';
-import multer, { MulterError, StorageEngine } from 'multer';
+import type { StorageEngine } from 'multer';
+import { lazy } from '../core/lazy';
 import { PlainHttpError } from '../core/errors/api-error';
 import { spool, SpooledFile } from './spool';
 import { FileTooLargeError, UserFileErrors } from './user-files.errors';
+
+export const multer = lazy(() => require('multer') as typeof import('multer'));
 
 type SpooledUpload = Express.Multer.File & { spooled?: SpooledFile };
 
@@ -41,7 +44,7 @@ export async function readFilePart(req: Request, res: Response, limits: { limitB
     res.setHeader('Connection', 'close');
     throw new PlainHttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
   }
-  const upload = multer({
+  const upload = multer()({
     storage: spoolingStorage(limitBytes, tmpDir),
     limits: { files: 1, fields: 20, parts: 40, fieldSize: 64 * 1024, headerPairs: 100 },
   }).single('file');
@@ -50,7 +53,7 @@ export async function readFilePart(req: Request, res: Response, limits: { limitB
   } catch (error) {
     res.setHeader('Connection', 'close');
     if (error instanceof FileTooLargeError) throw UserFileErrors.fileSizeTooLarge(limitBytes);
-    if (error instanceof MulterError || isBusboyError(error)) throw UserFileErrors.invalidFile();
+    if (error instanceof multer().MulterError || isBusboyError(error)) throw UserFileErrors.invalidFile();
     throw error;
   }
   const file = req.file as SpooledUpload | undefined;

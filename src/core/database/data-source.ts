@@ -1,5 +1,4 @@
 import { installSqliteFunctions } from './sqlite-functions';
-import { types as pgTypes } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ApplicationEntity } from '../../applications/application.entity';
 import { BlacklistedTokenEntity } from '../../auth/blacklisted-token.entity';
@@ -81,6 +80,8 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlit
   const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
   if (config.databaseUrl) {
     // Dates and timestamps of user tables are read as text (in UTC) and formatted by their field type.
+    // Required here, not at the top: on SQLite the PostgreSQL driver is never loaded.
+    const { types: pgTypes } = require('pg') as typeof import('pg');
     for (const oid of [1082, 1114, 1184]) pgTypes.setTypeParser(oid, (value: string) => value);
     return { ...common, type: 'postgres', url: config.databaseUrl, extra: { max: 20, options: '-c TimeZone=UTC' } };
   }

@@ -1,7 +1,6 @@
 import { types } from 'node:util';
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
-import pretty from 'pino-pretty';
 import type { AppConfig } from '../config/config';
 
 /** How createApp may override the configured logging (tests capture the lines in a stream). */
@@ -26,6 +25,7 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, 
   if (options.stream) return pino(settings, options.stream);
   if (config.logFormat === 'pretty') {
     // One line per entry; a request's method, route, status and duration are already in its message.
+    const pretty = require('pino-pretty') as typeof import('pino-pretty');
     const terminal = pretty({
       colorize: true,
       sync: true,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '../config/config';
 
 export interface Mail {
@@ -12,18 +12,24 @@ export interface Mail {
 @Injectable()
 export class Mailer {
   private readonly logger = new Logger(Mailer.name);
-  private readonly transport: Transporter | null;
+  private transportOfSmtp: Transporter | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const smtp = config.smtp;
-    this.transport = smtp
-      ? createTransport({
-          host: smtp.host,
-          port: smtp.port,
-          secure: smtp.secure,
-          auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-        })
-      : null;
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** The SMTP transport, made on the first mail (nodemailer loads then, not at start-up); null without SMTP. */
+  private get transport(): Transporter | null {
+    const smtp = this.config.smtp;
+    if (!smtp) return null;
+    if (!this.transportOfSmtp) {
+      const { createTransport } = require('nodemailer') as typeof import('nodemailer');
+      this.transportOfSmtp = createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.secure,
+        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+      });
+    }
+    return this.transportOfSmtp;
   }
 
   /** Never fails the request that sends it: a mail that cannot go out is logged. */

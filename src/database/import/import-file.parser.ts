@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type * as ExcelJS from 'exceljs';
 import { loadExcel } from '../excel';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { lazy } from '../../core/lazy';
 import * as iconv from 'iconv-lite';
 import { ApiError } from '../../core/errors/api-error';
 
@@ -87,8 +87,11 @@ function parseJsonFile(bytes: Buffer): Record<string, unknown>[] {
 
 type XmlNode = Record<string, unknown>;
 
+const xml = lazy(() => require('fast-xml-parser') as typeof import('fast-xml-parser'));
+
 function parseXmlFile(bytes: Buffer): Record<string, unknown>[] {
   const text = decode(bytes, 'utf-8');
+  const { XMLParser, XMLValidator } = xml();
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw invalidFile(`The provided file is not valid XML: ${valid.err.msg} (line ${valid.err.line})`);
   // Ordered nodes (`[{tag: children}]`), every value kept as text, entities decoded, no attributes.

@@ -1,12 +1,12 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
-import multer from 'multer';
 import { Readable } from 'node:stream';
 import type { Observable } from 'rxjs';
 import { ErrorTree, PlainHttpError, validationError } from '../../core/errors/api-error';
 import { isMultipart } from '../../core/http/json-body.guard';
 import { checkValue, FieldSpec } from '../../core/validation/field';
 import { IMPORT_CSV_SEPARATORS, IMPORT_FILE_TYPES, ImportFileType, invalidFile, parseImportFile } from './import-file.parser';
+import { multer as loadMulter } from '../../files/multipart';
 
 /** The form fields of an upload beside `file` (and `name` / `configuration`, by route). */
 const UPLOAD_FIELDS: Record<string, FieldSpec> = {
@@ -44,6 +44,7 @@ function readMultipart(req: Request, bytes: Buffer): Promise<Upload> {
   const stream = Object.assign(Readable.from([bytes]), {
     headers: { 'content-type': req.headers['content-type'], 'content-length': String(bytes.length) },
   });
+  const multer = loadMulter();
   const upload = multer({ storage: multer.memoryStorage(), defParamCharset: 'utf8', limits: { files: 1, fields: 20, parts: 25, fieldSize: 1024 * 1024 } }).single('file');
   return new Promise((resolve, reject) => {
     const target = stream as unknown as Request;

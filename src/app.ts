@@ -52,6 +52,6 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
   app.useGlobalPipes(new ApiValidationPipe());
   app.useWebSocketAdapter(new RealtimeWsAdapter(app, config.wsMaxFrameBytes));
   await app.init();
-  app.get(OpenApiService).build(app);
+  app.get(OpenApiService).serve(app);
   return app;
 }

@@ -27,12 +27,26 @@ export const TAGS = [
   'Health',
 ];
 
-/** The OpenAPI 3 document, generated from the controllers' decorators once the app has started. */
+/**
+ * The OpenAPI 3 document, generated from the controllers' decorators when it is first asked
+ * for (generating it takes a good part of a start-up's time).
+ */
 @Injectable()
 export class OpenApiService {
   private document: OpenAPIObject | null = null;
+  private app: INestApplication | null = null;
 
-  build(app: INestApplication): void {
+  /** Called once the app has started: its routes are what the document describes. */
+  serve(app: INestApplication): void {
+    this.app = app;
+  }
+
+  get(): OpenAPIObject {
+    if (!this.app) throw new Error('The OpenAPI document describes a started app.');
+    return (this.document ??= this.build(this.app));
+  }
+
+  private build(app: INestApplication): OpenAPIObject {
     const config = new DocumentBuilder()
       .setTitle('Rowspace API')
       .setVersion(version)
@@ -78,12 +92,7 @@ export class OpenApiService {
     }
     document.components = { ...document.components, schemas: { ...document.components?.schemas, ...COMPONENT_SCHEMAS } };
     document.tags = TAGS.filter((tag) => used.has(tag)).map((name) => ({ name }));
-    this.document = document;
-  }
-
-  get(): OpenAPIObject {
-    if (!this.document) throw new Error('The OpenAPI document is built when the app starts.');
-    return this.document;
+    return document;
   }
 }
 

@@ -46,6 +46,11 @@ export interface Dialect {
   numberedBindings(params: unknown[]): unknown[];
   /** A JS value as the driver binds it (SQLite has no booleans). */
   bind(value: unknown): unknown;
+  /**
+   * A decimal (as text) compared with a number column: SQLite's columns are REAL, and a number
+   * bound as text is converted on every comparison; PostgreSQL's numeric takes the exact text.
+   */
+  decimal(text: string): unknown;
   /** The SQL type of a column kind. */
   columnType(column: ColumnDefinition): string;
   /** The auto-incrementing row id column, starting at 1 in every table. */
@@ -201,6 +206,10 @@ export class SqliteDialect implements Dialect {
     return value;
   }
 
+  decimal(text: string): unknown {
+    return Number(text);
+  }
+
   columnType(column: ColumnDefinition): string {
     switch (column.kind) {
       case 'integer':
@@ -321,6 +330,10 @@ export class PostgresDialect implements Dialect {
 
   bind(value: unknown): unknown {
     return value;
+  }
+
+  decimal(text: string): unknown {
+    return text;
   }
 
   columnType(column: ColumnDefinition): string {

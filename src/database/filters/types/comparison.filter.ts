@@ -21,7 +21,7 @@ abstract class NumericComparisonFilter extends FieldListFilter {
     if (text === '') return null;
     const prepared = this.prepare(field, text);
     if (prepared === null) return NOTHING;
-    return `${cellColumn(field, ctx)} ${this.operator} ${ctx.sql.param(prepared)}`;
+    return `${cellColumn(field, ctx)} ${this.operator} ${ctx.sql.param(typeof prepared === 'string' ? ctx.sql.dialect.decimal(prepared) : prepared)}`;
   }
 
   private prepare(field: FieldEntity, text: string): string | number | null {

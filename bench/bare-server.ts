@@ -31,8 +31,8 @@
  * process (forkServer); it reports `{url}` over IPC once it listens.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import type { Pool, PoolClient } from 'pg';
+import Database, { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import { Pool, PoolClient, types } from 'pg';
 import WebSocket, { WebSocketServer } from 'ws';
 
 export type BareColumnKind = 'text' | 'number' | 'boolean' | 'date';
@@ -135,8 +135,6 @@ class SqliteStore implements Store {
   private readonly statements = new Map<string, Statement>();
 
   constructor(path: string) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Database = require('better-sqlite3') as typeof import('better-sqlite3');
     this.db = new Database(path);
     // Rowspace's connection settings.
     this.db.pragma('journal_mode = WAL');
@@ -237,11 +235,9 @@ class PostgresStore implements Store {
   private readonly pool: Pool;
 
   constructor(url: string) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const pg = require('pg') as typeof import('pg');
     // Dates as text, as Rowspace reads them.
-    for (const oid of [1082, 1114, 1184]) pg.types.setTypeParser(oid, (value: string) => value);
-    this.pool = new pg.Pool({ connectionString: url, max: 20, options: '-c TimeZone=UTC' });
+    for (const oid of [1082, 1114, 1184]) types.setTypeParser(oid, (value: string) => value);
+    this.pool = new Pool({ connectionString: url, max: 20, options: '-c TimeZone=UTC' });
   }
 
   private async page(where: string, orderBy: string, params: unknown[], withCount: boolean): Promise<Page> {

@@ -472,20 +472,23 @@ async function deliveryTimes(s: Servers, side: 'rowspace' | 'bare', audience: Au
   return { p50: percentile(from, 50), p99: percentile(from, 99), http_p50: percentile(samples.map((x) => x.http), 50), incomplete_runs: incomplete };
 }
 
-/** A few answers of both servers side by side: same count, same rows, same JSON. */
+/** The answers of both servers to one request each: same count, same rows, same JSON (problems, if any). */
+async function samePages(s: Servers, rowspacePath: string, barePath: string): Promise<string[]> {
+  const strip = (page: any) => JSON.stringify({ count: page.count, results: page.results });
+  const [a, b] = [await s.rowspace.call('GET', rowspacePath), await s.bare.call('GET', barePath)];
+  return strip(a) === strip(b) ? [] : [`${rowspacePath} and ${barePath} differ: ${strip(a).slice(0, 300)} vs ${strip(b).slice(0, 300)}`];
+}
+
+/** A few answers of both servers side by side. */
 async function sameAnswers(s: Servers): Promise<string[]> {
   const problems: string[] = [];
-  const strip = (page: any) => JSON.stringify({ count: page.count, results: page.results });
   const pairs: [string, string][] = [
     [listPath(s, 500.5), '/list?gt=500.5'],
     [listPath(s, 998), '/list?gt=998'],
     [`/api/database/rows/table/${s.tableId}/?size=${PAGE_SIZE}&search=${s.data.words[1]}&search_mode=compat`, `/search?q=${s.data.words[1]}&mode=compat`],
     [`/api/database/rows/table/${s.tableId}/?size=${PAGE_SIZE}&filter__field_${s.fields.notes}__contains=${s.data.words[2]}`, `/scan?q=${s.data.words[2]}`],
   ];
-  for (const [rowspacePath, barePath] of pairs) {
-    const [a, b] = [await s.rowspace.call('GET', rowspacePath), await s.bare.call('GET', barePath)];
-    if (strip(a) !== strip(b)) problems.push(`${rowspacePath} and ${barePath} differ: ${strip(a).slice(0, 300)} vs ${strip(b).slice(0, 300)}`);
-  }
+  for (const [rowspacePath, barePath] of pairs) problems.push(...(await samePages(s, rowspacePath, barePath)));
   const withoutCount = await s.bare.call('GET', `/list?gt=${REPEATED_ABOVE}&count=0`);
   const withCount = await s.rowspace.call('GET', listPath(s, REPEATED_ABOVE));
   if (JSON.stringify(withoutCount.results) !== JSON.stringify(withCount.results)) problems.push('the bare list without count differs from the list with it');
@@ -532,7 +535,7 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
       await analyze(postgres?.url ?? null, tableId);
       emit({
         case: 'seed', db, concurrency: 2, unit: 'rows/s (Rowspace batch API, 200 rows per request)', rowspace: round(ROWS / inserted.seconds, 1), bare: null, ratio: null,
-        aim: null, meets_aim: null, rows: ROWS, ...(postgres ? { postgres_version: postgres.version } : {}),
+        aim: null, meets_aim: null, rows: ROWS, seconds: round(inserted.seconds, 1), ...(postgres ? { postgres_version: postgres.version } : {}),
       });
 
       const userId = JSON.parse(Buffer.from(api.token.split('.')[1], 'base64url').toString()).user_id as number;
@@ -573,9 +576,12 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
         });
         await searchCase(s, 'compat', 0, null, { note: 'a new word per request, about 20 matching rows' });
         const fts = await s.bare.call('POST', '/fts');
+        const word = data.words[3];
+        const ftsProblems = await samePages(s, `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&search=${word}&search_mode=full-text-with-count`, `/search?q=${word}&mode=fts`);
         await searchCase(s, 'full-text-with-count', 100_000, { text: 'Rowspace >= 500 req/s', test: (v) => v >= 500 }, {
           note: 'a new word per request; bare: FTS5 (SQLite) or a GIN-indexed tsvector (PostgreSQL) side table, prefix match',
           bare_index_build_seconds: round(fts.seconds, 3),
+          checks: ftsProblems.length ? ftsProblems : 'ok',
         });
         await s.bare.call('DELETE', '/fts');
         if (db === 'sqlite') await mixCase(s);

@@ -64,6 +64,11 @@ const VOCABULARY = 50_000;
 const SEED = 20261123;
 /** The fixed filter value of the repeated read (about half the rows match). */
 const REPEATED_ABOVE = 500;
+/** BENCH_COMPARE_CASES: a regular expression of the case names to run (all by default). */
+const CASES = new RegExp(process.env.BENCH_COMPARE_CASES || '.');
+const wanted = (name: string) => CASES.test(name);
+/** How the rows get in: `import` (one file_import job) or `batch` (batch create requests). */
+const SEED_WITH = process.env.BENCH_COMPARE_SEED === 'batch' ? 'batch' : 'import';
 
 if (DBS.some((d) => d !== 'sqlite' && d !== 'postgres')) throw new Error(`BENCH_COMPARE_DBS lists sqlite and/or postgres, got "${process.env.BENCH_COMPARE_DBS}"`);
 
@@ -280,6 +285,10 @@ const lines: Line[] = [];
 function emit(line: Line): void {
   lines.push(line);
   console.log(JSON.stringify(line));
+  for (const side of ['rowspace', 'bare'] as const) {
+    const detail = line[`${side}_detail`] as SideFigures | undefined;
+    if (detail?.errors) log(`${line.db}: ${line.case} c${line.concurrency}: ${detail.errors} failed ${side} requests, first: ${(detail.first_errors ?? []).join(' | ')}`);
+  }
 }
 
 function line(name: string, db: string, concurrency: number, unit: string, rowspace: SideFigures, bare: SideFigures, aim: Aim | null, extra: Record<string, unknown> = {}): Line {
@@ -504,6 +513,28 @@ async function sameCreated(s: Servers): Promise<string[]> {
   return strip(a) === strip(b) && Object.keys(a).join() === Object.keys(b).join() ? [] : [`created rows differ: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
 }
 
+/** The generated rows into the table: one import job (JSON `data`, fields in table order), or batch requests. */
+async function seed(api: Api, tableId: number, fields: Fields, data: Data): Promise<{ seconds: number }> {
+  if (SEED_WITH === 'batch') {
+    log(`inserting ${ROWS} rows through the batch API`);
+    return insertRows(api, tableId, data.batches, 2);
+  }
+  log(`importing ${ROWS} rows`);
+  const order = [fields.name, fields.notes, fields.active, fields.numA, fields.numB, fields.amount, fields.day].map((id) => `field_${id}`);
+  const rows = data.batches.flat().map((row) => order.map((key) => row[key]));
+  const start = performance.now();
+  let job = await api.call('POST', `/api/database/tables/${tableId}/import/async/`, { data: rows });
+  while (['pending', 'started'].includes(job.state)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = await api.call('GET', `/api/jobs/${job.id}/`);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  if (job.state !== 'finished') throw new Error(`the import ended ${job.state}: ${job.human_readable_error}`);
+  const failing = Object.keys(job.report?.failing_rows ?? {});
+  if (failing.length) throw new Error(`the import refused ${failing.length} rows: ${JSON.stringify(job.report.failing_rows).slice(0, 300)}`);
+  return { seconds };
+}
+
 async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
   if (!postgresUrl) return;
   const client = new Client({ connectionString: postgresUrl });
@@ -527,14 +558,14 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
     async (api, postgres, server) => {
       const { tableId, fields } = await createTable(api);
       const data = generate(fields);
-      log(`${db}: inserting ${ROWS} rows through the batch API`);
-      const inserted = await insertRows(api, tableId, data.batches, 2);
+      const inserted = await seed(api, tableId, fields, data);
       const total = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1`)).count;
       if (total !== ROWS) throw new Error(`the table has ${total} rows after inserting ${ROWS}`);
       const firstId = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1`)).results[0].id as number;
       await analyze(postgres?.url ?? null, tableId);
       emit({
-        case: 'seed', db, concurrency: 2, unit: 'rows/s (Rowspace batch API, 200 rows per request)', rowspace: round(ROWS / inserted.seconds, 1), bare: null, ratio: null,
+        case: 'seed', db, concurrency: SEED_WITH === 'batch' ? 2 : 1, unit: `rows/s (Rowspace ${SEED_WITH === 'batch' ? 'batch API, 200 rows per request, 2 in flight' : 'import of JSON data into the table'})`,
+        rowspace: round(ROWS / inserted.seconds, 1), bare: null, ratio: null,
         aim: null, meets_aim: null, rows: ROWS, seconds: round(inserted.seconds, 1), ...(postgres ? { postgres_version: postgres.version } : {}),
       });
 
@@ -557,8 +588,10 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
         if (problems.length) log(`${db}: the answers differ:\n  ${problems.join('\n  ')}`);
         emit({ case: 'same_answers', db, concurrency: 1, unit: 'check', rowspace: null, bare: null, ratio: null, aim: null, meets_aim: null, checks: problems.length ? problems : 'ok' });
 
-        await listCase(s, 'list_count_no_index', 10, null, { indexed: false });
-        await listCase(s, 'list_count_no_index', 50, null, { indexed: false });
+        if (wanted('list_count_no_index')) {
+          await listCase(s, 'list_count_no_index', 10, null, { indexed: false });
+          await listCase(s, 'list_count_no_index', 50, null, { indexed: false });
+        }
 
         log(`${db}: db_index on num_a and num_b`);
         const start = performance.now();
@@ -569,22 +602,26 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
         const indexSeconds = round((performance.now() - start) / 1000, 3);
         await analyze(postgres?.url ?? null, tableId);
 
-        await listCase(s, 'list_count_index', 10, ratioAtLeast(0.6), { indexed: true, index_build_seconds: indexSeconds });
-        await listCase(s, 'list_count_index', 50, ratioAtLeast(0.6), { indexed: true });
-        await throughput(s, 'repeated_read', 10, repeatedTargets(s), repeatedChecks(s), ratioAtLeast(0.4), {
+        if (wanted('list_count_index')) {
+          await listCase(s, 'list_count_index', 10, ratioAtLeast(0.6), { indexed: true, index_build_seconds: indexSeconds });
+          await listCase(s, 'list_count_index', 50, ratioAtLeast(0.6), { indexed: true });
+        }
+        if (wanted('repeated_read')) await throughput(s, 'repeated_read', 10, repeatedTargets(s), repeatedChecks(s), ratioAtLeast(0.4), {
           extra: { note: 'Rowspace: the same list request (its count cached); bare: the list without count' },
         });
-        await searchCase(s, 'compat', 0, null, { note: 'a new word per request, about 20 matching rows' });
-        const fts = await s.bare.call('POST', '/fts');
-        const word = data.words[3];
-        const ftsProblems = await samePages(s, `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&search=${word}&search_mode=full-text-with-count`, `/search?q=${word}&mode=fts`);
-        await searchCase(s, 'full-text-with-count', 100_000, { text: 'Rowspace >= 500 req/s', test: (v) => v >= 500 }, {
-          note: 'a new word per request; bare: FTS5 (SQLite) or a GIN-indexed tsvector (PostgreSQL) side table, prefix match',
-          bare_index_build_seconds: round(fts.seconds, 3),
-          checks: ftsProblems.length ? ftsProblems : 'ok',
-        });
-        await s.bare.call('DELETE', '/fts');
-        if (db === 'sqlite') await mixCase(s);
+        if (wanted('search_compat')) await searchCase(s, 'compat', 0, null, { note: 'a new word per request, about 20 matching rows' });
+        if (wanted('search_full_text')) {
+          const fts = await s.bare.call('POST', '/fts');
+          const word = data.words[3];
+          const ftsProblems = await samePages(s, `/api/database/rows/table/${tableId}/?size=${PAGE_SIZE}&search=${word}&search_mode=full-text-with-count`, `/search?q=${word}&mode=fts`);
+          await searchCase(s, 'full-text-with-count', 100_000, { text: 'Rowspace >= 500 req/s', test: (v) => v >= 500 }, {
+            note: 'a new word per request; bare: FTS5 (SQLite) or a GIN-indexed tsvector (PostgreSQL) side table, prefix match',
+            bare_index_build_seconds: round(fts.seconds, 3),
+            checks: ftsProblems.length ? ftsProblems : 'ok',
+          });
+          await s.bare.call('DELETE', '/fts');
+        }
+        if (db === 'sqlite' && wanted('slow_scan_fast_reads')) await mixCase(s);
 
         // Writes last: the reads above saw the generated rows only.
         const problemsCreated = await sameCreated(s);
@@ -596,31 +633,35 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
           let i = 0;
           return () => make(i++);
         };
-        await throughput(
-          s,
-          'create',
-          10,
-          {
-            rowspace: writer((i) => ({ method: 'POST', path: `/api/database/rows/table/${tableId}/`, body: singles[i % singles.length] })),
-            bare: writer((i) => ({ method: 'POST', path: '/rows', body: singles[i % singles.length] })),
-          },
-          { rowspace: hasId, bare: hasId },
-          ratioAtLeast(0.2),
-          { extra: { checks: problemsCreated.length ? problemsCreated : 'ok' } },
-        );
-        await patchCase(s, firstId);
-        await throughput(
-          s,
-          'batch_create',
-          10,
-          {
-            rowspace: writer((i) => ({ method: 'POST', path: `/api/database/rows/table/${tableId}/batch/`, body: { items: batches[i % batches.length] } })),
-            bare: writer((i) => ({ method: 'POST', path: '/rows/batch', body: { items: batches[i % batches.length] } })),
-          },
-          { rowspace: itemsAre(BATCH), bare: itemsAre(BATCH) },
-          ratioAtLeast(0.35),
-          { unit: 'rows/s', perRequest: BATCH, extra: { rows_per_request: BATCH } },
-        );
+        if (wanted('create')) {
+          await throughput(
+            s,
+            'create',
+            10,
+            {
+              rowspace: writer((i) => ({ method: 'POST', path: `/api/database/rows/table/${tableId}/`, body: singles[i % singles.length] })),
+              bare: writer((i) => ({ method: 'POST', path: '/rows', body: singles[i % singles.length] })),
+            },
+            { rowspace: hasId, bare: hasId },
+            ratioAtLeast(0.2),
+            { extra: { checks: problemsCreated.length ? problemsCreated : 'ok' } },
+          );
+        }
+        if (wanted('patch_100_sockets')) await patchCase(s, firstId);
+        if (wanted('batch_create')) {
+          await throughput(
+            s,
+            'batch_create',
+            10,
+            {
+              rowspace: writer((i) => ({ method: 'POST', path: `/api/database/rows/table/${tableId}/batch/`, body: { items: batches[i % batches.length] } })),
+              bare: writer((i) => ({ method: 'POST', path: '/rows/batch', body: { items: batches[i % batches.length] } })),
+            },
+            { rowspace: itemsAre(BATCH), bare: itemsAre(BATCH) },
+            ratioAtLeast(0.35),
+            { unit: 'rows/s', perRequest: BATCH, extra: { rows_per_request: BATCH } },
+          );
+        }
       } finally {
         bare.api.close();
         await stopServer(bare.server, 10_000);

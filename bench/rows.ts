@@ -132,10 +132,19 @@ export function send(agent: Agent, base: URL, method: string, path: string, body
   });
 }
 
+/**
+ * Keep-alive connections that are dropped after 4 s unused: Node's servers close a connection idle
+ * for 5 s (keepAliveTimeout), and a request sent on it just then fails with ECONNRESET (when one
+ * slow request keeps a load's other clients waiting, their connections sit idle that long).
+ */
+export function keepAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: 4000 });
+}
+
 /** The setup/measurement API of one server: JSON in, JSON out, errors on >= 400. */
 export class Api {
   readonly base: URL;
-  readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  readonly agent = keepAliveAgent(16);
   token = '';
   /** A database token key with every permission on the bench user's workspace. */
   databaseTokenKey = '';
@@ -394,7 +403,7 @@ export interface LoadOptions {
  * 200 and passes the check (the request's own, else `check`).
  */
 export async function load(api: Api, target: LoadTarget, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt', options: LoadOptions = {}) {
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const agent = keepAliveAgent(clients);
   const next = typeof target === 'string' ? () => ({ path: target }) as LoadRequest : target;
   const firstErrors: string[] = [];
   let warmupRequests = 0;

@@ -2,7 +2,8 @@
  * Rowspace next to a bare server (`npm run bench:compare`; also the first part of `npm run bench`).
  *
  * On SQLite, then on PostgreSQL, a fresh Rowspace (child process, bench/server.ts) gets a table
- * of BENCH_ROWS rows (100,000) through its batch API: Name (text), Notes (long text, about 60
+ * of BENCH_ROWS rows (100,000) through its table import (one `file_import` job with JSON data;
+ * BENCH_COMPARE_SEED=batch: batch create requests instead): Name (text), Notes (long text, about 60
  * characters), Active (boolean), num_a (number 0–999), num_b (number 0–999,999), Amount (2
  * decimals), Day (date). The words of Name and Notes come from a vocabulary of 50,000 made-up
  * six-letter words, so a search term matches about 20 rows and every request can search a new
@@ -19,7 +20,8 @@
  *  - search_compat and search_full_text (`search_mode=full-text-with-count`): a new word per
  *    request; the bare server answers full text from an FTS5 / tsvector side table;
  *  - slow_scan_fast_reads (SQLite only): 2 clients scanning (`contains` on Notes, no index, a new
- *    word each time) while 10 clients repeat the fast read above: p50/p99 of the fast reads;
+ *    word each time) while 10 clients repeat the fast read above: p50/p99 of the fast reads (the
+ *    synchronous driver stalls both servers during a scan: the bare figure shows that floor);
  *  - create: one row per request; batch_create: 200 rows per request (rows/s);
  *  - patch_100_sockets: one row PATCH per request while 100 sockets are subscribed to the table
  *    page (every socket gets `rows_updated`, counted), then the delivery time of single PATCHes
@@ -33,8 +35,9 @@
  *
  * Environment: BENCH_COMPARE_DBS ("sqlite,postgres"), DATABASE_URL (the PostgreSQL server; default
  * postgres://postgres@127.0.0.1:5432, skipped when unreachable), BENCH_ROWS (100000),
- * BENCH_COMPARE_SECONDS (3 per run), BENCH_COMPARE_ROUNDS (2), BENCH_COMPARE_WARMUP (1 s before
+ * BENCH_COMPARE_SECONDS (2.5 per run), BENCH_COMPARE_ROUNDS (2), BENCH_COMPARE_WARMUP (1 s before
  * each case's first run, a quarter of it before the others), BENCH_WS_RUNS (20),
+ * BENCH_COMPARE_CASES (a regular expression of case names), BENCH_COMPARE_SEED (import|batch),
  * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round).
  */
 import { performance } from 'node:perf_hooks';
@@ -49,7 +52,7 @@ import { forkServer, ServerProcess, stopServer } from './server';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const ROWS = Math.floor(envInt('BENCH_ROWS', QUICK ? 20_000 : 100_000));
-const SECONDS = envInt('BENCH_COMPARE_SECONDS', QUICK ? 1 : 3, 0.1);
+const SECONDS = envInt('BENCH_COMPARE_SECONDS', QUICK ? 1 : 2.5, 0.1);
 const ROUNDS = Math.floor(envInt('BENCH_COMPARE_ROUNDS', QUICK ? 1 : 2));
 const WARMUP = envInt('BENCH_COMPARE_WARMUP', QUICK ? 0.5 : 1, 0);
 const WS_RUNS = Math.floor(envInt('BENCH_WS_RUNS', QUICK ? 5 : 20));

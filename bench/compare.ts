@@ -686,10 +686,10 @@ async function postgresReachable(): Promise<string | null> {
 }
 
 function table(): string {
-  const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'number' ? String(round(v, 2)) : String(v));
+  const cell = (v: unknown, digits = 1) => (v === null || v === undefined ? '–' : typeof v === 'number' ? String(round(v, digits)) : String(v));
   const rows = lines
     .filter((l) => l.unit !== 'check')
-    .map((l) => [l.case, l.db, String(l.concurrency), cell(l.rowspace), cell(l.bare), cell(l.ratio), l.aim ?? '', l.meets_aim === null ? '' : l.meets_aim ? 'yes' : 'NO', l.unit]);
+    .map((l) => [l.case, l.db, String(l.concurrency), cell(l.rowspace), cell(l.bare), cell(l.ratio, 3), l.aim ?? '', l.meets_aim === null ? '' : l.meets_aim ? 'yes' : 'NO', l.unit]);
   const header = ['case', 'db', 'c', 'Rowspace', 'bare', 'ratio', 'aim', 'met', 'unit'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const format = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');

@@ -100,7 +100,7 @@ function vocabulary(random: () => number): string[] {
 interface Data {
   batches: Record<string, unknown>[][];
   words: string[];
-  /** above[k]: rows with num_a > k - 1, i.e. num_a >= k (k = 0…1000). */
+  /** atLeast[k]: the rows with num_a >= k (k = 0…1000). */
   atLeast: Int32Array;
   /** Rows whose Name or Notes has word i; rows whose Notes has it. */
   wordRows: Int32Array;

@@ -436,7 +436,9 @@ const server = createServer((req, res) => {
     else reply(res, 500, { error: String(error) });
   });
 });
-server.keepAliveTimeout = 60_000;
+// Node's defaults, as Rowspace's server has them (keepAliveTimeout 5 s: a connection whose next
+// request waits behind more than 5 s of synchronous work is closed with that request unread, and
+// its client sees ECONNRESET; both servers do that when SQLite scans saturate them).
 
 const wss = new WebSocketServer({ server, path: '/ws/core/' });
 wss.on('connection', (ws) => {

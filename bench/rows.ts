@@ -43,7 +43,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { ServerProcess, startRowspace, stopServer } from './server';
+import { ServerProcess, sqlitePathOf, startRowspace, stopServer } from './server';
 import { prng } from '../test/support/fuzz';
 
 export function envInt(key: string, def: number, min = 1): number {
@@ -132,10 +132,19 @@ export function send(agent: Agent, base: URL, method: string, path: string, body
   });
 }
 
+/**
+ * Keep-alive connections that are dropped after 4 s unused: Node's servers close a connection idle
+ * for 5 s (keepAliveTimeout), and a request sent on it just then fails with ECONNRESET (when one
+ * slow request keeps a load's other clients waiting, their connections sit idle that long).
+ */
+export function keepAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: 4000 });
+}
+
 /** The setup/measurement API of one server: JSON in, JSON out, errors on >= 400. */
 export class Api {
   readonly base: URL;
-  readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  readonly agent = keepAliveAgent(16);
   token = '';
   /** A database token key with every permission on the bench user's workspace. */
   databaseTokenKey = '';
@@ -250,15 +259,7 @@ async function createTable(api: Api, indexed: boolean): Promise<{ tableId: numbe
   const statusOptions = (status.select_options as { id: number; value: string }[]).map((o) => o.id);
   if (statusOptions.length !== STATUSES.length) throw new Error(`single select has ${statusOptions.length} options`);
   // The two empty initial rows go, so the table has exactly ROWS rows.
-  const existing = await api.call('GET', `/api/database/rows/table/${table.id}/?size=200`);
-  const ids = (existing.results as { id: number }[]).map((r) => r.id);
-  if (ids.length) {
-    try {
-      await api.call('POST', `/api/database/rows/table/${table.id}/batch-delete/`, { items: ids });
-    } catch {
-      for (const id of ids) await api.call('DELETE', `/api/database/rows/table/${table.id}/${id}/`);
-    }
-  }
+  await deleteInitialRows(api, table.id);
   return {
     tableId: table.id,
     fields: {
@@ -267,6 +268,18 @@ async function createTable(api: Api, indexed: boolean): Promise<{ tableId: numbe
       statusOptions,
     },
   };
+}
+
+/** Deletes the rows of a table just created (a new table comes with two empty rows). */
+export async function deleteInitialRows(api: Api, tableId: number): Promise<void> {
+  const existing = await api.call('GET', `/api/database/rows/table/${tableId}/?size=200`);
+  const ids = (existing.results as { id: number }[]).map((r) => r.id);
+  if (!ids.length) return;
+  try {
+    await api.call('POST', `/api/database/rows/table/${tableId}/batch-delete/`, { items: ids });
+  } catch {
+    for (const id of ids) await api.call('DELETE', `/api/database/rows/table/${tableId}/${id}/`);
+  }
 }
 
 /** The deterministic rows, built in batches of BATCH_SIZE. */
@@ -308,7 +321,7 @@ function generateRows(fields: Fields): { batches: Record<string, unknown>[][]; g
  * database token; answers the elapsed seconds and, per credential, the rows and the summed
  * request seconds.
  */
-async function insertRows(api: Api, tableId: number, batches: Record<string, unknown>[][]) {
+export async function insertRows(api: Api, tableId: number, batches: Record<string, unknown>[][], concurrency = INSERT_CONCURRENCY) {
   let next = 0;
   let done = 0;
   const byAuth = { jwt: { rows: 0, seconds: 0 }, token: { rows: 0, seconds: 0 } };
@@ -327,7 +340,7 @@ async function insertRows(api: Api, tableId: number, batches: Record<string, unk
       if (Math.floor((done * 10) / batches.length) > Math.floor(((done - 1) * 10) / batches.length)) log(`inserted ${done} of ${batches.length} batches`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(INSERT_CONCURRENCY, batches.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
   return { seconds: (performance.now() - start) / 1000, byAuth };
 }
 
@@ -354,11 +367,6 @@ function countOf(text: string): number | null {
   }
 }
 
-/**
- * `clients` workers, each with its own keep-alive connection, request `path` back to back: a
- * warm-up of WARMUP_SECONDS, then SECONDS measured. A response counts as an error unless it is
- * 200 with `expectedCount`.
- */
 /** What a 200 answer must hold: null when it does, else the problem. */
 export type AnswerCheck = (text: string) => string | null;
 
@@ -370,9 +378,35 @@ export const countIs =
     return count === expected ? null : `count ${count}, expected ${expected}`;
   };
 
-export async function load(api: Api, path: string, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt') {
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+/** One request of a load, made afresh for each request (a new filter value, a new row to create). */
+export interface LoadRequest {
+  method?: string;
+  path: string;
+  body?: unknown;
+  /** What this answer must hold, instead of the load's check. */
+  check?: AnswerCheck;
+}
+
+/** A fixed GET path, or a maker called once per request (it keeps its own sequence, so a later load continues it). */
+export type LoadTarget = string | (() => LoadRequest);
+
+export interface LoadOptions {
+  /** Seconds of unrecorded requests first (default WARMUP_SECONDS; 0 for none). */
+  warmupSeconds?: number;
+  /** Seconds measured (default SECONDS). */
+  seconds?: number;
+}
+
+/**
+ * `clients` workers, each with its own keep-alive connection, send `target` back to back: a
+ * warm-up of WARMUP_SECONDS, then SECONDS measured. A response counts as an error unless it is
+ * 200 and passes the check (the request's own, else `check`).
+ */
+export async function load(api: Api, target: LoadTarget, clients: number, check: AnswerCheck, credential: 'jwt' | 'token' = 'jwt', options: LoadOptions = {}) {
+  const agent = keepAliveAgent(clients);
+  const next = typeof target === 'string' ? () => ({ path: target }) as LoadRequest : target;
   const firstErrors: string[] = [];
+  let warmupRequests = 0;
   const run = async (seconds: number, record: boolean) => {
     const latencies: number[] = [];
     let errors = 0;
@@ -381,17 +415,21 @@ export async function load(api: Api, path: string, clients: number, check: Answe
     const end = start + seconds * 1000;
     const worker = async () => {
       while (performance.now() < end) {
+        const request = next();
         const t0 = performance.now();
         let problem: string | null = null;
         try {
-          const reply = await send(agent, api.base, 'GET', path, undefined, credential === 'jwt' ? api.jwtAuth : api.tokenAuth);
+          const reply = await send(agent, api.base, request.method ?? 'GET', request.path, request.body, credential === 'jwt' ? api.jwtAuth : api.tokenAuth);
           if (reply.status !== 200) problem = `status ${reply.status}: ${reply.text.slice(0, 200)}`;
-          else problem = check(reply.text);
+          else problem = (request.check ?? check)(reply.text);
         } catch (error) {
           problem = String(error);
         }
         const latency = performance.now() - t0;
-        if (!record) continue;
+        if (!record) {
+          if (!problem) warmupRequests += 1;
+          continue;
+        }
         if (problem) {
           errors += 1;
           if (firstErrors.length < 3) firstErrors.push(problem);
@@ -404,8 +442,9 @@ export async function load(api: Api, path: string, clients: number, check: Answe
     return { latencies, errors, elapsed, clientCpu: (cpu.user + cpu.system) / 1e6 / elapsed };
   };
   try {
-    await run(WARMUP_SECONDS, false);
-    const { latencies, errors, elapsed, clientCpu } = await run(SECONDS, true);
+    const warmup = options.warmupSeconds ?? WARMUP_SECONDS;
+    if (warmup > 0) await run(warmup, false);
+    const { latencies, errors, elapsed, clientCpu } = await run(options.seconds ?? SECONDS, true);
     return {
       clients,
       seconds: round(elapsed),
@@ -417,6 +456,8 @@ export async function load(api: Api, path: string, clients: number, check: Answe
       max_ms: latencies.length ? round(Math.max(...latencies)) : null,
       /** CPU of this (client) process per wall-clock second: near 1 means the client, not the server, was the limit. */
       client_cpu: round(clientCpu),
+      /** Answered requests of the warm-up (not in the figures above). */
+      warmup_requests: warmupRequests,
       ...(firstErrors.length ? { first_errors: firstErrors } : {}),
     };
   } finally {
@@ -445,27 +486,53 @@ async function verifyList(api: Api, path: string, fields: Fields, expectedCount:
 
 // ---------------------------------------------------------------- real time
 
-interface WsSample {
+export interface WsSample {
   fromRequest: number;
   afterResponse: number;
   http: number;
 }
 
-/** Sockets subscribed to one table page, counting the `rows_updated` messages of the current run. */
-class Audience {
+/**
+ * Sockets subscribed to one table page, counting the `rows_updated` messages of the current run
+ * (`measure`), or, between `startCounting` and `stopCounting`, every `rows_updated` without
+ * parsing it (a load of writes fans out more messages than this process could parse).
+ */
+export class Audience {
   readonly sockets: WebSocket[] = [];
   private match: ((message: any) => boolean) | null = null;
   private received = 0;
   private last = 0;
   private done: (() => void) | null = null;
+  private counting = false;
+  private countedMessages = 0;
+
+  startCounting(): void {
+    this.countedMessages = 0;
+    this.counting = true;
+  }
+
+  /** The `rows_updated` messages received since `startCounting`. */
+  get counted(): number {
+    return this.countedMessages;
+  }
+
+  /** Stops counting; answers the `rows_updated` messages received since `startCounting`. */
+  stopCounting(): number {
+    this.counting = false;
+    return this.countedMessages;
+  }
 
   async open(url: string, token: string, tableId: number, count: number): Promise<void> {
     const connect = () =>
       new Promise<WebSocket>((resolve, reject) => {
-        const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/core/?jwt_token=${token}`);
+        const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/core/?jwt_token=${token}`, { skipUTF8Validation: true });
         let state: 'auth' | 'page' | 'ready' = 'auth';
         const timer = setTimeout(() => reject(new Error(`socket stuck waiting for ${state}`)), WS_TIMEOUT_MS);
-        ws.on('message', (data) => {
+        ws.on('message', (data: Buffer) => {
+          if (state === 'ready' && this.counting) {
+            if (data.indexOf('"type":"rows_updated"') !== -1) this.countedMessages += 1;
+            return;
+          }
           const message = JSON.parse(data.toString());
           if (state === 'auth') {
             if (message.type !== 'authentication' || !message.success) return reject(new Error(`authentication failed: ${data}`));
@@ -634,14 +701,15 @@ export function machine() {
 
 /**
  * Runs `work` against a fresh Rowspace (a throw-away SQLite folder, or a temporary PostgreSQL
- * database with DATABASE_URL) with a signed-up client; everything is removed afterwards, on
- * Ctrl-C too.
+ * database with DATABASE_URL, or `options.databaseUrl` when given: null for SQLite) with a
+ * signed-up client; everything is removed afterwards, on Ctrl-C too.
  */
 export async function withRowspace(
   name: string,
-  work: (api: Api, postgres: { version: string } | null, server: { pid: number; dataDir: string }) => Promise<void>,
+  work: (api: Api, postgres: { url: string; version: string } | null, server: { pid: number; dataDir: string; sqlitePath: string }) => Promise<void>,
+  options: { databaseUrl?: string | null } = {},
 ): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL || null;
+  const serverUrl = options.databaseUrl !== undefined ? options.databaseUrl : process.env.DATABASE_URL || null;
   const postgres = serverUrl ? await freshPostgres(serverUrl) : null;
   const dataDir = mkdtempSync(join(tmpdir(), `rowspace-bench-${name}-`));
   let server: ServerProcess | null = null;
@@ -660,7 +728,7 @@ export async function withRowspace(
     server = await startRowspace(dataDir, postgres?.url ?? null);
     api = new Api(server.url);
     await api.signUp();
-    await work(api, postgres, { pid: server.child.pid!, dataDir });
+    await work(api, postgres, { pid: server.child.pid!, dataDir, sqlitePath: sqlitePathOf(dataDir) });
   } finally {
     await cleanup();
   }

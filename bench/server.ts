@@ -2,6 +2,9 @@ import { ServerProcess, startServer } from '../test/support/server';
 
 export { forkServer, stopServer, type ServerProcess } from '../test/support/server';
 
+/** The SQLite database of a benchmark's Rowspace in `dataDir`. */
+export const sqlitePathOf = (dataDir: string) => `${dataDir}/bench.sqlite`;
+
 /**
  * What the benchmarks share: Rowspace served by src/main.ts in a child process (so server and
  * clients do not share an event loop), on SQLite in `dataDir` or on `databaseUrl`, with the
@@ -10,7 +13,7 @@ export { forkServer, stopServer, type ServerProcess } from '../test/support/serv
 export function startRowspace(dataDir: string, databaseUrl: string | null = null): Promise<ServerProcess> {
   return startServer({
     DATA_DIR: dataDir,
-    SQLITE_PATH: `${dataDir}/bench.sqlite`,
+    SQLITE_PATH: sqlitePathOf(dataDir),
     DATABASE_URL: databaseUrl ?? '',
     REDIS_URL: '',
     SECRET_KEY: 'bench-secret-key-that-is-long-enough',

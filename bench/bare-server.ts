@@ -18,15 +18,16 @@
  *                               `DELETE /fts` (it is not kept up to date: build it after writes)
  *   GET  /scan?q=T              100 live rows whose `scan` column contains T, with the exact COUNT
  *   POST /rows                  one row (body `{field_<id>: value…}`): MAX(order), INSERT …
- *                               RETURNING, the table's `rows_version` bumped, in one transaction
+ *                               RETURNING, in one transaction
  *   POST /rows/batch            `{items: [...]}` the same for all rows in one INSERT
- *   PATCH /rows/<id>            the row before, UPDATE … RETURNING, `rows_version` bumped, in one
- *                               transaction; then `before_rows_update` and `rows_updated` to every
- *                               socket subscribed to the table page
+ *   PATCH /rows/<id>            the row before, UPDATE … RETURNING, in one transaction; then
+ *                               `before_rows_update` and `rows_updated` to every socket
+ *                               subscribed to the table page
  *   WS   /ws/core/             `authentication` on connect, `{"page":"table","table_id":…}`
  *                               answered `page_add` (Rowspace's protocol, any token accepted)
  *
- * `rows_version` is bumped so Rowspace's count cache stays right when both write the same table.
+ * Rowspace versions its cached counts in its own memory: rows this server writes are not seen in
+ * them, so the comparison writes only after every list case has run.
  * Configuration: BARE_CONFIG (JSON, see BareConfig). Started by bench/compare.ts as a child
  * process (forkServer); it reports `{url}` over IPC once it listens.
  */
@@ -191,7 +192,6 @@ class SqliteStore implements Store {
       const stamp = now();
       values.forEach((cells, i) => params.push(`${String(orders[i]).padStart(20, '0')}.00000000000000000000`, stamp, stamp, config.userId, config.userId, ...cells));
       const rows = statement.all(...params) as Row[];
-      this.prepare('UPDATE "database_table" SET "rows_version" = "rows_version" + 1 WHERE "id" = ?').run(config.tableId);
       return rows.map((r) => serialize(r, true));
     })();
   }
@@ -206,7 +206,6 @@ class SqliteStore implements Store {
       const before = this.prepare(`SELECT * FROM ${table} WHERE "id" = ? AND "trashed" = FALSE`).get(id) as Row | undefined;
       if (!before) return null;
       const after = update.get(...cells, now(), config.userId, id) as Row;
-      this.prepare('UPDATE "database_table" SET "rows_version" = "rows_version" + 1 WHERE "id" = ?').run(config.tableId);
       return { before: serialize(before, true), after: serialize(after, true) };
     })();
   }
@@ -299,7 +298,6 @@ class PostgresStore implements Store {
         `INSERT INTO ${table} ("order", "created_on", "updated_on", "created_by_id", "last_modified_by_id", ${names.map(q).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`,
         params,
       );
-      await client.query('UPDATE "database_table" SET "rows_version" = "rows_version" + 1 WHERE "id" = $1', [config.tableId]);
       return inserted.rows.map((r) => serialize(r, false));
     });
   }
@@ -317,7 +315,6 @@ class PostgresStore implements Store {
           [...cells, now(), config.userId, id],
         )
       ).rows[0];
-      await client.query('UPDATE "database_table" SET "rows_version" = "rows_version" + 1 WHERE "id" = $1', [config.tableId]);
       return { before: serialize(before, false), after: serialize(after, false) };
     });
   }

@@ -50,6 +50,7 @@ export class SqliteReadPool {
   private readonly queue: Job[] = [];
   private readonly durations = new Map<string, number>();
   private nextId = 1;
+  private served = 0;
   private closed = false;
   /** Set when workers cannot start (a read-only connection refused, say): reads then fail with it. */
   private broken: Error | null = null;
@@ -59,9 +60,9 @@ export class SqliteReadPool {
     readonly size: number,
   ) {}
 
-  /** Workers reading now; reads waiting for one. */
-  get stats(): { workers: number; busy: number; queued: number } {
-    return { workers: this.slots.length, busy: this.slots.filter((slot) => slot.job).length, queued: this.queue.length };
+  /** Workers started, reading now; reads waiting for one, answered so far. */
+  get stats(): { workers: number; busy: number; queued: number; served: number } {
+    return { workers: this.slots.length, busy: this.slots.filter((slot) => slot.job).length, queued: this.queue.length, served: this.served };
   }
 
   /**
@@ -141,6 +142,7 @@ export class SqliteReadPool {
     slot.job = null;
     slot.worker.unref();
     if (!job || job.id !== message.id) return;
+    this.served += 1;
     this.remember(job.sql, message.ms);
     if ('error' in message) {
       job.reject(new QueryFailedError(job.sql, job.params, Object.assign(new Error(message.error.message), { code: message.error.code })));

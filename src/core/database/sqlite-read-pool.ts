@@ -116,7 +116,6 @@ export class SqliteReadPool {
       }
       const job = { ...this.queue.shift()!, id: this.nextId++ };
       slot.job = job;
-      // A read in progress keeps the process alive; an idle pool does not.
       slot.worker.ref();
       slot.worker.postMessage({ id: job.id, sql: job.sql, params: job.params } satisfies ReadRequest);
     }
@@ -128,13 +127,15 @@ export class SqliteReadPool {
     const slot: Slot = { worker, ready: false, job: null };
     this.slots.push(slot);
     worker.on('message', (message: ReadAnswer | { ready: true }) => {
-      if ('ready' in message) slot.ready = true;
-      else this.answer(slot, message);
+      if ('ready' in message) {
+        slot.ready = true;
+        // Starting, or reading, a worker keeps the process alive; an idle one does not.
+        worker.unref();
+      } else this.answer(slot, message);
       this.dispatch();
     });
     worker.on('error', (error) => this.lose(slot, error));
     worker.on('exit', () => this.lose(slot, new Error('A SQLite read worker stopped.')));
-    worker.unref();
   }
 
   private answer(slot: Slot, message: ReadAnswer): void {

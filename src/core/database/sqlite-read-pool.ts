@@ -20,13 +20,18 @@ require.extensions['.ts'] = (module, filename) => module._compile(transformSync(
 require(workerData.entry);
 `;
 
-/** A read whose last run took less than this (in its worker) may run on the main connection when every worker is busy. */
-const FAST_READ_MS = 2;
+/**
+ * A read whose last run took less than this (in its worker) is quick: it may use the worker kept
+ * for quick reads, or run on the main connection when every worker is busy.
+ */
+const FAST_READ_MS = 5;
 /** How many statements' last durations are remembered. */
 const DURATIONS_KEPT = 500;
 
 interface Job {
   sql: string;
+  /** The statement as its duration is remembered (see statementKey). */
+  key: string;
   params: unknown[];
   resolve(rows: Record<string, unknown>[]): void;
   reject(error: unknown): void;
@@ -35,15 +40,16 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  job: (Job & { id: number }) | null;
+  job: (Job & { id: number; quick: boolean }) | null;
 }
 
 /**
  * Worker threads that read the SQLite database, each with its own read-only connection to the
  * file (WAL lets them read while the main connection writes), so a long scan runs off the
  * event loop: other requests, writes and socket messages go on meanwhile. Reads queue for the
- * next free worker; workers start on first use, one more whenever all are busy, up to `size`.
- * Rows come back as the main connection's driver answers them (objects keyed by column name).
+ * next free worker (of two or more, one is kept for quick reads); workers start on first use,
+ * one more whenever all are busy, up to `size`. Rows come back as the main connection's driver
+ * answers them (objects keyed by column name).
  */
 export class SqliteReadPool {
   private readonly slots: Slot[] = [];
@@ -71,13 +77,11 @@ export class SqliteReadPool {
    * no worker has started yet (the first one starts now).
    */
   betterOnMain(sql: string): boolean {
-    if (this.slots.some((slot) => slot.ready && !slot.job)) return false;
     if (!this.slots.some((slot) => slot.ready)) {
       if (!this.slots.length && !this.closed && !this.broken) this.spawn();
       return true;
     }
-    const ms = this.durations.get(sql);
-    return ms !== undefined && ms < FAST_READ_MS;
+    return !this.slots.some((slot) => slot.ready && !slot.job) && this.knownQuick(statementKey(sql));
   }
 
   /** Starts every worker now (tests and benchmarks that want them warm); resolves once they are ready. */
@@ -95,7 +99,7 @@ export class SqliteReadPool {
     if (this.closed) return Promise.reject(new Error('The SQLite read pool is closed.'));
     if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
-      this.queue.push({ sql, params, resolve, reject });
+      this.queue.push({ sql, key: statementKey(sql), params, resolve, reject });
       this.dispatch();
     });
   }
@@ -107,18 +111,41 @@ export class SqliteReadPool {
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
+  /**
+   * Starts queued reads on free workers. Reads that were slow the last time (long scans) use
+   * all workers but one, which is kept for quick reads (a small page, a metadata read while a
+   * transaction is open, a read not seen yet), so they do not wait behind long scans.
+   */
   private dispatch(): void {
-    while (this.queue.length) {
+    const lanes = Math.max(1, this.size - 1);
+    for (let i = 0; i < this.queue.length; ) {
+      const quick = this.quick(this.queue[i].key);
+      if (!quick && this.slots.filter((s) => s.job && !s.job.quick).length >= lanes) {
+        i++;
+        continue;
+      }
       const slot = this.slots.find((s) => s.ready && !s.job);
       if (!slot) {
         if (this.slots.length < this.size && !this.slots.some((s) => !s.ready)) this.spawn();
         return;
       }
-      const job = { ...this.queue.shift()!, id: this.nextId++ };
+      const job = { ...this.queue.splice(i, 1)[0], id: this.nextId++, quick };
       slot.job = job;
       slot.worker.ref();
       slot.worker.postMessage({ id: job.id, sql: job.sql, params: job.params } satisfies ReadRequest);
     }
+  }
+
+  /** Whether a read may take the worker kept for quick reads: it was quick last time, or has not run yet. */
+  private quick(key: string): boolean {
+    const ms = this.durations.get(key);
+    return ms === undefined || ms < FAST_READ_MS;
+  }
+
+  /** Whether a read was quick the last time it ran (an unknown one might scan for long). */
+  private knownQuick(key: string): boolean {
+    const ms = this.durations.get(key);
+    return ms !== undefined && ms < FAST_READ_MS;
   }
 
   private spawn(): void {
@@ -144,7 +171,7 @@ export class SqliteReadPool {
     slot.worker.unref();
     if (!job || job.id !== message.id) return;
     this.served += 1;
-    this.remember(job.sql, message.ms);
+    this.remember(job.key, message.ms);
     if ('error' in message) {
       job.reject(new QueryFailedError(job.sql, job.params, Object.assign(new Error(message.error.message), { code: message.error.code })));
       return;
@@ -177,11 +204,16 @@ export class SqliteReadPool {
     this.dispatch();
   }
 
-  private remember(sql: string, ms: number): void {
-    this.durations.delete(sql);
-    this.durations.set(sql, ms);
+  private remember(key: string, ms: number): void {
+    this.durations.delete(key);
+    this.durations.set(key, ms);
     if (this.durations.size > DURATIONS_KEPT) this.durations.delete(this.durations.keys().next().value!);
   }
+}
+
+/** A statement as its duration is remembered: the pages of one list (LIMIT and OFFSET written in the text) take alike. */
+function statementKey(sql: string): string {
+  return sql.replace(/\b(LIMIT|OFFSET) \d+/g, '$1 ?');
 }
 
 /** A blob arrives as a Uint8Array (structured clone): the driver answers a Buffer. */

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { QueryResult } from 'typeorm/query-runner/QueryResult';
@@ -126,9 +127,9 @@ export class SqliteConnection {
 
   /**
    * A read outside any transaction (a page of rows, its count, aggregations, an export): on a
-   * read worker, so a long scan leaves the event loop free. It runs on the connection instead
-   * when that is free and no worker is, and the read is one that ran quickly before (or the
-   * workers are still starting), rather than wait behind long scans.
+   * read worker, so a long scan leaves the event loop free. A read that ran quickly the last
+   * time runs on the connection instead when that holds no open transaction (as do all reads
+   * while the workers are starting): a worker's round trip would cost it more than it saves.
    */
   async read(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
     const pool = this.pool;
@@ -139,7 +140,10 @@ export class SqliteConnection {
         if (!pool.failed) throw error;
       }
     }
-    return this.query(sql, params, false) as Promise<Record<string, unknown>[]>;
+    const start = performance.now();
+    const rows = (await this.query(sql, params, false)) as Record<string, unknown>[];
+    pool?.ranOnMain(sql, performance.now() - start);
+    return rows;
   }
 
   /** Stops the read workers. */

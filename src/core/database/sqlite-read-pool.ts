@@ -21,10 +21,11 @@ require(workerData.entry);
 `;
 
 /**
- * A read whose last run took less than this (in its worker) is quick: it may use the worker kept
- * for quick reads, or run on the main connection when every worker is busy.
+ * A read whose last run took less than this is quick: it runs on the main connection when that
+ * holds no open transaction (a worker's round trip would cost more), else it may use the worker
+ * kept for quick reads.
  */
-const FAST_READ_MS = 5;
+const FAST_READ_MS = 3;
 /** How many statements' last durations are remembered. */
 const DURATIONS_KEPT = 500;
 
@@ -72,16 +73,21 @@ export class SqliteReadPool {
   }
 
   /**
-   * Whether a read of `sql` is better run on the main connection than sent now: no worker is
-   * free, and either it ran quickly the last time (it would only wait behind long scans) or
-   * no worker has started yet (the first one starts now).
+   * Whether a read of `sql` is better run on the main connection (when that holds no open
+   * transaction): it ran quickly the last time, so a worker would only add its round trip (and
+   * might be busy with a long scan), or no worker has started yet (the first one starts now).
    */
   betterOnMain(sql: string): boolean {
     if (!this.slots.some((slot) => slot.ready)) {
       if (!this.slots.length && !this.closed && !this.broken) this.spawn();
       return true;
     }
-    return !this.slots.some((slot) => slot.ready && !slot.job) && this.knownQuick(statementKey(sql));
+    return this.knownQuick(statementKey(sql));
+  }
+
+  /** Remembers how long a read took on the main connection (one that became slow goes to the workers next time). */
+  ranOnMain(sql: string, ms: number): void {
+    this.remember(statementKey(sql), ms);
   }
 
   /** Starts every worker now (tests and benchmarks that want them warm); resolves once they are ready. */

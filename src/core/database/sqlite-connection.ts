@@ -220,7 +220,7 @@ export class SqliteConnection {
       await end();
     } finally {
       const turn = this.holder.getStore();
-      if (turn?.ownTransaction && turn === this.current && !this.connection().inTransaction) this.endCurrent?.();
+      if (turn?.ownTransaction && turn === this.current && !this.connection()?.inTransaction) this.endCurrent?.();
     }
   }
 
@@ -231,7 +231,7 @@ export class SqliteConnection {
    */
   private settle(): void {
     const connection = this.connection();
-    if (connection.inTransaction) {
+    if (connection?.inTransaction) {
       this.logger.error('A turn on the SQLite connection ended with its transaction open: rolled back.');
       (connection as unknown as { exec(sql: string): void }).exec('ROLLBACK');
     }
@@ -239,8 +239,9 @@ export class SqliteConnection {
     this.runner.transactionDepth = 0;
   }
 
-  private connection(): RawConnection {
-    return (this.dataSource.driver as unknown as { databaseConnection: RawConnection }).databaseConnection;
+  /** The better-sqlite3 connection (none once the data source is destroyed). */
+  private connection(): RawConnection | undefined {
+    return (this.dataSource.driver as unknown as { databaseConnection?: RawConnection }).databaseConnection;
   }
 
   /** Whether a statement only reads (answers rows and writes nothing); unknown SQL counts as a write. */
@@ -248,7 +249,7 @@ export class SqliteConnection {
     let read = this.kinds.get(sql);
     if (read === undefined) {
       try {
-        const statement = this.connection().prepare(sql);
+        const statement = this.connection()!.prepare(sql);
         read = statement.reader && statement.readonly;
       } catch {
         // It will fail when run, in turn with the writes.

@@ -21,6 +21,14 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('http://localhost:8000');
   });
 
+  it('reads SQLite with 2 worker threads by default, SQLITE_READ_WORKERS=0 on the one connection, never with workers in memory', () => {
+    expect(loadConfig({ DATA_DIR: dir }).sqliteReadWorkers).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir, SQLITE_READ_WORKERS: '0' }).sqliteReadWorkers).toBe(0);
+    expect(loadConfig({ DATA_DIR: dir, SQLITE_READ_WORKERS: '8' }).sqliteReadWorkers).toBe(8);
+    expect(loadConfig({ DATA_DIR: dir, SQLITE_PATH: ':memory:', SQLITE_READ_WORKERS: '4' }).sqliteReadWorkers).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dir, SQLITE_READ_WORKERS: 'many' })).toThrow(ConfigError);
+  });
+
   it('leaves an unset SECRET_KEY to start-up (instance-secret.ts) and takes a set one as is', () => {
     expect(loadConfig({ DATA_DIR: dir }).secretKey).toBeNull();
     expect(existsSync(join(dir, 'secret_key'))).toBe(false);

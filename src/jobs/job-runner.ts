@@ -6,6 +6,7 @@ import type { UserEntity } from '../users/user.entity';
 import { JobEntity } from './job.entity';
 import { JobRepository } from './job.repository';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { LiveJobs } from './live-jobs';
 
 /**
  * What a job's work can do while it runs: report progress and keys of the job's own. The
@@ -42,16 +43,25 @@ export const maxJobCountExceeded = (): ApiError => new ApiError('ERROR_MAX_JOB_C
  * request answers, the work runs right after as the requesting user and socket (so its
  * broadcasts leave that socket out), and the row records progress, the type's keys, and
  * `finished` or `failed` with a readable error. Shutdown waits for running jobs.
+ *
+ * While a job runs, its progress lives in memory (LiveJobs), where pollers of this instance
+ * read it, and is stored in the background, at most one write at a time: on SQLite that write
+ * waits for the job's own transaction to end (one connection, one writer), on PostgreSQL it
+ * commits at once, for other instances. A cancel of a job running here reaches it through
+ * memory too, so it stops at its next progress report even while its transaction is open.
  */
 @Injectable()
 export class JobRunner implements OnApplicationShutdown {
   private readonly logger = new Logger(JobRunner.name);
   private readonly running = new Set<Promise<void>>();
+  /** Per running job: the background store of its progress under way, and whether another is due after it. */
+  private readonly stores = new Map<number, { writing: Promise<void>; again: boolean }>();
 
   constructor(
     private readonly repo: JobRepository,
     private readonly inFlight: InFlight,
     private readonly db: UnitOfWork,
+    private readonly live: LiveJobs,
   ) {}
 
   /** Creates the job (one running job per type and user) and schedules `work`; answers the pending job. */
@@ -59,46 +69,102 @@ export class JobRunner implements OnApplicationShutdown {
     if ((await this.repo.countRunning(user.id, type)) > 0) throw maxJobCountExceeded();
     const actor = RequestContext.current();
     const job = await this.repo.create({ userId: user.id, type, state: 'pending', progressPercentage: 0, humanReadableError: '', webSocketId: actor.webSocketId, data });
-    const task = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work)))
-      .finally(() => this.running.delete(task));
+    this.live.add(job);
+    // The work is no part of the starting request's transaction, if it has one.
+    const task = this.db
+      .outside(async () => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work));
+      })
+      .finally(() => {
+        this.running.delete(task);
+        this.live.delete(job.id);
+      });
     this.running.add(task);
     // Graceful shutdown waits for it (up to its deadline).
     void this.inFlight.track(task);
     return job;
   }
 
+  /** Cancels a job running on this instance (answers false when it runs nowhere here): it stops at its next progress report. */
+  cancel(id: number): boolean {
+    const [job] = this.live.cancel((candidate) => candidate.id === id);
+    if (!job) return false;
+    this.store(job);
+    return true;
+  }
+
   private async execute(job: JobEntity, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<void> {
     const progress: JobProgress = {
       job,
-      set: ({ progress: percentage, data }) =>
-        this.db.outside(async () => {
-          if ((await this.repo.find(job.id))?.state === 'cancelled') throw new JobCancelledError();
-          if (data) job.data = { ...job.data, ...data };
-          if (percentage !== undefined) job.progressPercentage = Math.max(0, Math.min(100, Math.floor(percentage)));
-          await this.repo.update(job.id, { progressPercentage: job.progressPercentage, data: job.data });
-        }),
+      set: async ({ progress: percentage, data }) => {
+        if (await this.cancelled(job)) throw new JobCancelledError();
+        if (data) job.data = { ...job.data, ...data };
+        if (percentage !== undefined) job.progressPercentage = Math.max(0, Math.min(100, Math.floor(percentage)));
+        this.store(job);
+      },
     };
     try {
       // A job cancelled before it started does not run.
-      if ((await this.repo.find(job.id))?.state === 'cancelled') return;
+      if (await this.cancelled(job)) return await this.end(job, { state: 'cancelled' });
+      job.state = 'started';
       await this.repo.update(job.id, { state: 'started' });
       const data = await work(progress);
       job.data = { ...job.data, ...data };
-      const cancelled = (await this.repo.find(job.id))?.state === 'cancelled';
-      await this.repo.update(job.id, { state: cancelled ? 'cancelled' : 'finished', progressPercentage: 100, data: job.data });
+      const cancelled = await this.cancelled(job);
+      job.progressPercentage = 100;
+      await this.end(job, { state: cancelled ? 'cancelled' : 'finished', progressPercentage: 100, data: job.data });
     } catch (error) {
-      // Written after the work's transaction rolled back (on SQLite the cancel itself was part of it).
-      if (error instanceof JobCancelledError) {
-        await this.repo.update(job.id, { state: 'cancelled' }).catch(() => undefined);
+      // Written after the work's transaction rolled back.
+      if (error instanceof JobCancelledError || job.state === 'cancelled') {
+        await this.end(job, { state: 'cancelled' }).catch(() => undefined);
         return;
       }
       const message = error instanceof ApiError ? (typeof error.detail === 'string' && error.detail ? error.detail : error.code) : 'Something went wrong.';
       if (!(error instanceof ApiError)) this.logger.error(`Job ${job.id} (${job.type}) failed`, error instanceof Error ? error.stack : String(error));
       // A failure may carry keys of the job's own (an import's report of the rows that failed).
       if (error instanceof JobFailure) job.data = { ...job.data, ...error.data };
-      await this.repo.update(job.id, { state: 'failed', humanReadableError: message, data: job.data }).catch(() => undefined);
+      await this.end(job, { state: 'failed', humanReadableError: message, data: job.data }).catch(() => undefined);
     }
+  }
+
+  /** Whether the job was cancelled, here (in memory) or by another instance (stored). */
+  private async cancelled(job: JobEntity): Promise<boolean> {
+    if (job.state === 'cancelled') return true;
+    const stored = await this.db.outside(() => this.repo.find(job.id));
+    if (stored?.state === 'cancelled') job.state = 'cancelled';
+    return job.state === 'cancelled';
+  }
+
+  /** Stores the job's progress, keys and a cancel in the background (one write at a time; a later one follows with the latest values). */
+  private store(job: JobEntity): void {
+    const pending = this.stores.get(job.id);
+    if (pending) {
+      pending.again = true;
+      return;
+    }
+    const entry = { writing: Promise.resolve(), again: false };
+    entry.writing = this.db
+      .outside(async () => {
+        try {
+          do {
+            entry.again = false;
+            await this.repo.update(job.id, { progressPercentage: job.progressPercentage, data: job.data, ...(job.state === 'cancelled' ? { state: 'cancelled' as const } : {}) });
+          } while (entry.again);
+        } finally {
+          // In the same step as the last check of `again`: a report after it starts a new write.
+          this.stores.delete(job.id);
+        }
+      })
+      .catch((error: unknown) => this.logger.warn(`Storing the progress of job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.stores.set(job.id, entry);
+  }
+
+  /** The job's last state, stored after its progress writes. */
+  private async end(job: JobEntity, values: Partial<JobEntity>): Promise<void> {
+    Object.assign(job, values);
+    await this.stores.get(job.id)?.writing;
+    await this.db.outside(() => this.repo.update(job.id, values));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,21 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { JobEntity, JobState } from './job.entity';
+import { LiveJobs } from './live-jobs';
 
+/** Jobs as stored, with what this instance knows better about the ones running here (see LiveJobs). */
 @Injectable()
 export class JobRepository {
-  constructor(private readonly db: UnitOfWork) {}
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly live: LiveJobs,
+  ) {}
 
   private get repo() {
     return this.db.manager.getRepository(JobEntity);
   }
 
-  find(id: number): Promise<JobEntity | null> {
-    return this.repo.findOneBy({ id });
+  async find(id: number): Promise<JobEntity | null> {
+    return this.live.overlay(await this.repo.findOneBy({ id }));
   }
 
-  ofUser(userId: number): Promise<JobEntity[]> {
-    return this.repo.find({ where: { userId }, order: { id: 'DESC' } });
+  async ofUser(userId: number): Promise<JobEntity[]> {
+    return (await this.repo.find({ where: { userId }, order: { id: 'DESC' } })).map((job) => this.live.overlay(job));
   }
 
   create(values: Partial<JobEntity>): Promise<JobEntity> {
@@ -27,15 +32,19 @@ export class JobRepository {
     return this.repo.update({ id }, { ...values, updatedOn: new Date() } as Parameters<typeof this.repo.update>[1]);
   }
 
-  countRunning(userId: number, type: string): Promise<number> {
-    return this.repo
+  /** The user's pending and running jobs of a type (a job cancelled here but not stored as such yet is not running). */
+  async countRunning(userId: number, type: string): Promise<number> {
+    const rows = await this.repo
       .createQueryBuilder('j')
+      .select('j.id', 'id')
       .where('j.user_id = :userId AND j.type = :type AND j.state IN (:...states)', { userId, type, states: ['pending', 'started'] })
-      .getCount();
+      .getRawMany<{ id: number }>();
+    return rows.filter((row) => this.live.get(Number(row.id))?.state !== 'cancelled').length;
   }
 
   /** Cancels the user's pending and running jobs of a type (their work stops at its next progress report). */
   async cancelRunning(userId: number, type: string): Promise<void> {
+    this.live.cancel((job) => job.userId === userId && job.type === type);
     await this.repo
       .createQueryBuilder()
       .update(JobEntity)

@@ -3,10 +3,11 @@ import { JobRepository } from './job.repository';
 import { JobRunner } from './job-runner';
 import { JobsController } from './jobs.controller';
 import { JobsService } from './jobs.service';
+import { LiveJobs } from './live-jobs';
 
 @Module({
   controllers: [JobsController],
-  providers: [JobRepository, JobsService, JobRunner],
+  providers: [JobRepository, JobsService, JobRunner, LiveJobs],
   exports: [JobRepository, JobsService, JobRunner],
 })
 export class JobsModule {}

@@ -3,6 +3,7 @@ import { ApiError, Errors, queryValidationError } from '../core/errors/api-error
 import type { UserEntity } from '../users/user.entity';
 import { JOB_STATES as STATES, JobEntity, JobState } from './job.entity';
 import { JobRepository } from './job.repository';
+import { JobRunner } from './job-runner';
 
 export const JobErrors = {
   notCancellable: () => new ApiError('ERROR_JOB_NOT_CANCELLABLE', 400, 'The job cannot be cancelled'),
@@ -22,7 +23,10 @@ export function serializeJob(job: JobEntity): Record<string, unknown> {
 
 @Injectable()
 export class JobsService {
-  constructor(private readonly repo: JobRepository) {}
+  constructor(
+    private readonly repo: JobRepository,
+    private readonly runner: JobRunner,
+  ) {}
 
   /**
    * `states` is a comma list where `!state` excludes; `jobIds` a comma list of ids. Bad values
@@ -65,7 +69,8 @@ export class JobsService {
   async cancel(user: UserEntity, id: number): Promise<Record<string, unknown>> {
     const job = await this.own(user, id);
     if (job.state !== 'pending' && job.state !== 'started') throw JobErrors.notCancellable();
-    await this.repo.update(id, { state: 'cancelled' });
+    // A job running here stores its cancel itself (on SQLite once its transaction has ended).
+    if (!this.runner.cancel(id)) await this.repo.update(id, { state: 'cancelled' });
     job.state = 'cancelled';
     return serializeJob(job);
   }

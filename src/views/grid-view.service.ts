@@ -144,7 +144,7 @@ export class GridViewService {
         return `(${parts.join(' OR ') || '1 = 0'})`;
       });
       const select = columns.map((c, i) => `${c} AS "g${i}"`).join(', ');
-      const counted = await this.rowRepo.query<Record<string, unknown>>(
+      const counted = await this.rowRepo.read<Record<string, unknown>>(
         `SELECT ${select}, COUNT(*) AS "count" FROM ${this.listQuery.from(context)} WHERE ${where} AND ${restrictions.join(' AND ')} GROUP BY ${columns.join(', ')}`,
         sql.params,
       );

@@ -8,6 +8,11 @@ export interface AppConfig {
   /** PostgreSQL connection URL; null means the embedded SQLite database. */
   databaseUrl: string | null;
   sqlitePath: string;
+  /**
+   * Worker threads reading the SQLite database off the event loop (row lists, counts, search,
+   * aggregations, exports); 0 reads on the one connection, as writes do. Unused on PostgreSQL.
+   */
+  sqliteReadWorkers: number;
   /** Folder for instance files (generated secret, SQLite database by default). */
   dataDir: string;
   redisUrl: string | null;
@@ -214,6 +219,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port,
     databaseUrl,
     sqlitePath: sqlitePath === ':memory:' ? sqlitePath : resolve(sqlitePath),
+    // An in-memory database is one connection's own: workers could not open it.
+    sqliteReadWorkers: sqlitePath === ':memory:' ? 0 : int(env, 'SQLITE_READ_WORKERS', 2, 0, 64),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'rowspace',

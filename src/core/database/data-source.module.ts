@@ -2,7 +2,9 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { dataSourceOptions } from './data-source';
-import { dialectFor } from './dialect';
+import { Dialect, dialectFor } from './dialect';
+import { SqliteConnection } from './sqlite-connection';
+import { SqliteReadPool } from './sqlite-read-pool';
 import { DIALECT } from './tokens';
 import { UnitOfWork } from './unit-of-work';
 import { WriteVersions } from './write-versions';
@@ -22,16 +24,29 @@ import { WriteVersions } from './write-versions';
         return dataSource;
       },
     },
-    { provide: DIALECT, inject: [DataSource], useFactory: (ds: DataSource) => dialectFor(ds.options.type) },
+    {
+      provide: DIALECT,
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) => {
+        if (dataSource.options.type === 'postgres') return dialectFor('postgres');
+        // SQLite: the one connection taken in turns, and read workers (started on first use).
+        const pool = config.sqliteReadWorkers > 0 ? new SqliteReadPool(config.sqlitePath, config.sqliteReadWorkers) : null;
+        return dialectFor(dataSource.options.type, new SqliteConnection(dataSource, pool));
+      },
+    },
     UnitOfWork,
     WriteVersions,
   ],
   exports: [DataSource, DIALECT, UnitOfWork, WriteVersions],
 })
 export class DataSourceModule implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.dialect.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

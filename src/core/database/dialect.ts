@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { Mutex, SqliteConnection } from './sqlite-connection';
 
 /**
  * The column kinds user tables are built from. Each dialect maps them to its own SQL
@@ -29,6 +30,19 @@ export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /** Runs `work` in one transaction (SQLite has a single writer, so its transactions are queued). */
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` apart from the caller's transaction, so that what it writes commits on its own.
+   * On SQLite, whose one connection has one writer, its writes wait until that transaction has
+   * ended: work that must not wait for it is not awaited inside it.
+   */
+  outside<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A read outside any transaction, of what is committed: on PostgreSQL a pooled connection, on
+   * SQLite a read worker off the event loop (see SqliteConnection). Rows as the driver answers them.
+   */
+  read(dataSource: DataSource, sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Stops what the dialect started (SQLite's read workers); the data source closes after. */
+  close(): Promise<void>;
   /**
    * Runs `work` while no other instance runs its own (a PostgreSQL advisory lock), so two
    * instances starting together don't both migrate. SQLite has one instance: it just runs.
@@ -89,27 +103,6 @@ export interface Dialect {
   idsIn(ids: readonly number[], bind: (value: unknown) => string): string;
 }
 
-/** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  /** Runs holding or waiting for the lock. */
-  queued = 0;
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    this.queued += 1;
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    try {
-      return await work();
-    } finally {
-      this.queued -= 1;
-      release();
-    }
-  }
-}
-
 const ORDER_SCALE = 20;
 
 /** The advisory lock id of Rowspace's start-up work (any fixed 64-bit number, "rowspace" in ASCII). */
@@ -152,29 +145,29 @@ function zoneOffsetMinutes(timeZone: string, at: Date): number {
   return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
 }
 
-const FOREIGN_TRANSACTION_WAIT_MS = 5000;
-
-/** The query runner TypeORM's SQLite drivers share between every caller (created on first use). */
-function sharedQueryRunner(dataSource: DataSource): { isTransactionActive: boolean } | undefined {
-  return (dataSource.driver as unknown as { queryRunner?: { isTransactionActive: boolean } }).queryRunner;
-}
-
 export class SqliteDialect implements Dialect {
   readonly name = 'sqlite' as const;
   readonly rowIdColumn = '"id" INTEGER PRIMARY KEY AUTOINCREMENT';
+  /** Transactions of a dialect without a connection (one built for SQL text only) queue on this lock. */
   private readonly lock = new Mutex();
 
+  /** `connection`: the app's one connection, taken in turns, and its read workers. */
+  constructor(readonly connection: SqliteConnection | null = null) {}
+
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.lock.run(async () => {
-      // TypeORM's SQLite driver has one query runner for everything, and a repository save()
-      // outside a unit of work opens a transaction of its own without this lock. Begun inside
-      // it, ours would only be a savepoint that its rollback undoes without a word (a purge
-      // once lost its DROP that way): wait until it has ended (a single save is short; after
-      // FOREIGN_TRANSACTION_WAIT_MS ours goes ahead rather than wait on a runner left in a bad state).
-      const deadline = Date.now() + FOREIGN_TRANSACTION_WAIT_MS;
-      while (sharedQueryRunner(dataSource)?.isTransactionActive && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-      return dataSource.transaction(work);
-    });
+    return this.connection ? this.connection.transaction(work) : this.lock.run(() => dataSource.transaction(work));
+  }
+
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return this.connection ? this.connection.outside(work) : work();
+  }
+
+  read(dataSource: DataSource, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.connection ? this.connection.read(sql, params) : dataSource.query(sql, params);
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.close();
   }
 
   readonly forUpdate = '';
@@ -282,8 +275,9 @@ export class SqliteDialect implements Dialect {
   }
 
   poolStats(): PoolStats {
-    // One connection; transactions queue for it (see Mutex).
-    return { total: 1, idle: this.lock.queued > 0 ? 0 : 1, waiting: Math.max(0, this.lock.queued - 1) };
+    // One connection; transactions and writes queue for it (see SqliteConnection).
+    const queued = this.connection?.queued ?? this.lock.queued;
+    return { total: 1, idle: queued > 0 ? 0 : 1, waiting: Math.max(0, queued - 1) };
   }
 }
 
@@ -294,6 +288,16 @@ export class PostgresDialect implements Dialect {
   transaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return dataSource.transaction(work);
   }
+
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  read(dataSource: DataSource, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return dataSource.query(sql, params);
+  }
+
+  async close(): Promise<void> {}
 
   readonly forUpdate = ' FOR UPDATE';
 
@@ -409,6 +413,7 @@ export class PostgresDialect implements Dialect {
   }
 }
 
-export function dialectFor(type: string): Dialect {
-  return type === 'postgres' ? new PostgresDialect() : new SqliteDialect();
+/** The dialect of a database kind; `connection` attaches SQLite's dialect to the app's connection. */
+export function dialectFor(type: string, connection: SqliteConnection | null = null): Dialect {
+  return type === 'postgres' ? new PostgresDialect() : new SqliteDialect(connection);
 }

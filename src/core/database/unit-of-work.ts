@@ -43,12 +43,24 @@ export class UnitOfWork {
   }
 
   /**
-   * Runs `work` outside the caller's transaction: what it writes commits on its own (a job's
-   * progress, seen by pollers while the job's transaction is still open). On SQLite, with its
-   * one connection, it runs on the same connection, so the transaction sees it anyway.
+   * Runs `work` outside the caller's transaction: what it writes commits on its own, and what
+   * it reads is what is committed. On SQLite, whose one connection has one writer, its writes
+   * wait until the caller's transaction has ended, so the transaction must not await them.
    */
   outside<T>(work: () => Promise<T>): Promise<T> {
-    return this.current.exit(work);
+    return this.current.exit(() => this.dialect.outside(work));
+  }
+
+  /**
+   * A read of user tables that may scan many rows (a page of rows and its count, search,
+   * aggregations, adjacent rows, exports). Inside a transaction it runs there (it must see the
+   * transaction's own writes); outside, it reads what is committed, on SQLite in a read worker
+   * so that a long scan does not hold up the event loop. Rows as the driver answers them.
+   */
+  read<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const tx = this.current.getStore();
+    if (tx) return tx.manager.query(sql, params);
+    return this.dialect.read(this.dataSource, sql, params) as Promise<T[]>;
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {

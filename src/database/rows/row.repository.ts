@@ -48,6 +48,14 @@ export class RowRepository {
   }
 
   /**
+   * A read that may scan the table (pages, counts, search, aggregations, exports): off the
+   * event loop on SQLite outside a transaction, in the transaction inside one (see UnitOfWork.read).
+   */
+  read<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.read<T>(text, params);
+  }
+
+  /**
    * Multi-row INSERTs (one per batch of rows whose values SQLite can bind in one statement);
    * answers the new ids in the rows' order.
    */
@@ -105,7 +113,7 @@ export class RowRepository {
     if (!ids.length) return [];
     const sql = this.sql();
     const state = which === 'live' ? liveRow() : `NOT (${liveRow()})`;
-    const rows = await this.query(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${idList(sql, ids)} AND ${state}`, sql.params);
+    const rows = await this.read(`SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" IN ${idList(sql, ids)} AND ${state}`, sql.params);
     return rows.map((row) => normalize(row));
   }
 
@@ -184,7 +192,7 @@ export class RowRepository {
     let after = 0;
     for (;;) {
       const sql = this.sql();
-      const rows = await this.query(
+      const rows = await this.read(
         `SELECT * FROM ${quote(rowsTable(tableId))} WHERE "id" > ${sql.param(after)}${liveOnly ? ` AND ${liveRow()}` : ''} ORDER BY "id" LIMIT ${batchSize}`,
         sql.params,
       );

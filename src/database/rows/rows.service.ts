@@ -224,7 +224,7 @@ export class RowsService {
     const sql = this.rows.sql();
     const where = await this.listQuery.where(selection, context, sql, false);
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
-    const rows = await this.rows.query<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" AS "id" FROM ${this.listQuery.from(context)} WHERE ${where} ORDER BY ${orderBy}`, sql.params);
+    const rows = await this.rows.read<{ id: unknown }>(`SELECT ${quote(ROW_ALIAS)}."id" AS "id" FROM ${this.listQuery.from(context)} WHERE ${where} ORDER BY ${orderBy}`, sql.params);
     return rows.map((row) => Number(row.id));
   }
 
@@ -294,13 +294,13 @@ export class RowsService {
     const key = this.counts.key(context.table.id, [context.table.id, ...linked], whereSql, sql.params);
     let count = this.counts.get(key);
     if (count === undefined) {
-      const [row] = await this.rows.query<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
+      const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
       count = Number(row.count);
       if (!this.db.inTransaction) this.counts.set(key, count);
     }
     if (offset >= count || limit === 0) return { count, rows: [] };
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
-    const raw = await this.rows.query(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
+    const raw = await this.rows.read(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
     return { count, rows: raw.map((row) => ({ ...row, id: Number(row.id) })) };
   }
 
@@ -797,7 +797,7 @@ export class RowsService {
     const from = this.listQuery.from(context);
     const ordered = `SELECT ${quote(ROW_ALIAS)}."id", ROW_NUMBER() OVER (ORDER BY ${this.listQuery.orderBy(selection.sorts, sql)}) AS "position" FROM ${from} WHERE ${where}`;
     const target = sql.param(rowId);
-    const found = await this.rows.query<{ id: unknown }>(
+    const found = await this.rows.read<{ id: unknown }>(
       `WITH "ordered" AS (${ordered}) SELECT o2."id" FROM "ordered" o1 JOIN "ordered" o2 ON o2."position" = o1."position" ${previous ? '-' : '+'} 1 WHERE o1."id" = ${target}`,
       sql.params,
     );

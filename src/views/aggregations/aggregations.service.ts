@@ -136,7 +136,7 @@ export class AggregationsService {
         let where = await this.listQuery.where(selection, context, sql, false);
         if (condition) where += ` AND ${await condition(sql, expression)}`;
         const text = `SELECT ${selected} FROM ${this.listQuery.from(context)} WHERE ${where}${tail ? ` ${tail(sql, expression)}` : ''}`;
-        return this.rows.query(text, sql.params);
+        return this.rows.read(text, sql.params);
       },
       format: async (raw) => {
         if (raw === null || raw === undefined) return null;

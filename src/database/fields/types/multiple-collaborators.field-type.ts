@@ -49,9 +49,11 @@ export class MultipleCollaboratorsFieldType implements FieldType {
   /** The members of the table's workspace, by id. */
   private async members(ctx: FieldContext, userIds?: number[]): Promise<Collaborator[]> {
     const sql = new Sql(ctx.dialect);
+    // Bound in the order the placeholders appear (SQLite's `?` are positional).
+    const database = sql.param(ctx.table.databaseId);
     const only = userIds ? ` AND u."id" IN ${sql.list(userIds)}` : '';
     const rows: Record<string, unknown>[] = await ctx.manager.query(
-      `SELECT u."id" AS "id", u."first_name" AS "name" FROM "user" u JOIN "workspace_user" wu ON wu."user_id" = u."id" JOIN "application" a ON a."workspace_id" = wu."workspace_id" WHERE a."id" = ${sql.param(ctx.table.databaseId)}${only} ORDER BY u."id"`,
+      `SELECT u."id" AS "id", u."first_name" AS "name" FROM "user" u JOIN "workspace_user" wu ON wu."user_id" = u."id" JOIN "application" a ON a."workspace_id" = wu."workspace_id" WHERE a."id" = ${database}${only} ORDER BY u."id"`,
       sql.params,
     );
     return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));

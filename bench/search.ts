@@ -18,7 +18,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { prng } from '../test/support/fuzz';
-import { Api, BATCH_SIZE, PAGE_SIZE, ROWS, SECONDS, countIs, envInt, load, log, machine, percentile, round, withRowspace } from './rows';
+import { Api, BATCH_SIZE, PAGE_SIZE, ROWS, countIs, envInt, load, log, machine, percentile, round, withRowspace } from './rows';
 
 const WRITE_BATCHES = Math.floor(envInt('BENCH_WRITE_BATCHES', 25));
 const CLIENTS = (process.env.BENCH_CONCURRENCY ?? '10').split(',').map((c) => Math.floor(Number(c)));

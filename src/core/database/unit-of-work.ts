@@ -21,6 +21,7 @@ interface Transaction {
 export class UnitOfWork {
   private readonly current = new AsyncLocalStorage<Transaction>();
   private readonly logger = new Logger(UnitOfWork.name);
+  private readonly commitHooks: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -51,10 +52,22 @@ export class UnitOfWork {
     if (this.current.getStore()) return work();
     const events: DomainEvent[] = [];
     const result = await this.dialect.transaction(this.dataSource, (manager) =>
-      this.current.run({ manager, events }, work),
+      this.current.run({ manager, events }, async () => {
+        const value = await work();
+        for (const hook of this.commitHooks) await hook();
+        return value;
+      }),
     );
     await this.dispatch(events);
     return result;
+  }
+
+  /**
+   * Work every outermost transaction does last, before it commits, inside it (what a module
+   * derives from the transaction's writes, e.g. the full-text index from the rows it changed).
+   */
+  beforeCommit(hook: () => Promise<void>): void {
+    this.commitHooks.push(hook);
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {

@@ -78,6 +78,11 @@ export abstract class SystemUserFieldType implements FieldType {
   searchCondition(_field: FieldEntity, ref: ColumnRef, term: string): string {
     return ref.sql.dialect.ilike(this.userName(ref), ref.sql.param(`%${escapeLike(term)}%`));
   }
+
+  /** The user's name. */
+  searchText(_field: FieldEntity, ref: ColumnRef): string {
+    return this.userName(ref);
+  }
 }
 
 /** `created_by`: the user who created the row. */

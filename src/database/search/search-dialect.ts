@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import type { Dialect } from '../../core/database/dialect';
+import { quote, Sql } from '../../core/database/sql';
+import { rowsTable } from '../fields/field-type';
+import type { CellWords } from './full-text';
+
+/** The marks of rows whose entries are to be recomputed (see SearchIndexService). */
+export const PENDING_TABLE = 'database_search_pending';
+/** One row per table with a full-text index: what its entries were computed with. */
+export const REGISTRY_TABLE = 'database_search_index';
+
+/** `database_search_<id>`: the entries of a table's full-text index (one per row and field with words). */
+export const searchTable = (tableId: number): string => `database_search_${tableId}`;
+
+/** One cell's words, to write to the index. */
+export interface SearchEntry {
+  rowId: number;
+  fieldId: number;
+  words: CellWords;
+}
+
+/**
+ * A trigger marking rows of an indexed table (`consumer`) whose entries a write made stale:
+ * after `event` on `table`, the value of `column` of each written row is marked, as a row of
+ * the consumer (`via` 0) or as a row linked through the consumer's link field `via`.
+ */
+export interface SearchTrigger {
+  consumer: number;
+  table: string;
+  event: 'INSERT' | 'UPDATE' | 'DELETE';
+  column: string;
+  via: number;
+  /** Only updates setting these columns (row by row on PostgreSQL, which has no transition tables then). */
+  columns?: string[];
+}
+
+/** The name of a consumer's triggers (and, on PostgreSQL, their functions): `search_<consumer>_…`. */
+export const triggerPrefix = (consumer: number): string => `search_${consumer}_`;
+
+/** A trigger's name, from what it does (a changed body changes the name, so reconciling replaces it). */
+export function triggerName(trigger: SearchTrigger): string {
+  const hash = createHash('sha1').update(`v1|${trigger.table}|${trigger.event}|${trigger.column}|${trigger.via}|${trigger.columns?.join(',') ?? ''}`).digest('hex').slice(0, 12);
+  return `${triggerPrefix(trigger.consumer)}${hash}`;
+}
+
+/** What differs between the databases in full-text search: the index's storage, its triggers and its queries. */
+export interface SearchDialect {
+  createStorage(tableId: number): string[];
+  dropStorage(tableId: number): string[];
+  /** Deletes the entries of every pair of `rowIds` × `fieldIds`. */
+  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string;
+  /** Deletes every entry of the fields (of the table's rows; a row deleted for good lost its entries then). */
+  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string;
+  /** Inserts entries (none empty). */
+  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string;
+  /** A SELECT of the ids of the rows with an entry of one of `fieldIds` (all when null) holding the words, the last as a prefix. */
+  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string;
+  createTrigger(trigger: SearchTrigger): string[];
+  /** Drops a trigger (`table` empty: only what is left of it, PostgreSQL's function). */
+  dropTrigger(name: string, table: string): string[];
+  /** A query of the consumer's triggers: rows `{name, table}`. */
+  listTriggers(consumer: number): { sql: string; params: unknown[] };
+  /** Statements removing what is left of the consumer's triggers once their tables are gone (PostgreSQL's functions). */
+  dropLeftovers(consumer: number): { sql: string; params: unknown[] } | null;
+}
+
+/** A word as a PostgreSQL tsvector/tsquery lexeme literal. */
+const lexeme = (word: string): string => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** The pending marks a trigger inserts: the consumer, the key and the link field (or 0). */
+const pendingColumns = `${quote(PENDING_TABLE)} ("table_id", "row_id", "via_field_id")`;
+
+/**
+ * SQLite: an FTS5 table per indexed table, contentless (the words are not stored twice) with
+ * deletes, `ascii` tokenizer with `-` as a word character: the text written is already the
+ * words separated by spaces, and that tokenizer splits it exactly there, whatever the script
+ * (every non-ASCII character is a word character to it). The rowid of an entry is
+ * `row id × 2^31 + field id` (both are 31-bit ids).
+ */
+class SqliteSearchDialect implements SearchDialect {
+  createStorage(tableId: number): string[] {
+    return [`CREATE VIRTUAL TABLE IF NOT EXISTS ${quote(searchTable(tableId))} USING fts5("words", content='', contentless_delete=1, tokenize="ascii tokenchars '-'", detail=full)`];
+  }
+
+  dropStorage(tableId: number): string[] {
+    return [`DROP TABLE IF EXISTS ${quote(searchTable(tableId))}`];
+  }
+
+  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string {
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "rowid" IN (SELECT r."value" * 2147483648 + f."value" FROM json_each(${sql.param(JSON.stringify(rowIds))}) r, json_each(${sql.param(JSON.stringify(fieldIds))}) f)`;
+  }
+
+  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string {
+    // By rowid, from the table's rows (a lookup each), rather than a scan of every entry.
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "rowid" IN (SELECT r."id" * 2147483648 + f."value" FROM ${quote(rowsTable(tableId))} r, json_each(${sql.param(JSON.stringify(fieldIds))}) f)`;
+  }
+
+  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string {
+    // Later words (beyond PostgreSQL's positions) are kept apart by a filler no search has.
+    const rows = entries.map((e) => [e.rowId, e.fieldId, e.words.rest.length ? `${e.words.positioned.join(' ')} - ${e.words.rest.join(' - ')}` : e.words.positioned.join(' ')]);
+    return `INSERT INTO ${quote(searchTable(tableId))} ("rowid", "words") SELECT json_extract(e."value", '$[0]') * 2147483648 + json_extract(e."value", '$[1]'), json_extract(e."value", '$[2]') FROM json_each(${sql.param(JSON.stringify(rows))}) e`;
+  }
+
+  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string {
+    const table = quote(searchTable(tableId));
+    // One phrase of the words (none holds a quote), the last one a prefix.
+    const match = `${table} MATCH ${sql.param(`"${words.join(' ')}" *`)}`;
+    const fields = fieldIds ? ` AND ("rowid" & 2147483647) IN ${sql.list(fieldIds)}` : '';
+    return `SELECT "rowid" >> 31 FROM ${table} WHERE ${match}${fields}`;
+  }
+
+  createTrigger(trigger: SearchTrigger): string[] {
+    const row = (ref: 'NEW' | 'OLD') => `(${trigger.consumer}, ${ref}.${quote(trigger.column)}, ${trigger.via})`;
+    const values =
+      trigger.event === 'INSERT' ? row('NEW') : trigger.event === 'DELETE' ? row('OLD') : trigger.column === 'id' ? row('NEW') : `${row('NEW')}, ${row('OLD')}`;
+    const of = trigger.columns ? ` OF ${trigger.columns.map(quote).join(', ')}` : '';
+    return [`CREATE TRIGGER IF NOT EXISTS ${quote(triggerName(trigger))} AFTER ${trigger.event}${of} ON ${quote(trigger.table)} BEGIN INSERT INTO ${pendingColumns} VALUES ${values}; END`];
+  }
+
+  dropTrigger(name: string): string[] {
+    return [`DROP TRIGGER IF EXISTS ${quote(name)}`];
+  }
+
+  listTriggers(consumer: number): { sql: string; params: unknown[] } {
+    return { sql: `SELECT "name", "tbl_name" AS "table" FROM "sqlite_master" WHERE "type" = 'trigger' AND substr("name", 1, ?) = ?`, params: [triggerPrefix(consumer).length, triggerPrefix(consumer)] };
+  }
+
+  dropLeftovers(): null {
+    return null;
+  }
+}
+
+/**
+ * PostgreSQL: a table of entries per indexed table, `tsvector` with a GIN index. The vectors
+ * and queries are written as literals (the words with their positions), never through
+ * to_tsvector/to_tsquery, so PostgreSQL's parser and locale play no part. Triggers are
+ * statement-level with transition tables: one insert of marks per statement, whatever its rows.
+ */
+class PostgresSearchDialect implements SearchDialect {
+  createStorage(tableId: number): string[] {
+    const table = searchTable(tableId);
+    return [
+      `CREATE TABLE IF NOT EXISTS ${quote(table)} ("row_id" integer NOT NULL, "field_id" integer NOT NULL, "words" tsvector NOT NULL, PRIMARY KEY ("row_id", "field_id"))`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_words`)} ON ${quote(table)} USING gin ("words")`,
+    ];
+  }
+
+  dropStorage(tableId: number): string[] {
+    return [`DROP TABLE IF EXISTS ${quote(searchTable(tableId))}`];
+  }
+
+  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string {
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "row_id" = ANY(CAST(${sql.param([...rowIds])} AS integer[])) AND "field_id" = ANY(CAST(${sql.param([...fieldIds])} AS integer[]))`;
+  }
+
+  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string {
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "field_id" = ANY(CAST(${sql.param([...fieldIds])} AS integer[]))`;
+  }
+
+  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string {
+    const vectors = entries.map((e) => {
+      const positions = new Map<string, number[]>();
+      e.words.positioned.forEach((word, i) => {
+        const list = positions.get(word);
+        if (list) list.push(i + 1);
+        else positions.set(word, [i + 1]);
+      });
+      const parts = [...positions].map(([word, at]) => `${lexeme(word)}:${at.join(',')}`);
+      for (const word of e.words.rest) parts.push(`${lexeme(word)}:16383`);
+      return parts.join(' ');
+    });
+    const rows = sql.param(entries.map((e) => e.rowId));
+    const fields = sql.param(entries.map((e) => e.fieldId));
+    const words = sql.param(vectors);
+    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "field_id", "words") SELECT r, f, CAST(w AS tsvector) FROM unnest(CAST(${rows} AS integer[]), CAST(${fields} AS integer[]), CAST(${words} AS text[])) AS e(r, f, w)`;
+  }
+
+  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string {
+    const query = `${words.map(lexeme).join(' <-> ')}:*`;
+    const fields = fieldIds ? ` AND "field_id" IN ${sql.list(fieldIds)}` : '';
+    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${sql.param(query)} AS tsquery)${fields}`;
+  }
+
+  createTrigger(trigger: SearchTrigger): string[] {
+    const name = quote(triggerName(trigger));
+    if (trigger.columns) {
+      const row = trigger.event === 'DELETE' ? 'OLD' : 'NEW';
+      return [
+        `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} VALUES (${trigger.consumer}, ${row}.${quote(trigger.column)}, ${trigger.via}); RETURN NULL; END$$`,
+        `DROP TRIGGER IF EXISTS ${name} ON ${quote(trigger.table)}`,
+        `CREATE TRIGGER ${name} AFTER ${trigger.event} OF ${trigger.columns.map(quote).join(', ')} ON ${quote(trigger.table)} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+      ];
+    }
+    const select = (relation: string) => `SELECT ${trigger.consumer}, ${quote(trigger.column)}, ${trigger.via} FROM ${relation}`;
+    const both = trigger.event === 'UPDATE' && trigger.column !== 'id';
+    const body = both ? `${select('"changed"')} UNION ALL ${select('"before"')}` : select('"changed"');
+    const referencing =
+      trigger.event === 'INSERT' ? 'NEW TABLE AS "changed"' : trigger.event === 'DELETE' ? 'OLD TABLE AS "changed"' : both ? 'NEW TABLE AS "changed" OLD TABLE AS "before"' : 'NEW TABLE AS "changed"';
+    return [
+      `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} ${body}; RETURN NULL; END$$`,
+      `DROP TRIGGER IF EXISTS ${name} ON ${quote(trigger.table)}`,
+      `CREATE TRIGGER ${name} AFTER ${trigger.event} ON ${quote(trigger.table)} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`,
+    ];
+  }
+
+  dropTrigger(name: string, table: string): string[] {
+    const dropFunction = `DROP FUNCTION IF EXISTS ${quote(name)}()`;
+    return table ? [`DROP TRIGGER IF EXISTS ${quote(name)} ON ${quote(table)}`, dropFunction] : [dropFunction];
+  }
+
+  listTriggers(consumer: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `SELECT t."tgname" AS "name", c."relname" AS "table" FROM pg_trigger t JOIN pg_class c ON c."oid" = t."tgrelid" WHERE NOT t."tgisinternal" AND left(t."tgname", $1) = $2`,
+      params: [triggerPrefix(consumer).length, triggerPrefix(consumer)],
+    };
+  }
+
+  dropLeftovers(consumer: number): { sql: string; params: unknown[] } {
+    // Functions whose trigger went with its table: a DO block drops each by name.
+    return {
+      sql: `SELECT p."proname" AS "name" FROM pg_proc p WHERE left(p."proname", $1) = $2 AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t."tgfoid" = p."oid")`,
+      params: [triggerPrefix(consumer).length, triggerPrefix(consumer)],
+    };
+  }
+}
+
+export function searchDialect(dialect: Pick<Dialect, 'name'>): SearchDialect {
+  return dialect.name === 'postgres' ? new PostgresSearchDialect() : new SqliteSearchDialect();
+}

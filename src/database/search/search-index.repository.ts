@@ -1,0 +1,211 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Dialect } from '../../core/database/dialect';
+import { DIALECT } from '../../core/database/tokens';
+import { quote, Sql } from '../../core/database/sql';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import { rowsTable } from '../fields/field-type';
+import { PENDING_TABLE, REGISTRY_TABLE, SearchDialect, searchDialect, SearchEntry, SearchTrigger, triggerName } from './search-dialect';
+
+/** A table's full-text index as registered: field id → hash of its text SQL, the schema stamp, the content version. */
+export interface SearchIndexState {
+  fields: Record<string, string>;
+  stamp: string;
+  version: number;
+}
+
+/** A pending mark: a row of the table (`via` 0), or a row reached through the link field `via`. */
+export interface PendingMark {
+  rowId: number;
+  via: number;
+}
+
+/** The SQL of full-text indexes: their registry, pending marks, entries and triggers. Runs in the caller's unit of work. */
+@Injectable()
+export class SearchIndexRepository {
+  readonly search: SearchDialect;
+
+  constructor(
+    private readonly db: UnitOfWork,
+    @Inject(DIALECT) readonly dialect: Dialect,
+  ) {
+    this.search = searchDialect(dialect);
+  }
+
+  sql(): Sql {
+    return new Sql(this.dialect);
+  }
+
+  query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.manager.query(text, params);
+  }
+
+  /** A statement answering rows (TypeORM answers `[rows, count]` for PostgreSQL's DELETE … RETURNING). */
+  private async returning<T>(text: string, params: unknown[]): Promise<T[]> {
+    const result: unknown = await this.db.manager.query(text, params);
+    if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+    return result as T[];
+  }
+
+  /** The table's registration and whether it has pending marks (one query); null without an index. */
+  async state(tableId: number): Promise<(SearchIndexState & { pending: boolean }) | null> {
+    const p = (i: number) => this.dialect.placeholder(i);
+    const [row] = await this.query(
+      `SELECT i."fields", i."stamp", i."version", EXISTS (SELECT 1 FROM ${quote(PENDING_TABLE)} p WHERE p."table_id" = ${p(1)}) AS "pending" FROM ${quote(REGISTRY_TABLE)} i WHERE i."table_id" = ${p(2)}`,
+      [tableId, tableId],
+    );
+    if (!row) return null;
+    return { fields: JSON.parse(String(row.fields)), stamp: String(row.stamp), version: Number(row.version), pending: row.pending === true || Number(row.pending) === 1 };
+  }
+
+  /** Every registered table's fields (to mark some stale). */
+  async registered(): Promise<{ tableId: number; fields: Record<string, string> }[]> {
+    const rows = await this.query(`SELECT "table_id", "fields" FROM ${quote(REGISTRY_TABLE)}`);
+    return rows.map((row) => ({ tableId: Number(row.table_id), fields: JSON.parse(String(row.fields)) }));
+  }
+
+  async register(tableId: number): Promise<SearchIndexState> {
+    await this.query(`INSERT INTO ${quote(REGISTRY_TABLE)} ("table_id", "fields", "stamp", "version") VALUES (${this.dialect.placeholder(1)}, '{}', '', 0)`, [tableId]);
+    return { fields: {}, stamp: '', version: 0 };
+  }
+
+  async saveState(tableId: number, state: SearchIndexState): Promise<void> {
+    const p = (i: number) => this.dialect.placeholder(i);
+    await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${p(1)}, "stamp" = ${p(2)}, "version" = ${p(3)} WHERE "table_id" = ${p(4)}`, [
+      JSON.stringify(state.fields),
+      state.stamp,
+      state.version,
+      tableId,
+    ]);
+  }
+
+  async saveFields(tableId: number, fields: Record<string, string>): Promise<void> {
+    await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${this.dialect.placeholder(1)} WHERE "table_id" = ${this.dialect.placeholder(2)}`, [JSON.stringify(fields), tableId]);
+  }
+
+  /** The tables with pending marks (0: marks of renamed users). */
+  async pendingTables(): Promise<number[]> {
+    const rows = await this.query(`SELECT DISTINCT "table_id" FROM ${quote(PENDING_TABLE)}`);
+    return rows.map((row) => Number(row.table_id)).sort((a, b) => a - b);
+  }
+
+  /** The number of pending marks of a table (up to `limit`). */
+  async countPending(tableId: number, limit: number): Promise<number> {
+    const [row] = await this.query(
+      `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${quote(PENDING_TABLE)} WHERE "table_id" = ${this.dialect.placeholder(1)} LIMIT ${Math.trunc(limit)}) x`,
+      [tableId],
+    );
+    return Number(row.n);
+  }
+
+  /** Removes and answers the table's pending marks (those committed, and the transaction's own). */
+  async takePending(tableId: number): Promise<PendingMark[]> {
+    const rows = await this.returning<{ row_id: unknown; via_field_id: unknown }>(
+      `DELETE FROM ${quote(PENDING_TABLE)} WHERE "table_id" = ${this.dialect.placeholder(1)} RETURNING "row_id", "via_field_id"`,
+      [tableId],
+    );
+    return rows.map((row) => ({ rowId: Number(row.row_id), via: Number(row.via_field_id) }));
+  }
+
+  async dropPending(tableId: number): Promise<void> {
+    await this.query(`DELETE FROM ${quote(PENDING_TABLE)} WHERE "table_id" = ${this.dialect.placeholder(1)}`, [tableId]);
+  }
+
+  /** The rows of `to` that a junction (or table) maps the keys to: `SELECT to FROM table WHERE from IN keys`. */
+  async mapKeys(via: { table: string; from: string; to: string }, keys: number[]): Promise<number[]> {
+    const result = new Set<number>();
+    for (let i = 0; i < keys.length; i += 5000) {
+      const sql = this.sql();
+      const rows = await this.query(
+        `SELECT DISTINCT ${quote(via.to)} AS "id" FROM ${quote(via.table)} WHERE ${quote(via.from)} IN ${this.dialect.idsIn(keys.slice(i, i + 5000), (v) => sql.param(v))}`,
+        sql.params,
+      );
+      for (const row of rows) result.add(Number(row.id));
+    }
+    return [...result];
+  }
+
+  async rowCount(tableId: number): Promise<number> {
+    const [row] = await this.query(`SELECT COUNT(*) AS "n" FROM ${quote(rowsTable(tableId))}`);
+    return Number(row.n);
+  }
+
+  // ------------------------------------------------------------------ storage and entries
+
+  async createStorage(tableId: number): Promise<void> {
+    for (const statement of this.search.createStorage(tableId)) await this.query(statement);
+  }
+
+  async dropStorage(tableId: number): Promise<void> {
+    for (const statement of this.search.dropStorage(tableId)) await this.query(statement);
+  }
+
+  async deleteEntries(tableId: number, rowIds: number[], fieldIds: number[]): Promise<void> {
+    if (!rowIds.length || !fieldIds.length) return;
+    const sql = this.sql();
+    await this.query(this.search.deleteEntries(tableId, rowIds, fieldIds, sql), sql.params);
+  }
+
+  async deleteFieldEntries(tableId: number, fieldIds: number[]): Promise<void> {
+    if (!fieldIds.length) return;
+    const sql = this.sql();
+    await this.query(this.search.deleteFieldEntries(tableId, fieldIds, sql), sql.params);
+  }
+
+  async insertEntries(tableId: number, entries: SearchEntry[]): Promise<void> {
+    // Bounded statements: a few thousand cells (and their words) at a time.
+    for (let i = 0; i < entries.length; i += 2000) {
+      const sql = this.sql();
+      await this.query(this.search.insertEntries(tableId, entries.slice(i, i + 2000), sql), sql.params);
+    }
+  }
+
+  /**
+   * The texts of rows: `{id, f<field id>…}` for the given rows, or (`after`) the next `limit`
+   * rows after that id, in id order. Trashed rows too (a restore needs nothing recomputed).
+   */
+  async texts(tableId: number, texts: { fieldId: number; build: (sql: Sql) => string }[], rows: { ids: number[] } | { after: number; limit: number }): Promise<Record<string, unknown>[]> {
+    const sql = this.sql();
+    const columns = texts.map((t) => `${t.build(sql)} AS ${quote(`f${t.fieldId}`)}`);
+    const from = `${quote(rowsTable(tableId))} ${quote('r')}`;
+    const where = 'ids' in rows ? `"r"."id" IN ${this.dialect.idsIn(rows.ids, (v) => sql.param(v))}` : `"r"."id" > ${sql.param(rows.after)}`;
+    const tail = 'ids' in rows ? '' : ` ORDER BY "r"."id" LIMIT ${Math.trunc(rows.limit)}`;
+    return this.query(`SELECT "r"."id"${columns.map((c) => `, ${c}`).join('')} FROM ${from} WHERE ${where}${tail}`, sql.params);
+  }
+
+  // ------------------------------------------------------------------ triggers
+
+  async triggers(consumer: number): Promise<{ name: string; table: string }[]> {
+    const { sql, params } = this.search.listTriggers(consumer);
+    const rows = await this.query(sql, params);
+    return rows.map((row) => ({ name: String(row.name), table: String(row.table) }));
+  }
+
+  async createTrigger(trigger: SearchTrigger): Promise<void> {
+    for (const statement of this.search.createTrigger(trigger)) await this.query(statement);
+  }
+
+  async dropTrigger(name: string, table: string): Promise<void> {
+    for (const statement of this.search.dropTrigger(name, table)) await this.query(statement);
+  }
+
+  /** Drops what is left of triggers whose table is gone (PostgreSQL's functions). */
+  async dropLeftovers(consumer: number): Promise<void> {
+    const leftovers = this.search.dropLeftovers(consumer);
+    if (!leftovers) return;
+    for (const row of await this.query(leftovers.sql, leftovers.params)) await this.dropTrigger(String(row.name), '');
+  }
+
+  /** Drops a table's index: its triggers (on whichever table), entries, registration and marks. */
+  async drop(tableId: number): Promise<void> {
+    for (const trigger of await this.triggers(tableId)) await this.dropTrigger(trigger.name, trigger.table);
+    await this.dropLeftovers(tableId);
+    await this.dropStorage(tableId);
+    await this.query(`DELETE FROM ${quote(REGISTRY_TABLE)} WHERE "table_id" = ${this.dialect.placeholder(1)}`, [tableId]);
+    await this.dropPending(tableId);
+  }
+
+  /** The name a trigger has (for comparing the wanted ones with those installed). */
+  triggerName(trigger: SearchTrigger): string {
+    return triggerName(trigger);
+  }
+}

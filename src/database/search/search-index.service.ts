@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { quote, Sql } from '../../core/database/sql';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import type { FieldEntity } from '../fields/field.entity';
+import { FieldTypeRegistry, LinkedTables, rowsTable, SearchSource } from '../fields/field-type';
+import { TableContext, TableContextService } from '../table-context';
+import { cellWords, exactRowId, searchWords } from './full-text';
+import { SearchEntry, SearchTrigger } from './search-dialect';
+import { SearchIndexRepository, SearchIndexState } from './search-index.repository';
+
+/** The advisory lock scope of a table's index (any fixed number; the formula cascade has 7701). */
+const SEARCH_LOCK_SCOPE = 7702;
+/** A write's commit indexes up to this many marked rows; more (a bulk write) are left for the next search. */
+const COMMIT_ROWS_MAX = 2000;
+/** Rows read per statement when recomputing marked rows, and when recomputing whole fields. */
+const ROW_BATCH = 500;
+const FIELD_BATCH = 2000;
+/** Marks for more than this share of the table's rows: every field is recomputed instead. */
+const FULL_SHARE = 0.5;
+/** The row alias of the texts' SQL. */
+const ALIAS = 'r';
+/** The global trigger (consumer 0) marking renamed users: their names are in collaborator cells. */
+const USERS_TRIGGER: SearchTrigger = { consumer: 0, table: 'user', event: 'UPDATE', column: 'id', via: 0, columns: ['first_name'] };
+
+/** A searchable field of an indexed table: how to build its text SQL, the hash of that SQL, what else it reads. */
+interface FieldSpec {
+  field: FieldEntity;
+  build: (sql: Sql) => string;
+  /** Hash of the SQL and its values (`u:` first when the text reads users' names). */
+  hash: string;
+  sources: SearchSource[];
+}
+
+/**
+ * Full-text search (`search_mode=full-text-with-count`), indexed on both databases: SQLite
+ * FTS5, PostgreSQL tsvector with GIN (see search-dialect.ts), with one entry per row and
+ * searchable field holding the words of the field's `searchText` (see full-text.ts).
+ *
+ * A table gets its index on its first full-text search, and keeps it fresh from then on:
+ * - triggers on the table, on its junction tables and on the tables its links read (installed
+ *   with the index, checked again whenever the fields of these tables change) mark the rows
+ *   every write touches, whichever code wrote them (row endpoints, imports, set-based formula
+ *   recomputation, raw SQL);
+ * - before a write's transaction commits, the marks it made are consumed and the entries of
+ *   those rows recomputed, so the index is never behind what a search can see; a bulk write
+ *   (more than COMMIT_ROWS_MAX rows) leaves its marks to the next search instead;
+ * - a field whose text SQL changed (a new field, a conversion, a renamed option, a changed
+ *   date format, another primary field in a linked table…) is recomputed for every row by the
+ *   next search; a field gone (deleted, trashed) loses its entries then;
+ * - every search first checks, in one query, that nothing is pending for its table.
+ * Counts are cached by the table's versions and by the index's version, bumped by every change
+ * of its entries.
+ */
+@Injectable()
+export class SearchIndexService implements OnModuleInit {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly repo: SearchIndexRepository,
+    private readonly fieldTypes: FieldTypeRegistry,
+    private readonly contexts: TableContextService,
+  ) {}
+
+  onModuleInit(): void {
+    this.db.beforeCommit(() => this.afterWrite());
+  }
+
+  /**
+   * The WHERE condition (on the row alias `r`) of a full-text search of `term` in `fields` of
+   * the table (all its fields when absent): rows with a cell holding the term's words, the
+   * last as a prefix, or the row whose id the term is. No row when no word is left.
+   */
+  async condition(context: TableContext, term: string, fields: FieldEntity[] | undefined, sql: Sql, linked?: Map<number, TableContext>): Promise<string> {
+    const words = searchWords(term);
+    if (!words.length) return '1 = 0';
+    const version = await this.ensureFresh(context, linked);
+    const only = fields && fields !== context.fields ? fields.map((f) => f.id) : null;
+    const match = this.repo.search.matchingRowIds(context.table.id, words, only, sql);
+    const id = exactRowId(term);
+    const rows = id === null ? match : `${match} UNION ALL SELECT CAST(${sql.param(id)} AS INTEGER)`;
+    // The index version is part of the SQL, so counts cached by it follow every change of the entries.
+    return `${quote(ALIAS)}."id" IN (${rows}) /* full-text index v${version} */`;
+  }
+
+  /** Drops a table's index (the table is dropped for good). */
+  async drop(tableId: number): Promise<void> {
+    await this.repo.drop(tableId);
+  }
+
+  /** Brings the table's index up to date (building it on the first search); answers its version. */
+  private async ensureFresh(context: TableContext, linked?: Map<number, TableContext>): Promise<number> {
+    const state = await this.repo.state(context.table.id);
+    if (state && !state.pending) {
+      const { specs, stamp } = await this.specs(context, linked);
+      if (stamp === state.stamp && this.upToDate(state, specs)) return state.version;
+    }
+    const version = await this.db.run(() => this.refresh(context.table.id, state ? 'search' : 'build'));
+    return version ?? 0;
+  }
+
+  private upToDate(state: SearchIndexState, specs: FieldSpec[]): boolean {
+    return specs.length === Object.keys(state.fields).length && specs.every((spec) => state.fields[spec.field.id] === spec.hash);
+  }
+
+  /** Before a write commits: the marks it made, consumed table by table (in id order, as their locks are taken). */
+  private async afterWrite(): Promise<void> {
+    for (const tableId of await this.repo.pendingTables()) {
+      if (tableId === 0) await this.usersRenamed();
+      else await this.refresh(tableId, 'commit');
+    }
+  }
+
+  /** Renamed users: every field whose text reads users' names is recomputed by its table's next search. */
+  private async usersRenamed(): Promise<void> {
+    await this.repo.takePending(0);
+    for (const { tableId } of await this.repo.registered()) {
+      await this.lock(tableId);
+      const state = await this.repo.state(tableId);
+      if (!state) continue;
+      const fields = Object.fromEntries(Object.entries(state.fields).filter(([, hash]) => !hash.startsWith('u:')));
+      if (Object.keys(fields).length !== Object.keys(state.fields).length) await this.repo.saveFields(tableId, fields);
+    }
+  }
+
+  private async lock(tableId: number): Promise<void> {
+    const lock = this.repo.dialect.transactionLock(SEARCH_LOCK_SCOPE, tableId);
+    if (lock) await this.repo.query(lock);
+  }
+
+  /**
+   * Recomputes what is stale in a table's index, inside the caller's transaction, holding the
+   * table's lock (PostgreSQL: concurrent refreshes of one table take turns, and each reads what
+   * the one before committed). `build` creates the index; `commit` (a write's own marks)
+   * leaves whole-field recomputation and bulk marks to the next search. Answers the index's
+   * version, null when the table has none.
+   */
+  private async refresh(tableId: number, mode: 'build' | 'search' | 'commit'): Promise<number | null> {
+    await this.lock(tableId);
+    let state = await this.repo.state(tableId);
+    if (!state) {
+      if (mode !== 'build') {
+        await this.repo.dropPending(tableId);
+        return null;
+      }
+      await this.repo.createStorage(tableId);
+      state = { ...(await this.repo.register(tableId)), pending: true };
+    }
+    const context = await this.contexts.ofTable(tableId);
+    if (!context) {
+      // Trashed: built anew when restored.
+      await this.repo.dropPending(tableId);
+      await this.repo.saveFields(tableId, {});
+      return state.version;
+    }
+    const { specs, stamp } = await this.specs(context);
+    const fields = { ...state.fields };
+    if (state.stamp !== stamp) {
+      // A field of the table or of a table it links to changed: the triggers are checked, and
+      // what a missing one could not mark is recomputed.
+      const missing = await this.reconcile(tableId, specs);
+      for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete fields[spec.field.id];
+    }
+    const current = new Set(specs.map((spec) => String(spec.field.id)));
+    const removed = Object.keys(fields).filter((id) => !current.has(id)).map(Number);
+    let version = state.version;
+    if (mode === 'commit' && (await this.repo.countPending(tableId, COMMIT_ROWS_MAX + 1)) > COMMIT_ROWS_MAX) {
+      await this.repo.saveState(tableId, { fields, stamp, version });
+      return version;
+    }
+    let wrote = false;
+    if (mode !== 'commit' && removed.length) {
+      await this.repo.deleteFieldEntries(tableId, removed);
+      for (const id of removed) delete fields[id];
+      wrote = true;
+    }
+    const { rows, via } = await this.markedRows(tableId, specs);
+    let full = mode === 'commit' ? [] : specs.filter((spec) => fields[spec.field.id] !== spec.hash);
+    if (mode !== 'commit' && full.length < specs.length && rows.size > 1000 && rows.size > FULL_SHARE * (await this.repo.rowCount(tableId))) full = specs;
+    if (full.length) {
+      await this.recomputeFields(tableId, full);
+      for (const spec of full) fields[spec.field.id] = spec.hash;
+      wrote = true;
+    }
+    const recomputed = new Set(full.map((spec) => spec.field.id));
+    const rest = specs.filter((spec) => !recomputed.has(spec.field.id));
+    if (rows.size && rest.length) {
+      await this.recomputeRows(tableId, [...rows], rest);
+      wrote = true;
+    }
+    for (const [fieldId, linkedRows] of via) {
+      const spec = rest.find((s) => s.field.id === fieldId);
+      const ids = [...linkedRows].filter((id) => !rows.has(id));
+      if (!spec || !ids.length) continue;
+      await this.recomputeRows(tableId, ids, [spec]);
+      wrote = true;
+    }
+    if (wrote) version += 1;
+    await this.repo.saveState(tableId, { fields, stamp, version });
+    return version;
+  }
+
+  /** Takes the table's marks: its rows marked, and by link field the rows linked to the linked rows marked. */
+  private async markedRows(tableId: number, specs: FieldSpec[]): Promise<{ rows: Set<number>; via: Map<number, Set<number>> }> {
+    const rows = new Set<number>();
+    const keys = new Map<number, Set<number>>();
+    for (const mark of await this.repo.takePending(tableId)) {
+      if (mark.via === 0) rows.add(mark.rowId);
+      else {
+        let set = keys.get(mark.via);
+        if (!set) keys.set(mark.via, (set = new Set()));
+        set.add(mark.rowId);
+      }
+    }
+    const via = new Map<number, Set<number>>();
+    for (const [fieldId, linkedKeys] of keys) {
+      const junction = specs.find((spec) => spec.field.id === fieldId)?.sources.find((source) => source.via)?.via;
+      if (junction) via.set(fieldId, new Set(await this.repo.mapKeys(junction, [...linkedKeys])));
+    }
+    return { rows, via };
+  }
+
+  /**
+   * The searchable fields of a table with their text SQL, and the stamp of the fields versions
+   * of the table and the tables it links to (when it changes, the triggers are checked).
+   */
+  private async specs(context: TableContext, given?: Map<number, TableContext>): Promise<{ specs: FieldSpec[]; stamp: string }> {
+    const linked = given ?? (await this.contexts.linkedTables(context));
+    const contexts = new Map<number, TableContext>([...linked, [context.table.id, context]]);
+    const tables: LinkedTables = contexts;
+    const specs: FieldSpec[] = [];
+    for (const field of context.fields) {
+      const type = this.fieldTypes.of(field);
+      const probe = new Sql(this.repo.dialect);
+      const ref = { alias: ALIAS, sql: probe, tables };
+      const text = type.searchText(field, ref);
+      if (!text) continue;
+      const sources = type.searchSources?.(field, ref) ?? [];
+      const users = sources.some((source) => source.table === 'user');
+      const hash = createHash('sha1').update(`${text}\n${JSON.stringify(probe.params)}`).digest('hex').slice(0, 20);
+      specs.push({ field, hash: users ? `u:${hash}` : hash, sources, build: (sql) => type.searchText(field, { alias: ALIAS, sql, tables })! });
+    }
+    const stamp = [...contexts.values()]
+      .map((c) => `${c.table.id}:${c.table.fieldsVersion}`)
+      .sort()
+      .join(',');
+    return { specs, stamp };
+  }
+
+  /**
+   * Installs the table's triggers its fields need and drops those they no longer need;
+   * answers what the missing ones (new, or gone with a rebuilt table) leave to recompute:
+   * every field (a trigger on the table itself) or some.
+   */
+  private async reconcile(tableId: number, specs: FieldSpec[]): Promise<{ all: boolean; fields: Set<number> }> {
+    const wanted = new Map<string, { trigger: SearchTrigger; fields: number[] | 'all' }>();
+    const want = (base: Omit<SearchTrigger, 'event'>, fields: number[] | 'all') => {
+      for (const event of ['INSERT', 'UPDATE', 'DELETE'] as const) {
+        const trigger = { ...base, event };
+        const name = this.repo.triggerName(trigger);
+        const known = wanted.get(name);
+        if (!known) wanted.set(name, { trigger, fields });
+        else if (known.fields !== 'all') known.fields = fields === 'all' ? 'all' : [...known.fields, ...fields];
+      }
+    };
+    want({ consumer: tableId, table: rowsTable(tableId), column: 'id', via: 0 }, 'all');
+    let users = false;
+    for (const spec of specs) {
+      for (const source of spec.sources) {
+        if (source.table === 'user') users = true;
+        else want({ consumer: tableId, table: source.table, column: source.column, via: source.via ? spec.field.id : 0 }, [spec.field.id]);
+      }
+    }
+    const existing = await this.repo.triggers(tableId);
+    for (const trigger of existing) if (!wanted.has(trigger.name)) await this.repo.dropTrigger(trigger.name, trigger.table);
+    await this.repo.dropLeftovers(tableId);
+    const installed = new Set(existing.map((trigger) => trigger.name));
+    const missing = { all: false, fields: new Set<number>() };
+    for (const [name, { trigger, fields }] of wanted) {
+      if (installed.has(name)) continue;
+      await this.repo.createTrigger(trigger);
+      if (fields === 'all') missing.all = true;
+      else for (const id of fields) missing.fields.add(id);
+    }
+    if (users && !(await this.repo.triggers(0)).some((t) => t.name === this.repo.triggerName(USERS_TRIGGER))) await this.repo.createTrigger(USERS_TRIGGER);
+    return missing;
+  }
+
+  /** Recomputes fields for every row of the table. */
+  private async recomputeFields(tableId: number, specs: FieldSpec[]): Promise<void> {
+    await this.repo.deleteFieldEntries(tableId, specs.map((spec) => spec.field.id));
+    for (let after = 0; ; ) {
+      const rows = await this.repo.texts(tableId, this.texts(specs), { after, limit: FIELD_BATCH });
+      if (!rows.length) break;
+      await this.repo.insertEntries(tableId, this.entries(rows, specs));
+      after = Number(rows[rows.length - 1].id);
+    }
+  }
+
+  /** Recomputes fields for some rows (those gone lose their entries). */
+  private async recomputeRows(tableId: number, rowIds: number[], specs: FieldSpec[]): Promise<void> {
+    const fieldIds = specs.map((spec) => spec.field.id);
+    for (let i = 0; i < rowIds.length; i += ROW_BATCH) {
+      const ids = rowIds.slice(i, i + ROW_BATCH);
+      const rows = await this.repo.texts(tableId, this.texts(specs), { ids });
+      await this.repo.deleteEntries(tableId, ids, fieldIds);
+      await this.repo.insertEntries(tableId, this.entries(rows, specs));
+    }
+  }
+
+  private texts(specs: FieldSpec[]): { fieldId: number; build: (sql: Sql) => string }[] {
+    return specs.map((spec) => ({ fieldId: spec.field.id, build: spec.build }));
+  }
+
+  /** The entries of the texts read (cells without words have none). */
+  private entries(rows: Record<string, unknown>[], specs: FieldSpec[]): SearchEntry[] {
+    const entries: SearchEntry[] = [];
+    for (const row of rows) {
+      for (const spec of specs) {
+        const text = row[`f${spec.field.id}`];
+        if (text === null || text === undefined || text === '') continue;
+        const words = cellWords(String(text));
+        if (words.positioned.length) entries.push({ rowId: Number(row.id), fieldId: spec.field.id, words });
+      }
+    }
+    return entries;
+  }
+}

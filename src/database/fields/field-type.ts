@@ -66,6 +66,9 @@ export interface SearchSource {
   via?: { table: string; from: string; to: string };
 }
 
+/** The source of texts showing users' names: a renamed user makes such fields be recomputed. */
+export const USERS_SEARCH_SOURCE: SearchSource = { table: 'user', column: 'id' };
+
 /**
  * One field type (Baserow's field type registry): its properties, its storage, how cells
  * are written and read, searched and sorted, and how values convert from other types. One

@@ -4,7 +4,7 @@ import { quote } from '../../../core/database/sql';
 import { ApplicationEntity } from '../../../applications/application.entity';
 import { WorkspaceRepository } from '../../../workspaces/workspace.repository';
 import type { FieldEntity } from '../field.entity';
-import { cellError, ColumnRef, FieldContext, FieldType, RawRow } from '../field-type';
+import { cellError, ColumnRef, FieldContext, FieldType, RawRow, SearchSource, USERS_SEARCH_SOURCE } from '../field-type';
 
 /**
  * A read-only collaborator field showing a system column of the row (`created_by_id` or
@@ -82,6 +82,10 @@ export abstract class SystemUserFieldType implements FieldType {
   /** The user's name. */
   searchText(_field: FieldEntity, ref: ColumnRef): string {
     return this.userName(ref);
+  }
+
+  searchSources(): SearchSource[] {
+    return [USERS_SEARCH_SOURCE];
   }
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { escapeLike } from '../../../core/database/dialect';
 import { Sql } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
-import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource } from '../field-type';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource, USERS_SEARCH_SOURCE } from '../field-type';
 import { Junction } from './junction';
 import { joinedText } from './search-text';
 import type { ImportIds } from '../../serialization/database-document';
@@ -50,9 +50,11 @@ export class MultipleCollaboratorsFieldType implements FieldType {
   /** The members of the table's workspace, by id. */
   private async members(ctx: FieldContext, userIds?: number[]): Promise<Collaborator[]> {
     const sql = new Sql(ctx.dialect);
+    // Bound in the order the SQL reads them (SQLite's placeholders are positional).
+    const database = sql.param(ctx.table.databaseId);
     const only = userIds ? ` AND u."id" IN ${sql.list(userIds)}` : '';
     const rows: Record<string, unknown>[] = await ctx.manager.query(
-      `SELECT u."id" AS "id", u."first_name" AS "name" FROM "user" u JOIN "workspace_user" wu ON wu."user_id" = u."id" JOIN "application" a ON a."workspace_id" = wu."workspace_id" WHERE a."id" = ${sql.param(ctx.table.databaseId)}${only} ORDER BY u."id"`,
+      `SELECT u."id" AS "id", u."first_name" AS "name" FROM "user" u JOIN "workspace_user" wu ON wu."user_id" = u."id" JOIN "application" a ON a."workspace_id" = wu."workspace_id" WHERE a."id" = ${database}${only} ORDER BY u."id"`,
       sql.params,
     );
     return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));
@@ -140,8 +142,9 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     return joinedText(relation, `${target}."first_name"`, `mca_${field.id}`, ref);
   }
 
+  /** The junction, and users (their names). */
   searchSources(field: FieldEntity): SearchSource[] {
-    return [this.junction(field).searchSource()];
+    return [this.junction(field).searchSource(), USERS_SEARCH_SOURCE];
   }
 
   relationSource(field: FieldEntity): RelationSource {

@@ -17,12 +17,6 @@ import { INT32_MAX } from '../../core/validation/ids';
  *   (`Peter Ev` finds `peter evans`; `y` does not find `xyz`).
  * - Words longer than 2047 bytes are left out (PostgreSQL does not index them).
  */
-const WORD_CHARS = '\\p{L}\\p{M}\\p{N}';
-/** What Baserow turns into spaces: non-word characters, and `-`/`.` unless after a space (or the start) and before a digit. */
-const SEPARATORS = new RegExp(`[^${WORD_CHARS}\\s.\\-]|[.\\-](?!\\p{Nd})|(?<=\\S)[.\\-]`, 'gu');
-/** A signed number's sign and digits, or a word. */
-const TOKEN = new RegExp(`-\\p{Nd}+|[${WORD_CHARS}]+`, 'gu');
-
 /** PostgreSQL's longest lexeme, in bytes (`MAXSTRLEN`). */
 export const MAX_WORD_BYTES = 2047;
 /** PostgreSQL's last word position in a tsvector (`MAXENTRYPOS - 1`): later words all stand there. */
@@ -30,16 +24,80 @@ export const MAX_POSITION = 16383;
 /** The distinct words of one cell, in bytes, below PostgreSQL's limit of a tsvector (1 MB); the rest of a longer cell is not indexed. */
 export const MAX_CELL_WORD_BYTES = 1_000_000;
 
-/** The words of a text, in order (repeated words repeated). */
+const OTHER = 0;
+const WORD = 1;
+const DIGIT = 2;
+const SPACE = 3;
+const DASH = 4;
+const NON_ASCII = /[\u0080-\uffff]/;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const DECIMAL_DIGIT = /\p{Nd}/u;
+const WHITESPACE = /\s/u;
+/** The class of each ASCII character. */
+const ASCII = new Uint8Array(128).map((_, code) => {
+  if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) return WORD;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code === 45) return DASH;
+  return code === 32 || (code >= 9 && code <= 13) ? SPACE : OTHER;
+});
+
+/** A character's class: a letter, mark or number (a decimal digit apart), a space, `-`, or anything else. */
+function classAt(s: string, i: number): { kind: number; size: number } {
+  if (i >= s.length) return { kind: OTHER, size: 1 };
+  const code = s.charCodeAt(i);
+  if (code < 128) return { kind: ASCII[code], size: 1 };
+  const point = s.codePointAt(i)!;
+  const char = String.fromCodePoint(point);
+  const kind = DECIMAL_DIGIT.test(char) ? DIGIT : WORD_CHAR.test(char) ? WORD : WHITESPACE.test(char) ? SPACE : OTHER;
+  return { kind, size: char.length };
+}
+
+/**
+ * The words of a text, in order (repeated words repeated). One pass over the characters,
+ * with Baserow's regular expressions' meaning: a `-` is the sign of a number when the
+ * character before it is a space (or it starts the text) and a decimal digit follows it;
+ * every other `-`, and every `.`, separates words.
+ */
 export function searchWords(text: string): string[] {
   // Final sigma as sigma: JavaScript lower-cases a word-final Σ to ς, PostgreSQL always to σ.
-  const cleaned = text.normalize('NFC').toLowerCase().replace(/ς/g, 'σ').replace(SEPARATORS, ' ');
+  const ascii = !NON_ASCII.test(text);
+  const s = ascii ? text.toLowerCase() : text.normalize('NFC').toLowerCase().replace(/ς/g, 'σ');
   const words: string[] = [];
-  for (const match of cleaned.matchAll(TOKEN)) {
-    const word = match[0];
-    if (word.length * 3 > MAX_WORD_BYTES && Buffer.byteLength(word) > MAX_WORD_BYTES) continue;
+  const push = (from: number, to: number) => {
+    const word = s.slice(from, to);
+    if ((to - from) * 3 > MAX_WORD_BYTES && Buffer.byteLength(word) > MAX_WORD_BYTES) return;
     words.push(word);
+  };
+  let start = -1;
+  let previous = SPACE;
+  for (let i = 0; i < s.length; ) {
+    let kind: number;
+    let size = 1;
+    const code = s.charCodeAt(i);
+    if (code < 128) kind = ASCII[code];
+    else ({ kind, size } = classAt(s, i));
+    if (kind === WORD || kind === DIGIT) {
+      if (start < 0) start = i;
+    } else {
+      if (start >= 0) {
+        push(start, i);
+        start = -1;
+      }
+      if (kind === DASH && previous === SPACE) {
+        let end = i + 1;
+        for (let next = classAt(s, end); next.kind === DIGIT; next = classAt(s, end)) end += next.size;
+        if (end > i + 1) {
+          push(i, end);
+          previous = DIGIT;
+          i = end;
+          continue;
+        }
+      }
+    }
+    previous = kind;
+    i += size;
   }
+  if (start >= 0) push(start, s.length);
   return words;
 }
 
@@ -56,6 +114,8 @@ export interface CellWords {
 
 export function cellWords(text: string): CellWords {
   const words = searchWords(text);
+  // Most cells: far below both limits (a word's bytes are at most 3 per UTF-16 unit).
+  if (words.length <= MAX_POSITION && text.length * 3 <= MAX_CELL_WORD_BYTES) return { positioned: words, rest: [] };
   const seen = new Set<string>();
   let bytes = 0;
   const positioned: string[] = [];

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Dialect } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
-import { rowsTable } from '../fields/field-type';
 import type { CellWords } from './full-text';
 
 /** The marks of rows whose entries are to be recomputed (see SearchIndexService). */
@@ -32,6 +31,8 @@ export interface SearchTrigger {
   via: number;
   /** Only updates setting these columns (row by row on PostgreSQL, which has no transition tables then). */
   columns?: string[];
+  /** Not the rows whose `trashed` changed (trashing and restoring rows changes no text of their own). */
+  keepTrashed?: boolean;
 }
 
 /** The name of a consumer's triggers (and, on PostgreSQL, their functions): `search_<consumer>_…`. */
@@ -39,22 +40,51 @@ export const triggerPrefix = (consumer: number): string => `search_${consumer}_`
 
 /** A trigger's name, from what it does (a changed body changes the name, so reconciling replaces it). */
 export function triggerName(trigger: SearchTrigger): string {
-  const hash = createHash('sha1').update(`v1|${trigger.table}|${trigger.event}|${trigger.column}|${trigger.via}|${trigger.columns?.join(',') ?? ''}`).digest('hex').slice(0, 12);
+  const hash = createHash('sha1').update(`v1|${trigger.table}|${trigger.event}|${trigger.column}|${trigger.via}|${trigger.columns?.join(',') ?? ''}|${trigger.keepTrashed ? 't' : ''}`).digest('hex').slice(0, 12);
   return `${triggerPrefix(trigger.consumer)}${hash}`;
 }
 
-/** What differs between the databases in full-text search: the index's storage, its triggers and its queries. */
+/**
+ * Where a searched field's words are in a per-row index (SQLite): the column of each field, and
+ * the number of columns of the index.
+ */
+export interface SearchLayout {
+  columns: number;
+  slots: Record<string, number>;
+}
+
+/** A row's document in a per-row index: the words of each column (null: none). */
+export interface SearchDocument {
+  rowId: number;
+  cells: (CellWords | null)[];
+}
+
+/**
+ * What differs between the databases in full-text search: the index's storage, its triggers and
+ * its queries. SQLite keeps one document per row (a column per searched field: one insert per
+ * row, FTS5's cost is per document); PostgreSQL one entry per row and searched field (a field
+ * changed is recomputed alone).
+ */
 export interface SearchDialect {
-  createStorage(tableId: number): string[];
+  readonly perRow: boolean;
+  /** Creates the storage (per-row: with `columns` columns). */
+  createStorage(tableId: number, columns: number): string[];
   dropStorage(tableId: number): string[];
-  /** Deletes the entries of every pair of `rowIds` × `fieldIds`. */
+  /** Per field: deletes the entries of every pair of `rowIds` × `fieldIds`. */
   deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string;
-  /** Deletes every entry of the fields (of the table's rows; a row deleted for good lost its entries then). */
+  /** Per field: deletes every entry of the fields (of the table's rows; a row deleted for good lost its entries then). */
   deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string;
-  /** Inserts entries (none empty). */
+  /** Per field: writes entries (none empty), replacing those there are. */
   insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string;
-  /** A SELECT of the ids of the rows with an entry of one of `fieldIds` (all when null) holding the words, the last as a prefix. */
-  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string;
+  /** Per row: writes documents, replacing those there are. */
+  writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string;
+  /** Per row: deletes the documents of rows. */
+  deleteDocuments(tableId: number, rowIds: readonly number[], sql: Sql): string;
+  /**
+   * A SELECT of the ids of the rows whose cells of the searched fields (all when `fields` is
+   * null: `fieldIds` per field, `columns` per row) hold the words, the last as a prefix.
+   */
+  matchingRowIds(tableId: number, words: readonly string[], fields: { fieldIds: readonly number[]; columns: readonly number[] } | null, sql: Sql): string;
   createTrigger(trigger: SearchTrigger): string[];
   /** Drops a trigger (`table` empty: only what is left of it, PostgreSQL's function). */
   dropTrigger(name: string, table: string): string[];
@@ -64,6 +94,9 @@ export interface SearchDialect {
   dropLeftovers(consumer: number): { sql: string; params: unknown[] } | null;
 }
 
+/** A cell's words as text for FTS5: the positioned ones, then the others kept apart by a filler no search has. */
+const ftsText = (words: CellWords): string => (words.rest.length ? `${words.positioned.join(' ')} - ${words.rest.join(' - ')}` : words.positioned.join(' '));
+
 /** A word as a PostgreSQL tsvector/tsquery lexeme literal. */
 const lexeme = (word: string): string => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
@@ -71,42 +104,54 @@ const lexeme = (word: string): string => `'${word.replace(/\\/g, '\\\\').replace
 const pendingColumns = `${quote(PENDING_TABLE)} ("table_id", "row_id", "via_field_id")`;
 
 /**
- * SQLite: an FTS5 table per indexed table, contentless (the words are not stored twice) with
- * deletes, `ascii` tokenizer with `-` as a word character: the text written is already the
- * words separated by spaces, and that tokenizer splits it exactly there, whatever the script
- * (every non-ASCII character is a word character to it). The rowid of an entry is
- * `row id × 2^31 + field id` (both are 31-bit ids).
+ * SQLite: an FTS5 table per indexed table, one document per row (rowid: the row id) with a
+ * column per searched field (phrases never cross columns, a column filter searches some fields
+ * only). Contentless (the words are not stored twice) with deletes; `ascii` tokenizer with `-`
+ * as a word character: the text written is already the words separated by spaces, and that
+ * tokenizer splits it exactly there, whatever the script (every non-ASCII character is a word
+ * character to it).
  */
 class SqliteSearchDialect implements SearchDialect {
-  createStorage(tableId: number): string[] {
-    return [`CREATE VIRTUAL TABLE IF NOT EXISTS ${quote(searchTable(tableId))} USING fts5("words", content='', contentless_delete=1, tokenize="ascii tokenchars '-'", detail=full)`];
+  readonly perRow = true;
+
+  createStorage(tableId: number, columns: number): string[] {
+    const names = Array.from({ length: Math.max(1, columns) }, (_, i) => `"c${i}"`).join(', ');
+    return [`CREATE VIRTUAL TABLE IF NOT EXISTS ${quote(searchTable(tableId))} USING fts5(${names}, content='', contentless_delete=1, tokenize="ascii tokenchars '-'", detail=full)`];
   }
 
   dropStorage(tableId: number): string[] {
     return [`DROP TABLE IF EXISTS ${quote(searchTable(tableId))}`];
   }
 
-  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string {
-    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "rowid" IN (SELECT r."value" * 2147483648 + f."value" FROM json_each(${sql.param(JSON.stringify(rowIds))}) r, json_each(${sql.param(JSON.stringify(fieldIds))}) f)`;
+  deleteEntries(): string {
+    throw new Error('SQLite keeps one document per row.');
   }
 
-  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string {
-    // By rowid, from the table's rows (a lookup each), rather than a scan of every entry.
-    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "rowid" IN (SELECT r."id" * 2147483648 + f."value" FROM ${quote(rowsTable(tableId))} r, json_each(${sql.param(JSON.stringify(fieldIds))}) f)`;
+  deleteFieldEntries(): string {
+    throw new Error('SQLite keeps one document per row.');
   }
 
-  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string {
-    // Later words (beyond PostgreSQL's positions) are kept apart by a filler no search has.
-    const rows = entries.map((e) => [e.rowId, e.fieldId, e.words.rest.length ? `${e.words.positioned.join(' ')} - ${e.words.rest.join(' - ')}` : e.words.positioned.join(' ')]);
-    return `INSERT INTO ${quote(searchTable(tableId))} ("rowid", "words") SELECT json_extract(e."value", '$[0]') * 2147483648 + json_extract(e."value", '$[1]'), json_extract(e."value", '$[2]') FROM json_each(${sql.param(JSON.stringify(rows))}) e`;
+  insertEntries(): string {
+    throw new Error('SQLite keeps one document per row.');
   }
 
-  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string {
+  writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string {
+    const rows = documents.map((d) => [d.rowId, ...Array.from({ length: columns }, (_, i) => (d.cells[i] ? ftsText(d.cells[i]!) : ''))]);
+    const names = Array.from({ length: columns }, (_, i) => `"c${i}"`).join(', ');
+    const values = Array.from({ length: columns }, (_, i) => `json_extract(d."value", '$[${i + 1}]')`).join(', ');
+    return `INSERT OR REPLACE INTO ${quote(searchTable(tableId))} ("rowid", ${names}) SELECT json_extract(d."value", '$[0]'), ${values} FROM json_each(${sql.param(JSON.stringify(rows))}) d`;
+  }
+
+  deleteDocuments(tableId: number, rowIds: readonly number[], sql: Sql): string {
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "rowid" IN (SELECT "value" FROM json_each(${sql.param(JSON.stringify(rowIds))}))`;
+  }
+
+  matchingRowIds(tableId: number, words: readonly string[], fields: { columns: readonly number[] } | null, sql: Sql): string {
     const table = quote(searchTable(tableId));
-    // One phrase of the words (none holds a quote), the last one a prefix.
-    const match = `${table} MATCH ${sql.param(`"${words.join(' ')}" *`)}`;
-    const fields = fieldIds ? ` AND ("rowid" & 2147483647) IN ${sql.list(fieldIds)}` : '';
-    return `SELECT "rowid" >> 31 FROM ${table} WHERE ${match}${fields}`;
+    // One phrase of the words (none holds a quote), the last one a prefix; in the searched fields' columns only.
+    const phrase = `"${words.join(' ')}" *`;
+    const query = fields ? `{${fields.columns.map((c) => `c${c}`).join(' ')}} : ${phrase}` : phrase;
+    return `SELECT "rowid" FROM ${table} WHERE ${table} MATCH ${sql.param(query)}`;
   }
 
   createTrigger(trigger: SearchTrigger): string[] {
@@ -114,7 +159,8 @@ class SqliteSearchDialect implements SearchDialect {
     const values =
       trigger.event === 'INSERT' ? row('NEW') : trigger.event === 'DELETE' ? row('OLD') : trigger.column === 'id' ? row('NEW') : `${row('NEW')}, ${row('OLD')}`;
     const of = trigger.columns ? ` OF ${trigger.columns.map(quote).join(', ')}` : '';
-    return [`CREATE TRIGGER IF NOT EXISTS ${quote(triggerName(trigger))} AFTER ${trigger.event}${of} ON ${quote(trigger.table)} BEGIN INSERT INTO ${pendingColumns} VALUES ${values}; END`];
+    const when = trigger.keepTrashed && trigger.event === 'UPDATE' ? ' WHEN OLD."trashed" IS NEW."trashed"' : '';
+    return [`CREATE TRIGGER IF NOT EXISTS ${quote(triggerName(trigger))} AFTER ${trigger.event}${of} ON ${quote(trigger.table)}${when} BEGIN INSERT INTO ${pendingColumns} VALUES ${values}; END`];
   }
 
   dropTrigger(name: string): string[] {
@@ -137,6 +183,8 @@ class SqliteSearchDialect implements SearchDialect {
  * statement-level with transition tables: one insert of marks per statement, whatever its rows.
  */
 class PostgresSearchDialect implements SearchDialect {
+  readonly perRow = false;
+
   createStorage(tableId: number): string[] {
     const table = searchTable(tableId);
     return [
@@ -172,13 +220,21 @@ class PostgresSearchDialect implements SearchDialect {
     const rows = sql.param(entries.map((e) => e.rowId));
     const fields = sql.param(entries.map((e) => e.fieldId));
     const words = sql.param(vectors);
-    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "field_id", "words") SELECT r, f, CAST(w AS tsvector) FROM unnest(CAST(${rows} AS integer[]), CAST(${fields} AS integer[]), CAST(${words} AS text[])) AS e(r, f, w)`;
+    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "field_id", "words") SELECT r, f, CAST(w AS tsvector) FROM unnest(CAST(${rows} AS integer[]), CAST(${fields} AS integer[]), CAST(${words} AS text[])) AS e(r, f, w) ON CONFLICT ("row_id", "field_id") DO UPDATE SET "words" = EXCLUDED."words"`;
   }
 
-  matchingRowIds(tableId: number, words: readonly string[], fieldIds: readonly number[] | null, sql: Sql): string {
+  writeDocuments(): string {
+    throw new Error('PostgreSQL keeps one entry per row and field.');
+  }
+
+  deleteDocuments(): string {
+    throw new Error('PostgreSQL keeps one entry per row and field.');
+  }
+
+  matchingRowIds(tableId: number, words: readonly string[], fields: { fieldIds: readonly number[] } | null, sql: Sql): string {
     const query = `${words.map(lexeme).join(' <-> ')}:*`;
-    const fields = fieldIds ? ` AND "field_id" IN ${sql.list(fieldIds)}` : '';
-    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${sql.param(query)} AS tsquery)${fields}`;
+    const only = fields ? ` AND "field_id" IN ${sql.list(fields.fieldIds)}` : '';
+    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${sql.param(query)} AS tsquery)${only}`;
   }
 
   createTrigger(trigger: SearchTrigger): string[] {
@@ -193,9 +249,14 @@ class PostgresSearchDialect implements SearchDialect {
     }
     const select = (relation: string) => `SELECT ${trigger.consumer}, ${quote(trigger.column)}, ${trigger.via} FROM ${relation}`;
     const both = trigger.event === 'UPDATE' && trigger.column !== 'id';
-    const body = both ? `${select('"changed"')} UNION ALL ${select('"before"')}` : select('"changed"');
+    const untrashed = trigger.event === 'UPDATE' && !both && trigger.keepTrashed;
+    const body = both
+      ? `${select('"changed"')} UNION ALL ${select('"before"')}`
+      : untrashed
+        ? `SELECT ${trigger.consumer}, c.${quote(trigger.column)}, ${trigger.via} FROM "changed" c JOIN "before" b ON b."id" = c."id" WHERE b."trashed" IS NOT DISTINCT FROM c."trashed"`
+        : select('"changed"');
     const referencing =
-      trigger.event === 'INSERT' ? 'NEW TABLE AS "changed"' : trigger.event === 'DELETE' ? 'OLD TABLE AS "changed"' : both ? 'NEW TABLE AS "changed" OLD TABLE AS "before"' : 'NEW TABLE AS "changed"';
+      trigger.event === 'INSERT' ? 'NEW TABLE AS "changed"' : trigger.event === 'DELETE' ? 'OLD TABLE AS "changed"' : both || untrashed ? 'NEW TABLE AS "changed" OLD TABLE AS "before"' : 'NEW TABLE AS "changed"';
     return [
       `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} ${body}; RETURN NULL; END$$`,
       `DROP TRIGGER IF EXISTS ${name} ON ${quote(trigger.table)}`,

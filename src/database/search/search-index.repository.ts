@@ -4,13 +4,15 @@ import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { rowsTable } from '../fields/field-type';
-import { PENDING_TABLE, REGISTRY_TABLE, SearchDialect, searchDialect, SearchEntry, SearchTrigger, triggerName } from './search-dialect';
+import { PENDING_TABLE, REGISTRY_TABLE, SearchDialect, searchDialect, SearchDocument, SearchEntry, SearchLayout, SearchTrigger, triggerName } from './search-dialect';
 
 /** A table's full-text index as registered: field id → hash of its text SQL, the schema stamp, the content version. */
 export interface SearchIndexState {
   fields: Record<string, string>;
   stamp: string;
   version: number;
+  /** Per-row indexes (SQLite): where each field is. */
+  layout: SearchLayout;
 }
 
 /** A pending mark: a row of the table (`via` 0), or a row reached through the link field `via`. */
@@ -50,11 +52,17 @@ export class SearchIndexRepository {
   async state(tableId: number): Promise<(SearchIndexState & { pending: boolean }) | null> {
     const p = (i: number) => this.dialect.placeholder(i);
     const [row] = await this.query(
-      `SELECT i."fields", i."stamp", i."version", EXISTS (SELECT 1 FROM ${quote(PENDING_TABLE)} p WHERE p."table_id" = ${p(1)}) AS "pending" FROM ${quote(REGISTRY_TABLE)} i WHERE i."table_id" = ${p(2)}`,
+      `SELECT i."fields", i."stamp", i."version", i."layout", EXISTS (SELECT 1 FROM ${quote(PENDING_TABLE)} p WHERE p."table_id" = ${p(1)}) AS "pending" FROM ${quote(REGISTRY_TABLE)} i WHERE i."table_id" = ${p(2)}`,
       [tableId, tableId],
     );
     if (!row) return null;
-    return { fields: JSON.parse(String(row.fields)), stamp: String(row.stamp), version: Number(row.version), pending: row.pending === true || Number(row.pending) === 1 };
+    return {
+      fields: JSON.parse(String(row.fields)),
+      stamp: String(row.stamp),
+      version: Number(row.version),
+      layout: { columns: 0, slots: {}, ...JSON.parse(String(row.layout ?? '{}')) },
+      pending: row.pending === true || Number(row.pending) === 1,
+    };
   }
 
   /** Every registered table's fields (to mark some stale). */
@@ -64,16 +72,17 @@ export class SearchIndexRepository {
   }
 
   async register(tableId: number): Promise<SearchIndexState> {
-    await this.query(`INSERT INTO ${quote(REGISTRY_TABLE)} ("table_id", "fields", "stamp", "version") VALUES (${this.dialect.placeholder(1)}, '{}', '', 0)`, [tableId]);
-    return { fields: {}, stamp: '', version: 0 };
+    await this.query(`INSERT INTO ${quote(REGISTRY_TABLE)} ("table_id", "fields", "stamp", "version", "layout") VALUES (${this.dialect.placeholder(1)}, '{}', '', 0, '{}')`, [tableId]);
+    return { fields: {}, stamp: '', version: 0, layout: { columns: 0, slots: {} } };
   }
 
   async saveState(tableId: number, state: SearchIndexState): Promise<void> {
     const p = (i: number) => this.dialect.placeholder(i);
-    await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${p(1)}, "stamp" = ${p(2)}, "version" = ${p(3)} WHERE "table_id" = ${p(4)}`, [
+    await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${p(1)}, "stamp" = ${p(2)}, "version" = ${p(3)}, "layout" = ${p(4)} WHERE "table_id" = ${p(5)}`, [
       JSON.stringify(state.fields),
       state.stamp,
       state.version,
+      JSON.stringify(state.layout),
       tableId,
     ]);
   }
@@ -82,19 +91,20 @@ export class SearchIndexRepository {
     await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${this.dialect.placeholder(1)} WHERE "table_id" = ${this.dialect.placeholder(2)}`, [JSON.stringify(fields), tableId]);
   }
 
-  /** The tables with pending marks (0: marks of renamed users). */
-  async pendingTables(): Promise<number[]> {
-    const rows = await this.query(`SELECT DISTINCT "table_id" FROM ${quote(PENDING_TABLE)}`);
-    return rows.map((row) => Number(row.table_id)).sort((a, b) => a - b);
+  /** The tables with pending marks (0: marks of renamed users), in id order, with their numbers of marks. */
+  async pendingTables(): Promise<{ tableId: number; marks: number }[]> {
+    const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)} GROUP BY "table_id" ORDER BY "table_id"`);
+    return rows.map((row) => ({ tableId: Number(row.table_id), marks: Number(row.n) }));
   }
 
-  /** The number of pending marks of a table (up to `limit`). */
-  async countPending(tableId: number, limit: number): Promise<number> {
-    const [row] = await this.query(
-      `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${quote(PENDING_TABLE)} WHERE "table_id" = ${this.dialect.placeholder(1)} LIMIT ${Math.trunc(limit)}) x`,
-      [tableId],
-    );
-    return Number(row.n);
+  /** The fields versions of tables as a stamp (`id:version`, sorted), from one query. */
+  async fieldsVersions(tableIds: number[]): Promise<string> {
+    const sql = this.sql();
+    const rows = await this.query(`SELECT "id", "fields_version" FROM "database_table" WHERE "id" IN ${sql.list(tableIds)}`, sql.params);
+    return rows
+      .map((row) => `${Number(row.id)}:${Number(row.fields_version)}`)
+      .sort()
+      .join(',');
   }
 
   /** Removes and answers the table's pending marks (those committed, and the transaction's own). */
@@ -131,8 +141,8 @@ export class SearchIndexRepository {
 
   // ------------------------------------------------------------------ storage and entries
 
-  async createStorage(tableId: number): Promise<void> {
-    for (const statement of this.search.createStorage(tableId)) await this.query(statement);
+  async createStorage(tableId: number, columns: number): Promise<void> {
+    for (const statement of this.search.createStorage(tableId, columns)) await this.query(statement);
   }
 
   async dropStorage(tableId: number): Promise<void> {
@@ -157,6 +167,19 @@ export class SearchIndexRepository {
       const sql = this.sql();
       await this.query(this.search.insertEntries(tableId, entries.slice(i, i + 2000), sql), sql.params);
     }
+  }
+
+  async writeDocuments(tableId: number, columns: number, documents: SearchDocument[]): Promise<void> {
+    for (let i = 0; i < documents.length; i += 1000) {
+      const sql = this.sql();
+      await this.query(this.search.writeDocuments(tableId, columns, documents.slice(i, i + 1000), sql), sql.params);
+    }
+  }
+
+  async deleteDocuments(tableId: number, rowIds: number[]): Promise<void> {
+    if (!rowIds.length) return;
+    const sql = this.sql();
+    await this.query(this.search.deleteDocuments(tableId, rowIds, sql), sql.params);
   }
 
   /**

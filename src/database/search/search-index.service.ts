@@ -5,23 +5,29 @@ import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables, rowsTable, SearchSource } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
-import { cellWords, exactRowId, searchWords } from './full-text';
-import { SearchEntry, SearchTrigger } from './search-dialect';
+import { CellWords, cellWords, exactRowId, searchWords } from './full-text';
+import { SearchDocument, SearchEntry, SearchLayout, SearchTrigger } from './search-dialect';
 import { SearchIndexRepository, SearchIndexState } from './search-index.repository';
 
 /** The advisory lock scope of a table's index (any fixed number; the formula cascade has 7701). */
 const SEARCH_LOCK_SCOPE = 7702;
-/** A write's commit indexes up to this many marked rows; more (a bulk write) are left for the next search. */
+/** A write's commit indexes up to this many marked rows of a table; more (a bulk write) are left for the next search. */
 const COMMIT_ROWS_MAX = 2000;
-/** Rows read per statement when recomputing marked rows, and when recomputing whole fields. */
+/** Rows read per statement when recomputing marked rows, and when recomputing whole fields or tables. */
 const ROW_BATCH = 500;
 const FIELD_BATCH = 2000;
-/** Marks for more than this share of the table's rows: every field is recomputed instead. */
+/** Marks for more than this share of the table's rows: the whole table is recomputed instead. */
 const FULL_SHARE = 0.5;
+/** The `via_field_id` of marks of rows just inserted into the table (which have no entries yet). */
+const NEW_ROW = -1;
 /** The row alias of the texts' SQL. */
 const ALIAS = 'r';
 /** The global trigger (consumer 0) marking renamed users: their names are in collaborator cells. */
 const USERS_TRIGGER: SearchTrigger = { consumer: 0, table: 'user', event: 'UPDATE', column: 'id', via: 0, columns: ['first_name'] };
+
+type Mode = 'build' | 'search' | 'commit';
+/** What a refresh wrote: nothing, the rows of the table's own writes only, or more. */
+type Work = 'none' | 'own' | 'other';
 
 /** A searchable field of an indexed table: how to build its text SQL, the hash of that SQL, what else it reads. */
 interface FieldSpec {
@@ -34,8 +40,9 @@ interface FieldSpec {
 
 /**
  * Full-text search (`search_mode=full-text-with-count`), indexed on both databases: SQLite
- * FTS5, PostgreSQL tsvector with GIN (see search-dialect.ts), with one entry per row and
- * searchable field holding the words of the field's `searchText` (see full-text.ts).
+ * FTS5 with a document per row, PostgreSQL tsvector with GIN with an entry per row and field
+ * (see search-dialect.ts), holding the words of each searchable field's `searchText` (see
+ * full-text.ts).
  *
  * A table gets its index on its first full-text search, and keeps it fresh from then on:
  * - triggers on the table, on its junction tables and on the tables its links read (installed
@@ -46,14 +53,18 @@ interface FieldSpec {
  *   those rows recomputed, so the index is never behind what a search can see; a bulk write
  *   (more than COMMIT_ROWS_MAX rows) leaves its marks to the next search instead;
  * - a field whose text SQL changed (a new field, a conversion, a renamed option, a changed
- *   date format, another primary field in a linked table…) is recomputed for every row by the
- *   next search; a field gone (deleted, trashed) loses its entries then;
+ *   date format, another primary field in a linked table…) is recomputed for every row (the
+ *   whole table on SQLite) by the next search; a field gone (deleted, trashed) loses its
+ *   entries then;
  * - every search first checks, in one query, that nothing is pending for its table.
- * Counts are cached by the table's versions and by the index's version, bumped by every change
- * of its entries.
+ * Counts are cached by the table's versions and by the index's version, bumped by changes of
+ * the entries that the table's own versions do not count (linked rows, users, fields).
  */
 @Injectable()
 export class SearchIndexService implements OnModuleInit {
+  /** Specs by table, with the stamp they were built at (the SQL of a table's texts only changes with the fields versions). */
+  private readonly built = new Map<number, { stamp: string; specs: FieldSpec[] }>();
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: SearchIndexRepository,
@@ -73,13 +84,18 @@ export class SearchIndexService implements OnModuleInit {
   async condition(context: TableContext, term: string, fields: FieldEntity[] | undefined, sql: Sql, linked?: Map<number, TableContext>): Promise<string> {
     const words = searchWords(term);
     if (!words.length) return '1 = 0';
-    const version = await this.ensureFresh(context, linked);
-    const only = fields && fields !== context.fields ? fields.map((f) => f.id) : null;
-    const match = this.repo.search.matchingRowIds(context.table.id, words, only, sql);
+    const state = await this.ensureFresh(context, linked);
+    const subset = fields && fields !== context.fields ? fields.map((f) => f.id) : null;
+    const columns = subset?.map((id) => state.layout.slots[id]).filter((slot): slot is number => slot !== undefined) ?? [];
     const id = exactRowId(term);
-    const rows = id === null ? match : `${match} UNION ALL SELECT CAST(${sql.param(id)} AS INTEGER)`;
+    const rows = [];
+    if (!subset || (this.repo.search.perRow ? columns.length : subset.length)) {
+      rows.push(this.repo.search.matchingRowIds(context.table.id, words, subset ? { fieldIds: subset, columns } : null, sql));
+    }
+    if (id !== null) rows.push(`SELECT CAST(${sql.param(id)} AS INTEGER)`);
+    if (!rows.length) return '1 = 0';
     // The index version is part of the SQL, so counts cached by it follow every change of the entries.
-    return `${quote(ALIAS)}."id" IN (${rows}) /* full-text index v${version} */`;
+    return `${quote(ALIAS)}."id" IN (${rows.join(' UNION ALL ')}) /* full-text index v${state.version} */`;
   }
 
   /** Drops a table's index (the table is dropped for good). */
@@ -87,15 +103,15 @@ export class SearchIndexService implements OnModuleInit {
     await this.repo.drop(tableId);
   }
 
-  /** Brings the table's index up to date (building it on the first search); answers its version. */
-  private async ensureFresh(context: TableContext, linked?: Map<number, TableContext>): Promise<number> {
+  /** Brings the table's index up to date (building it on the first search); answers its state. */
+  private async ensureFresh(context: TableContext, linked?: Map<number, TableContext>): Promise<SearchIndexState> {
     const state = await this.repo.state(context.table.id);
     if (state && !state.pending) {
       const { specs, stamp } = await this.specs(context, linked);
-      if (stamp === state.stamp && this.upToDate(state, specs)) return state.version;
+      if (stamp === state.stamp && this.upToDate(state, specs)) return state;
     }
-    const version = await this.db.run(() => this.refresh(context.table.id, state ? 'search' : 'build'));
-    return version ?? 0;
+    const fresh = await this.db.run(() => this.refresh(context.table.id, state ? 'search' : 'build'));
+    return fresh ?? { fields: {}, stamp: '', version: 0, layout: { columns: 0, slots: {} } };
   }
 
   private upToDate(state: SearchIndexState, specs: FieldSpec[]): boolean {
@@ -104,9 +120,10 @@ export class SearchIndexService implements OnModuleInit {
 
   /** Before a write commits: the marks it made, consumed table by table (in id order, as their locks are taken). */
   private async afterWrite(): Promise<void> {
-    for (const tableId of await this.repo.pendingTables()) {
+    for (const { tableId, marks } of await this.repo.pendingTables()) {
       if (tableId === 0) await this.usersRenamed();
-      else await this.refresh(tableId, 'commit');
+      // A bulk write leaves its marks to the next search.
+      else if (marks <= COMMIT_ROWS_MAX) await this.refresh(tableId, 'commit');
     }
   }
 
@@ -131,10 +148,10 @@ export class SearchIndexService implements OnModuleInit {
    * Recomputes what is stale in a table's index, inside the caller's transaction, holding the
    * table's lock (PostgreSQL: concurrent refreshes of one table take turns, and each reads what
    * the one before committed). `build` creates the index; `commit` (a write's own marks)
-   * leaves whole-field recomputation and bulk marks to the next search. Answers the index's
-   * version, null when the table has none.
+   * leaves whole-field recomputation to the next search. Answers the index's state, null when
+   * the table has none.
    */
-  private async refresh(tableId: number, mode: 'build' | 'search' | 'commit'): Promise<number | null> {
+  private async refresh(tableId: number, mode: Mode): Promise<SearchIndexState | null> {
     await this.lock(tableId);
     let state = await this.repo.state(tableId);
     if (!state) {
@@ -142,69 +159,169 @@ export class SearchIndexService implements OnModuleInit {
         await this.repo.dropPending(tableId);
         return null;
       }
-      await this.repo.createStorage(tableId);
+      if (!this.repo.search.perRow) await this.repo.createStorage(tableId, 0);
       state = { ...(await this.repo.register(tableId)), pending: true };
     }
-    const context = await this.contexts.ofTable(tableId);
-    if (!context) {
-      // Trashed: built anew when restored.
-      await this.repo.dropPending(tableId);
-      await this.repo.saveFields(tableId, {});
-      return state.version;
+    // A write's commit on a table whose fields did not change: the specs the last search used.
+    const cached = mode === 'commit' ? await this.cachedSpecs(tableId, state.stamp) : null;
+    let found = cached ? { specs: cached, stamp: state.stamp } : null;
+    if (!found) {
+      const context = await this.contexts.ofTable(tableId);
+      if (!context) {
+        // Trashed: built anew when restored.
+        await this.repo.dropPending(tableId);
+        await this.repo.saveFields(tableId, {});
+        return state;
+      }
+      found = await this.specs(context);
     }
-    const { specs, stamp } = await this.specs(context);
-    const fields = { ...state.fields };
+    const { specs, stamp } = found;
+    const next: SearchIndexState = { fields: { ...state.fields }, stamp, version: state.version, layout: state.layout };
     if (state.stamp !== stamp) {
       // A field of the table or of a table it links to changed: the triggers are checked, and
       // what a missing one could not mark is recomputed.
       const missing = await this.reconcile(tableId, specs);
-      for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete fields[spec.field.id];
+      for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete next.fields[spec.field.id];
     }
+    const work = this.repo.search.perRow ? await this.refreshDocuments(tableId, mode, specs, next) : await this.refreshEntries(tableId, mode, specs, next);
+    // Rows of the table's own writes are counted by its rows version already; anything else bumps the index's.
+    if (work === 'other') next.version += 1;
+    if (work !== 'none' || JSON.stringify(next) !== JSON.stringify({ fields: state.fields, stamp: state.stamp, version: state.version, layout: state.layout })) await this.repo.saveState(tableId, next);
+    return next;
+  }
+
+  /**
+   * The specs last built for a table when its fields versions (and those of the tables it links
+   * to) are still those of `stamp`: one query instead of reading the tables' contexts.
+   */
+  private async cachedSpecs(tableId: number, stamp: string): Promise<FieldSpec[] | null> {
+    const known = this.built.get(tableId);
+    if (!known || known.stamp !== stamp || !stamp) return null;
+    const ids = stamp.split(',').map((part) => Number(part.split(':')[0]));
+    return (await this.repo.fieldsVersions(ids)) === stamp ? known.specs : null;
+  }
+
+  /** Whether so many rows are marked that recomputing the whole table is cheaper. */
+  private async most(tableId: number, marked: number): Promise<boolean> {
+    return marked > 1000 && marked > FULL_SHARE * (await this.repo.rowCount(tableId));
+  }
+
+  /**
+   * A per-row index (SQLite): any change of the searched fields rebuilds it (at the next search,
+   * not in a write's commit); marked rows get their documents written anew.
+   */
+  private async refreshDocuments(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<Work> {
+    if (mode === 'build' || !this.upToDate(state, specs)) {
+      if (mode === 'commit') {
+        // The next search rebuilds the index, these rows with the others.
+        await this.repo.takePending(tableId);
+        return 'none';
+      }
+      await this.rebuildDocuments(tableId, specs, state);
+      return 'other';
+    }
+    const { rows, created, via } = await this.markedRows(tableId, specs);
+    const ids = new Set([...rows, ...created]);
+    for (const linked of via.values()) for (const id of linked) ids.add(id);
+    if (!ids.size) return 'none';
+    if (mode !== 'commit' && (await this.most(tableId, ids.size))) {
+      await this.rebuildDocuments(tableId, specs, state);
+      return 'other';
+    }
+    await this.recomputeDocuments(tableId, [...ids], specs, state.layout);
+    return via.size ? 'other' : 'own';
+  }
+
+  /** Recreates a per-row index from every row, a column per searched field. */
+  private async rebuildDocuments(tableId: number, specs: FieldSpec[], state: SearchIndexState): Promise<void> {
+    state.layout = { columns: Math.max(1, specs.length), slots: Object.fromEntries(specs.map((spec, i) => [spec.field.id, i])) };
+    await this.repo.dropStorage(tableId);
+    await this.repo.createStorage(tableId, state.layout.columns);
+    await this.repo.takePending(tableId);
+    for (let after = 0; ; ) {
+      const rows = await this.repo.texts(tableId, this.texts(specs), { after, limit: FIELD_BATCH });
+      if (!rows.length) break;
+      await this.repo.writeDocuments(tableId, state.layout.columns, this.documents(rows, specs, state.layout));
+      after = Number(rows[rows.length - 1].id);
+    }
+    state.fields = Object.fromEntries(specs.map((spec) => [spec.field.id, spec.hash]));
+  }
+
+  /** Writes the documents of some rows anew (those gone lose theirs). */
+  private async recomputeDocuments(tableId: number, rowIds: number[], specs: FieldSpec[], layout: SearchLayout): Promise<void> {
+    for (let i = 0; i < rowIds.length; i += ROW_BATCH) {
+      const ids = rowIds.slice(i, i + ROW_BATCH);
+      const rows = await this.repo.texts(tableId, this.texts(specs), { ids });
+      const present = new Set(rows.map((row) => Number(row.id)));
+      await this.repo.deleteDocuments(tableId, ids.filter((id) => !present.has(id)));
+      await this.repo.writeDocuments(tableId, layout.columns, this.documents(rows, specs, layout));
+    }
+  }
+
+  /** The documents of the texts read, each field's words in its column. */
+  private documents(rows: Record<string, unknown>[], specs: FieldSpec[], layout: SearchLayout): SearchDocument[] {
+    return rows.map((row) => {
+      const cells: (CellWords | null)[] = new Array(layout.columns).fill(null);
+      for (const spec of specs) {
+        const text = row[`f${spec.field.id}`];
+        const slot = layout.slots[spec.field.id];
+        if (slot !== undefined && text !== null && text !== undefined && text !== '') cells[slot] = cellWords(String(text));
+      }
+      return { rowId: Number(row.id), cells };
+    });
+  }
+
+  /**
+   * A per-field index (PostgreSQL): changed fields are recomputed for every row (at the next
+   * search, not in a write's commit), fields gone lose their entries, marked rows get theirs
+   * recomputed (rows marked through a link only that link's).
+   */
+  private async refreshEntries(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<Work> {
+    const fields = state.fields;
     const current = new Set(specs.map((spec) => String(spec.field.id)));
     const removed = Object.keys(fields).filter((id) => !current.has(id)).map(Number);
-    let version = state.version;
-    if (mode === 'commit' && (await this.repo.countPending(tableId, COMMIT_ROWS_MAX + 1)) > COMMIT_ROWS_MAX) {
-      await this.repo.saveState(tableId, { fields, stamp, version });
-      return version;
-    }
-    let wrote = false;
+    let work: Work = 'none';
     if (mode !== 'commit' && removed.length) {
       await this.repo.deleteFieldEntries(tableId, removed);
       for (const id of removed) delete fields[id];
-      wrote = true;
+      work = 'other';
     }
-    const { rows, via } = await this.markedRows(tableId, specs);
+    const { rows, created, via } = await this.markedRows(tableId, specs);
     let full = mode === 'commit' ? [] : specs.filter((spec) => fields[spec.field.id] !== spec.hash);
-    if (mode !== 'commit' && full.length < specs.length && rows.size > 1000 && rows.size > FULL_SHARE * (await this.repo.rowCount(tableId))) full = specs;
+    if (mode !== 'commit' && full.length < specs.length && (await this.most(tableId, rows.size + created.size))) full = specs;
     if (full.length) {
-      await this.recomputeFields(tableId, full);
+      await this.recomputeFields(tableId, full, mode === 'build');
       for (const spec of full) fields[spec.field.id] = spec.hash;
-      wrote = true;
+      work = 'other';
     }
     const recomputed = new Set(full.map((spec) => spec.field.id));
     const rest = specs.filter((spec) => !recomputed.has(spec.field.id));
     if (rows.size && rest.length) {
       await this.recomputeRows(tableId, [...rows], rest);
-      wrote = true;
+      if (work === 'none') work = 'own';
+    }
+    if (created.size && rest.length) {
+      await this.recomputeRows(tableId, [...created], rest, true);
+      if (work === 'none') work = 'own';
     }
     for (const [fieldId, linkedRows] of via) {
       const spec = rest.find((s) => s.field.id === fieldId);
-      const ids = [...linkedRows].filter((id) => !rows.has(id));
+      const ids = [...linkedRows].filter((id) => !rows.has(id) && !created.has(id));
       if (!spec || !ids.length) continue;
       await this.recomputeRows(tableId, ids, [spec]);
-      wrote = true;
+      work = 'other';
     }
-    if (wrote) version += 1;
-    await this.repo.saveState(tableId, { fields, stamp, version });
-    return version;
+    return work;
   }
 
   /** Takes the table's marks: its rows marked, and by link field the rows linked to the linked rows marked. */
-  private async markedRows(tableId: number, specs: FieldSpec[]): Promise<{ rows: Set<number>; via: Map<number, Set<number>> }> {
+  private async markedRows(tableId: number, specs: FieldSpec[]): Promise<{ rows: Set<number>; created: Set<number>; via: Map<number, Set<number>> }> {
     const rows = new Set<number>();
+    const created = new Set<number>();
     const keys = new Map<number, Set<number>>();
     for (const mark of await this.repo.takePending(tableId)) {
       if (mark.via === 0) rows.add(mark.rowId);
+      else if (mark.via === NEW_ROW) created.add(mark.rowId);
       else {
         let set = keys.get(mark.via);
         if (!set) keys.set(mark.via, (set = new Set()));
@@ -216,7 +333,9 @@ export class SearchIndexService implements OnModuleInit {
       const junction = specs.find((spec) => spec.field.id === fieldId)?.sources.find((source) => source.via)?.via;
       if (junction) via.set(fieldId, new Set(await this.repo.mapKeys(junction, [...linkedKeys])));
     }
-    return { rows, via };
+    // A row inserted and then written again is treated as any written row.
+    for (const id of rows) created.delete(id);
+    return { rows, created, via };
   }
 
   /**
@@ -226,6 +345,12 @@ export class SearchIndexService implements OnModuleInit {
   private async specs(context: TableContext, given?: Map<number, TableContext>): Promise<{ specs: FieldSpec[]; stamp: string }> {
     const linked = given ?? (await this.contexts.linkedTables(context));
     const contexts = new Map<number, TableContext>([...linked, [context.table.id, context]]);
+    const stamp = [...contexts.values()]
+      .map((c) => `${c.table.id}:${c.table.fieldsVersion}`)
+      .sort()
+      .join(',');
+    const known = this.built.get(context.table.id);
+    if (known?.stamp === stamp) return known;
     const tables: LinkedTables = contexts;
     const specs: FieldSpec[] = [];
     for (const field of context.fields) {
@@ -239,10 +364,12 @@ export class SearchIndexService implements OnModuleInit {
       const hash = createHash('sha1').update(`${text}\n${JSON.stringify(probe.params)}`).digest('hex').slice(0, 20);
       specs.push({ field, hash: users ? `u:${hash}` : hash, sources, build: (sql) => type.searchText(field, { alias: ALIAS, sql, tables })! });
     }
-    const stamp = [...contexts.values()]
-      .map((c) => `${c.table.id}:${c.table.fieldsVersion}`)
-      .sort()
-      .join(',');
+    // Kept only when read outside a transaction: a rolled-back change must not leave its specs behind under a version that never committed.
+    if (!this.db.inTransaction) {
+      this.built.delete(context.table.id);
+      this.built.set(context.table.id, { stamp, specs });
+      if (this.built.size > 1000) this.built.delete(this.built.keys().next().value!);
+    }
     return { specs, stamp };
   }
 
@@ -255,7 +382,9 @@ export class SearchIndexService implements OnModuleInit {
     const wanted = new Map<string, { trigger: SearchTrigger; fields: number[] | 'all' }>();
     const want = (base: Omit<SearchTrigger, 'event'>, fields: number[] | 'all') => {
       for (const event of ['INSERT', 'UPDATE', 'DELETE'] as const) {
-        const trigger = { ...base, event };
+        // Rows the table's own inserts mark are new: they have no entries to delete.
+        const own = base.via === 0 && base.table === rowsTable(tableId);
+        const trigger = { ...base, event, via: own && event === 'INSERT' ? NEW_ROW : base.via, keepTrashed: own && event === 'UPDATE' ? true : undefined };
         const name = this.repo.triggerName(trigger);
         const known = wanted.get(name);
         if (!known) wanted.set(name, { trigger, fields });
@@ -285,9 +414,9 @@ export class SearchIndexService implements OnModuleInit {
     return missing;
   }
 
-  /** Recomputes fields for every row of the table. */
-  private async recomputeFields(tableId: number, specs: FieldSpec[]): Promise<void> {
-    await this.repo.deleteFieldEntries(tableId, specs.map((spec) => spec.field.id));
+  /** Recomputes fields for every row of the table (`fresh`: the index is new, nothing to delete). */
+  private async recomputeFields(tableId: number, specs: FieldSpec[], fresh: boolean): Promise<void> {
+    if (!fresh) await this.repo.deleteFieldEntries(tableId, specs.map((spec) => spec.field.id));
     for (let after = 0; ; ) {
       const rows = await this.repo.texts(tableId, this.texts(specs), { after, limit: FIELD_BATCH });
       if (!rows.length) break;
@@ -296,13 +425,13 @@ export class SearchIndexService implements OnModuleInit {
     }
   }
 
-  /** Recomputes fields for some rows (those gone lose their entries). */
-  private async recomputeRows(tableId: number, rowIds: number[], specs: FieldSpec[]): Promise<void> {
+  /** Recomputes fields for some rows (those gone lose their entries); `created`: new rows, without entries yet. */
+  private async recomputeRows(tableId: number, rowIds: number[], specs: FieldSpec[], created = false): Promise<void> {
     const fieldIds = specs.map((spec) => spec.field.id);
     for (let i = 0; i < rowIds.length; i += ROW_BATCH) {
       const ids = rowIds.slice(i, i + ROW_BATCH);
       const rows = await this.repo.texts(tableId, this.texts(specs), { ids });
-      await this.repo.deleteEntries(tableId, ids, fieldIds);
+      if (!created) await this.repo.deleteEntries(tableId, ids, fieldIds);
       await this.repo.insertEntries(tableId, this.entries(rows, specs));
     }
   }

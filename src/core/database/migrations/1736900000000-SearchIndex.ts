@@ -18,6 +18,8 @@ export class SearchIndex1736900000000 implements MigrationInterface {
           { name: 'table_id', type: 'integer', isPrimary: true },
           // Field id → a hash of the SQL its entries were computed with (a changed one is recomputed).
           { name: 'fields', type: 'text' },
+          // SQLite: the index's columns, and the column of each field.
+          { name: 'layout', type: 'text', default: "'{}'" },
           // The fields versions of the table and of the tables it links to, when its triggers were last checked.
           { name: 'stamp', type: 'text' },
           // Bumped by every change of the entries (counts of searches are cached by it).

@@ -18,14 +18,29 @@ export function dateTemplate(props: Record<string, unknown>): string {
 
 /**
  * A date or datetime as text in its field's format, a datetime in `date_force_timezone` (UTC
- * when unset); `isDateTime`: the expression is a datetime (a date is shown as it is).
+ * when unset); `isDateTime`: the expression is a datetime (a date is shown as it is). In UTC
+ * the text is cut from the canonical text both databases give (`YYYY-MM-DD[ T]HH:MM…`), which
+ * SQLite does without calling a function per row.
  */
 export function dateSearchText(expression: string, isDateTime: boolean, props: Record<string, unknown>, ref: ColumnRef): string {
-  const db = formulaDialect(ref.sql.dialect);
-  // Bound in the order the SQL reads them on SQLite (template, then zone).
-  const template = ref.sql.param(dateTemplate(props));
-  const zone = isDateTime && typeof props.date_force_timezone === 'string' && props.date_force_timezone ? ref.sql.param(props.date_force_timezone) : null;
-  return db.formatDate(expression, isDateTime, template, zone);
+  const zone = isDateTime && typeof props.date_force_timezone === 'string' && props.date_force_timezone && props.date_force_timezone !== 'UTC' ? props.date_force_timezone : null;
+  if (zone) {
+    // Bound in the order the SQL reads them on SQLite (template, then zone).
+    const template = ref.sql.param(dateTemplate(props));
+    return formulaDialect(ref.sql.dialect).formatDate(expression, isDateTime, template, ref.sql.param(zone));
+  }
+  const t = ref.sql.dialect.castText(expression);
+  const part = (from: number, length: number) => `substr(${t}, ${from}, ${length})`;
+  const [y, m, d] = [part(1, 4), part(6, 2), part(9, 2)];
+  const format = String(props.date_format ?? 'EU');
+  const date = format === 'US' ? `${m} || '/' || ${d} || '/' || ${y}` : format === 'ISO' ? `${y} || '-' || ${m} || '-' || ${d}` : `${d} || '/' || ${m} || '/' || ${y}`;
+  if (!props.date_include_time) return `(${date})`;
+  const minutes = part(15, 2);
+  if (props.date_time_format !== '12') return `(${date} || ' ' || ${part(12, 2)} || ':' || ${minutes})`;
+  const hour = `CAST(${part(12, 2)} AS INTEGER)`;
+  const h12 = `(CASE WHEN ${hour} % 12 = 0 THEN 12 ELSE ${hour} % 12 END)`;
+  const h12Text = `(CASE WHEN ${h12} < 10 THEN '0' || CAST(${h12} AS TEXT) ELSE CAST(${h12} AS TEXT) END)`;
+  return `(${date} || ' ' || ${h12Text} || ':' || ${minutes} || (CASE WHEN ${hour} < 12 THEN 'AM' ELSE 'PM' END))`;
 }
 
 /** An integer expression as text, `0`-padded to two digits. */

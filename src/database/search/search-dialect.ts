@@ -1,22 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Dialect } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
-import type { CellWords } from './full-text';
+import { CellWords, MAX_CELL_WORD_BYTES, MAX_POSITION } from './full-text';
 
 /** The marks of rows whose entries are to be recomputed (see SearchIndexService). */
 export const PENDING_TABLE = 'database_search_pending';
 /** One row per table with a full-text index: what its entries were computed with. */
 export const REGISTRY_TABLE = 'database_search_index';
 
-/** `database_search_<id>`: the entries of a table's full-text index (one per row and field with words). */
+/** `database_search_<id>`: a table's full-text index (a document per row). */
 export const searchTable = (tableId: number): string => `database_search_${tableId}`;
-
-/** One cell's words, to write to the index. */
-export interface SearchEntry {
-  rowId: number;
-  fieldId: number;
-  words: CellWords;
-}
 
 /**
  * A trigger marking rows of an indexed table (`consumer`) whose entries a write made stale:
@@ -40,20 +33,17 @@ export const triggerPrefix = (consumer: number): string => `search_${consumer}_`
 
 /** A trigger's name, from what it does (a changed body changes the name, so reconciling replaces it). */
 export function triggerName(trigger: SearchTrigger): string {
-  const hash = createHash('sha1').update(`v1|${trigger.table}|${trigger.event}|${trigger.column}|${trigger.via}|${trigger.columns?.join(',') ?? ''}|${trigger.keepTrashed ? 't' : ''}`).digest('hex').slice(0, 12);
+  const hash = createHash('sha1').update(`v2|${trigger.table}|${trigger.event}|${trigger.column}|${trigger.via}|${trigger.columns?.join(',') ?? ''}|${trigger.keepTrashed ? 't' : ''}`).digest('hex').slice(0, 12);
   return `${triggerPrefix(trigger.consumer)}${hash}`;
 }
 
-/**
- * Where a searched field's words are in a per-row index (SQLite): the column of each field, and
- * the number of columns of the index.
- */
+/** Where each searched field's words are in a document: its cell (column), and the number of cells. */
 export interface SearchLayout {
   columns: number;
   slots: Record<string, number>;
 }
 
-/** A row's document in a per-row index: the words of each column (null: none). */
+/** A row's document: the words of each cell (null: none). */
 export interface SearchDocument {
   rowId: number;
   cells: (CellWords | null)[];
@@ -61,30 +51,23 @@ export interface SearchDocument {
 
 /**
  * What differs between the databases in full-text search: the index's storage, its triggers and
- * its queries. SQLite keeps one document per row (a column per searched field: one insert per
- * row, FTS5's cost is per document); PostgreSQL one entry per row and searched field (a field
- * changed is recomputed alone).
+ * its queries. Both keep one document per row (FTS5's cost, and PostgreSQL's, is mostly per
+ * document), a cell per searched field so that phrases never cross cells and a search can be
+ * kept to some fields.
  */
 export interface SearchDialect {
-  readonly perRow: boolean;
-  /** Creates the storage (per-row: with `columns` columns). */
+  /** Creates the storage (with `columns` cells per document where the dialect needs to know). */
   createStorage(tableId: number, columns: number): string[];
   dropStorage(tableId: number): string[];
-  /** Per field: deletes the entries of every pair of `rowIds` × `fieldIds`. */
-  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string;
-  /** Per field: deletes every entry of the fields (of the table's rows; a row deleted for good lost its entries then). */
-  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string;
-  /** Per field: writes entries (none empty), replacing those there are. */
-  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string;
-  /** Per row: writes documents, replacing those there are. */
+  /** Writes documents, replacing those there are. */
   writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string;
-  /** Per row: deletes the documents of rows. */
+  /** Deletes the documents of rows. */
   deleteDocuments(tableId: number, rowIds: readonly number[], sql: Sql): string;
   /**
-   * A SELECT of the ids of the rows whose cells of the searched fields (all when `fields` is
-   * null: `fieldIds` per field, `columns` per row) hold the words, the last as a prefix.
+   * A SELECT of the ids of the rows whose cells (all, or the `columns` given) hold the words, in
+   * a row, the last one as a prefix.
    */
-  matchingRowIds(tableId: number, words: readonly string[], fields: { fieldIds: readonly number[]; columns: readonly number[] } | null, sql: Sql): string;
+  matchingRowIds(tableId: number, words: readonly string[], fields: { columns: readonly number[] } | null, sql: Sql): string;
   createTrigger(trigger: SearchTrigger): string[];
   /** Drops a trigger (`table` empty: only what is left of it, PostgreSQL's function). */
   dropTrigger(name: string, table: string): string[];
@@ -92,13 +75,35 @@ export interface SearchDialect {
   listTriggers(consumer: number): { sql: string; params: unknown[] };
   /** Statements removing what is left of the consumer's triggers once their tables are gone (PostgreSQL's functions). */
   dropLeftovers(consumer: number): { sql: string; params: unknown[] } | null;
+  /**
+   * A query answering `marked`: whether the transaction's writes made marks (PostgreSQL: a
+   * setting of the transaction its triggers set), so a transaction that made none does not read
+   * the marks' table; null where reading it is as cheap (SQLite).
+   */
+  readonly markedQuery: string | null;
 }
 
 /** A cell's words as text for FTS5: the positioned ones, then the others kept apart by a filler no search has. */
 const ftsText = (words: CellWords): string => (words.rest.length ? `${words.positioned.join(' ')} - ${words.rest.join(' - ')}` : words.positioned.join(' '));
 
+/** PostgreSQL: what a trigger that made marks runs, so the transaction's commit knows (see `markedQuery`). */
+const MARKED = `PERFORM set_config('rowspace.search_marks', 'on', true)`;
+
 /** A word as a PostgreSQL tsvector/tsquery lexeme literal. */
 const lexeme = (word: string): string => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** A cell's words as a tsvector literal: each word with its positions, the later ones at the last position (as PostgreSQL clamps them). */
+function tsvector(words: CellWords): string {
+  const positions = new Map<string, number[]>();
+  words.positioned.forEach((word, i) => {
+    const list = positions.get(word);
+    if (list) list.push(i + 1);
+    else positions.set(word, [i + 1]);
+  });
+  const parts = [...positions].map(([word, at]) => `${lexeme(word)}:${at.join(',')}`);
+  for (const word of words.rest) parts.push(`${lexeme(word)}:${MAX_POSITION}`);
+  return parts.join(' ');
+}
 
 /** The pending marks a trigger inserts: the consumer, the key and the link field (or 0). */
 const pendingColumns = `${quote(PENDING_TABLE)} ("table_id", "row_id", "via_field_id")`;
@@ -112,7 +117,7 @@ const pendingColumns = `${quote(PENDING_TABLE)} ("table_id", "row_id", "via_fiel
  * character to it).
  */
 class SqliteSearchDialect implements SearchDialect {
-  readonly perRow = true;
+  readonly markedQuery = null;
 
   createStorage(tableId: number, columns: number): string[] {
     const names = Array.from({ length: Math.max(1, columns) }, (_, i) => `"c${i}"`).join(', ');
@@ -121,18 +126,6 @@ class SqliteSearchDialect implements SearchDialect {
 
   dropStorage(tableId: number): string[] {
     return [`DROP TABLE IF EXISTS ${quote(searchTable(tableId))}`];
-  }
-
-  deleteEntries(): string {
-    throw new Error('SQLite keeps one document per row.');
-  }
-
-  deleteFieldEntries(): string {
-    throw new Error('SQLite keeps one document per row.');
-  }
-
-  insertEntries(): string {
-    throw new Error('SQLite keeps one document per row.');
   }
 
   writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string {
@@ -183,12 +176,12 @@ class SqliteSearchDialect implements SearchDialect {
  * statement-level with transition tables: one insert of marks per statement, whatever its rows.
  */
 class PostgresSearchDialect implements SearchDialect {
-  readonly perRow = false;
+  readonly markedQuery = `SELECT current_setting('rowspace.search_marks', true) = 'on' AS "marked"`;
 
   createStorage(tableId: number): string[] {
     const table = searchTable(tableId);
     return [
-      `CREATE TABLE IF NOT EXISTS ${quote(table)} ("row_id" integer NOT NULL, "field_id" integer NOT NULL, "words" tsvector NOT NULL, PRIMARY KEY ("row_id", "field_id"))`,
+      `CREATE TABLE IF NOT EXISTS ${quote(table)} ("row_id" integer PRIMARY KEY, "words" tsvector NOT NULL, "cells" tsvector[] NOT NULL)`,
       `CREATE INDEX IF NOT EXISTS ${quote(`${table}_words`)} ON ${quote(table)} USING gin ("words")`,
     ];
   }
@@ -197,44 +190,47 @@ class PostgresSearchDialect implements SearchDialect {
     return [`DROP TABLE IF EXISTS ${quote(searchTable(tableId))}`];
   }
 
-  deleteEntries(tableId: number, rowIds: readonly number[], fieldIds: readonly number[], sql: Sql): string {
-    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "row_id" = ANY(CAST(${sql.param([...rowIds])} AS integer[])) AND "field_id" = ANY(CAST(${sql.param([...fieldIds])} AS integer[]))`;
+  writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string {
+    const all: string[] = [];
+    const cells: string[] = [];
+    for (const d of documents) {
+      const union = new Set<string>();
+      const vectors: string[] = [];
+      // The row's distinct words stay within a tsvector's 1 MB (beyond, later cells' words are found by no search).
+      let bytes = 0;
+      const add = (word: string) => {
+        if (union.has(word)) return;
+        bytes += word.length * 3 > 255 ? Buffer.byteLength(word) : word.length * 3;
+        if (bytes <= MAX_CELL_WORD_BYTES) union.add(word);
+      };
+      for (let i = 0; i < columns; i++) {
+        const words = d.cells[i];
+        vectors.push(words ? tsvector(words) : '');
+        if (words) {
+          for (const word of words.positioned) add(word);
+          for (const word of words.rest) add(word);
+        }
+      }
+      all.push([...union].map(lexeme).join(' '));
+      // An array literal of tsvector literals: each element quoted, its `"` and `\` escaped.
+      cells.push(`{${vectors.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+    }
+    const rows = sql.param(documents.map((d) => d.rowId));
+    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "words", "cells") SELECT r, CAST(w AS tsvector), CAST(c AS tsvector[]) FROM unnest(CAST(${rows} AS integer[]), CAST(${sql.param(all)} AS text[]), CAST(${sql.param(cells)} AS text[])) AS d(r, w, c) ON CONFLICT ("row_id") DO UPDATE SET "words" = EXCLUDED."words", "cells" = EXCLUDED."cells"`;
   }
 
-  deleteFieldEntries(tableId: number, fieldIds: readonly number[], sql: Sql): string {
-    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "field_id" = ANY(CAST(${sql.param([...fieldIds])} AS integer[]))`;
+  deleteDocuments(tableId: number, rowIds: readonly number[], sql: Sql): string {
+    return `DELETE FROM ${quote(searchTable(tableId))} WHERE "row_id" = ANY(CAST(${sql.param([...rowIds])} AS integer[]))`;
   }
 
-  insertEntries(tableId: number, entries: readonly SearchEntry[], sql: Sql): string {
-    const vectors = entries.map((e) => {
-      const positions = new Map<string, number[]>();
-      e.words.positioned.forEach((word, i) => {
-        const list = positions.get(word);
-        if (list) list.push(i + 1);
-        else positions.set(word, [i + 1]);
-      });
-      const parts = [...positions].map(([word, at]) => `${lexeme(word)}:${at.join(',')}`);
-      for (const word of e.words.rest) parts.push(`${lexeme(word)}:16383`);
-      return parts.join(' ');
-    });
-    const rows = sql.param(entries.map((e) => e.rowId));
-    const fields = sql.param(entries.map((e) => e.fieldId));
-    const words = sql.param(vectors);
-    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "field_id", "words") SELECT r, f, CAST(w AS tsvector) FROM unnest(CAST(${rows} AS integer[]), CAST(${fields} AS integer[]), CAST(${words} AS text[])) AS e(r, f, w) ON CONFLICT ("row_id", "field_id") DO UPDATE SET "words" = EXCLUDED."words"`;
-  }
-
-  writeDocuments(): string {
-    throw new Error('PostgreSQL keeps one entry per row and field.');
-  }
-
-  deleteDocuments(): string {
-    throw new Error('PostgreSQL keeps one entry per row and field.');
-  }
-
-  matchingRowIds(tableId: number, words: readonly string[], fields: { fieldIds: readonly number[] } | null, sql: Sql): string {
-    const query = `${words.map(lexeme).join(' <-> ')}:*`;
-    const only = fields ? ` AND "field_id" IN ${sql.list(fields.fieldIds)}` : '';
-    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${sql.param(query)} AS tsquery)${only}`;
+  matchingRowIds(tableId: number, words: readonly string[], fields: { columns: readonly number[] } | null, sql: Sql): string {
+    // The index finds the rows holding every word (the row's words without positions); the
+    // phrase is checked in each searched cell.
+    const every = sql.param(`${words.map(lexeme).join(' & ')}:*`);
+    if (words.length === 1 && !fields) return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${every} AS tsquery)`;
+    const phrase = `CAST(${sql.param(`${words.map(lexeme).join(' <-> ')}:*`)} AS tsquery)`;
+    const cells = fields ? `(${fields.columns.map((c) => `"cells"[${c + 1}] @@ ${phrase}`).join(' OR ')})` : `EXISTS (SELECT 1 FROM unnest("cells") c WHERE c @@ ${phrase})`;
+    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${every} AS tsquery) AND ${cells}`;
   }
 
   createTrigger(trigger: SearchTrigger): string[] {
@@ -242,7 +238,7 @@ class PostgresSearchDialect implements SearchDialect {
     if (trigger.columns) {
       const row = trigger.event === 'DELETE' ? 'OLD' : 'NEW';
       return [
-        `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} VALUES (${trigger.consumer}, ${row}.${quote(trigger.column)}, ${trigger.via}); RETURN NULL; END$$`,
+        `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} VALUES (${trigger.consumer}, ${row}.${quote(trigger.column)}, ${trigger.via}); ${MARKED}; RETURN NULL; END$$`,
         `DROP TRIGGER IF EXISTS ${name} ON ${quote(trigger.table)}`,
         `CREATE TRIGGER ${name} AFTER ${trigger.event} OF ${trigger.columns.map(quote).join(', ')} ON ${quote(trigger.table)} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
       ];
@@ -258,7 +254,7 @@ class PostgresSearchDialect implements SearchDialect {
     const referencing =
       trigger.event === 'INSERT' ? 'NEW TABLE AS "changed"' : trigger.event === 'DELETE' ? 'OLD TABLE AS "changed"' : both || untrashed ? 'NEW TABLE AS "changed" OLD TABLE AS "before"' : 'NEW TABLE AS "changed"';
     return [
-      `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} ${body}; RETURN NULL; END$$`,
+      `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO ${pendingColumns} ${body}; IF FOUND THEN ${MARKED}; END IF; RETURN NULL; END$$`,
       `DROP TRIGGER IF EXISTS ${name} ON ${quote(trigger.table)}`,
       `CREATE TRIGGER ${name} AFTER ${trigger.event} ON ${quote(trigger.table)} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`,
     ];

@@ -4,14 +4,14 @@ import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { rowsTable } from '../fields/field-type';
-import { PENDING_TABLE, REGISTRY_TABLE, SearchDialect, searchDialect, SearchDocument, SearchEntry, SearchLayout, SearchTrigger, triggerName } from './search-dialect';
+import { PENDING_TABLE, REGISTRY_TABLE, SearchDialect, searchDialect, SearchDocument, SearchLayout, SearchTrigger, triggerName } from './search-dialect';
 
 /** A table's full-text index as registered: field id → hash of its text SQL, the schema stamp, the content version. */
 export interface SearchIndexState {
   fields: Record<string, string>;
   stamp: string;
   version: number;
-  /** Per-row indexes (SQLite): where each field is. */
+  /** Where each field's words are in the rows' documents. */
   layout: SearchLayout;
 }
 
@@ -91,6 +91,13 @@ export class SearchIndexRepository {
     await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${this.dialect.placeholder(1)} WHERE "table_id" = ${this.dialect.placeholder(2)}`, [JSON.stringify(fields), tableId]);
   }
 
+  /** Whether the transaction's writes made marks (true where the dialect cannot tell). */
+  async marked(): Promise<boolean> {
+    if (!this.search.markedQuery) return true;
+    const [row] = await this.query(this.search.markedQuery);
+    return row?.marked === true;
+  }
+
   /** The tables with pending marks (0: marks of renamed users), in id order, with their numbers of marks. */
   async pendingTables(): Promise<{ tableId: number; marks: number }[]> {
     const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)} GROUP BY "table_id" ORDER BY "table_id"`);
@@ -149,25 +156,8 @@ export class SearchIndexRepository {
     for (const statement of this.search.dropStorage(tableId)) await this.query(statement);
   }
 
-  async deleteEntries(tableId: number, rowIds: number[], fieldIds: number[]): Promise<void> {
-    if (!rowIds.length || !fieldIds.length) return;
-    const sql = this.sql();
-    await this.query(this.search.deleteEntries(tableId, rowIds, fieldIds, sql), sql.params);
-  }
 
-  async deleteFieldEntries(tableId: number, fieldIds: number[]): Promise<void> {
-    if (!fieldIds.length) return;
-    const sql = this.sql();
-    await this.query(this.search.deleteFieldEntries(tableId, fieldIds, sql), sql.params);
-  }
 
-  async insertEntries(tableId: number, entries: SearchEntry[]): Promise<void> {
-    // Bounded statements: a few thousand cells (and their words) at a time.
-    for (let i = 0; i < entries.length; i += 2000) {
-      const sql = this.sql();
-      await this.query(this.search.insertEntries(tableId, entries.slice(i, i + 2000), sql), sql.params);
-    }
-  }
 
   async writeDocuments(tableId: number, columns: number, documents: SearchDocument[]): Promise<void> {
     for (let i = 0; i < documents.length; i += 1000) {

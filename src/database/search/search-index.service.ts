@@ -6,7 +6,7 @@ import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables, rowsTable, SearchSource } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
 import { CellWords, cellWords, exactRowId, searchWords } from './full-text';
-import { SearchDocument, SearchEntry, SearchLayout, SearchTrigger } from './search-dialect';
+import { SearchDocument, SearchLayout, SearchTrigger } from './search-dialect';
 import { SearchIndexRepository, SearchIndexState } from './search-index.repository';
 
 /** The advisory lock scope of a table's index (any fixed number; the formula cascade has 7701). */
@@ -39,10 +39,9 @@ interface FieldSpec {
 }
 
 /**
- * Full-text search (`search_mode=full-text-with-count`), indexed on both databases: SQLite
- * FTS5 with a document per row, PostgreSQL tsvector with GIN with an entry per row and field
- * (see search-dialect.ts), holding the words of each searchable field's `searchText` (see
- * full-text.ts).
+ * Full-text search (`search_mode=full-text-with-count`), indexed on both databases (SQLite
+ * FTS5, PostgreSQL tsvector with GIN, see search-dialect.ts): a document per row, holding in a
+ * cell per searchable field the words of its `searchText` (see full-text.ts).
  *
  * A table gets its index on its first full-text search, and keeps it fresh from then on:
  * - triggers on the table, on its junction tables and on the tables its links read (installed
@@ -52,10 +51,9 @@ interface FieldSpec {
  * - before a write's transaction commits, the marks it made are consumed and the entries of
  *   those rows recomputed, so the index is never behind what a search can see; a bulk write
  *   (more than COMMIT_ROWS_MAX rows) leaves its marks to the next search instead;
- * - a field whose text SQL changed (a new field, a conversion, a renamed option, a changed
- *   date format, another primary field in a linked table…) is recomputed for every row (the
- *   whole table on SQLite) by the next search; a field gone (deleted, trashed) loses its
- *   entries then;
+ * - when the searchable fields change (a field created, converted, trashed, restored or
+ *   deleted, an option renamed, a date format changed, another primary field in a linked
+ *   table…), the next search rebuilds the index;
  * - every search first checks, in one query, that nothing is pending for its table.
  * Counts are cached by the table's versions and by the index's version, bumped by changes of
  * the entries that the table's own versions do not count (linked rows, users, fields).
@@ -89,9 +87,7 @@ export class SearchIndexService implements OnModuleInit {
     const columns = subset?.map((id) => state.layout.slots[id]).filter((slot): slot is number => slot !== undefined) ?? [];
     const id = exactRowId(term);
     const rows = [];
-    if (!subset || (this.repo.search.perRow ? columns.length : subset.length)) {
-      rows.push(this.repo.search.matchingRowIds(context.table.id, words, subset ? { fieldIds: subset, columns } : null, sql));
-    }
+    if (!subset || columns.length) rows.push(this.repo.search.matchingRowIds(context.table.id, words, subset ? { columns } : null, sql));
     if (id !== null) rows.push(`SELECT CAST(${sql.param(id)} AS INTEGER)`);
     if (!rows.length) return '1 = 0';
     // The index version is part of the SQL, so counts cached by it follow every change of the entries.
@@ -120,6 +116,7 @@ export class SearchIndexService implements OnModuleInit {
 
   /** Before a write commits: the marks it made, consumed table by table (in id order, as their locks are taken). */
   private async afterWrite(): Promise<void> {
+    if (!(await this.repo.marked())) return;
     for (const { tableId, marks } of await this.repo.pendingTables()) {
       if (tableId === 0) await this.usersRenamed();
       // A bulk write leaves its marks to the next search.
@@ -159,7 +156,6 @@ export class SearchIndexService implements OnModuleInit {
         await this.repo.dropPending(tableId);
         return null;
       }
-      if (!this.repo.search.perRow) await this.repo.createStorage(tableId, 0);
       state = { ...(await this.repo.register(tableId)), pending: true };
     }
     // A write's commit on a table whose fields did not change: the specs the last search used.
@@ -183,7 +179,7 @@ export class SearchIndexService implements OnModuleInit {
       const missing = await this.reconcile(tableId, specs);
       for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete next.fields[spec.field.id];
     }
-    const work = this.repo.search.perRow ? await this.refreshDocuments(tableId, mode, specs, next) : await this.refreshEntries(tableId, mode, specs, next);
+    const work = await this.refreshDocuments(tableId, mode, specs, next);
     // Rows of the table's own writes are counted by its rows version already; anything else bumps the index's.
     if (work === 'other') next.version += 1;
     if (work !== 'none' || JSON.stringify(next) !== JSON.stringify({ fields: state.fields, stamp: state.stamp, version: state.version, layout: state.layout })) await this.repo.saveState(tableId, next);
@@ -207,8 +203,8 @@ export class SearchIndexService implements OnModuleInit {
   }
 
   /**
-   * A per-row index (SQLite): any change of the searched fields rebuilds it (at the next search,
-   * not in a write's commit); marked rows get their documents written anew.
+   * Any change of the searched fields rebuilds the index (at the next search, not in a write's
+   * commit); marked rows get their documents written anew.
    */
   private async refreshDocuments(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<Work> {
     if (mode === 'build' || !this.upToDate(state, specs)) {
@@ -232,7 +228,7 @@ export class SearchIndexService implements OnModuleInit {
     return via.size ? 'other' : 'own';
   }
 
-  /** Recreates a per-row index from every row, a column per searched field. */
+  /** Recreates the index from every row, a cell per searched field. */
   private async rebuildDocuments(tableId: number, specs: FieldSpec[], state: SearchIndexState): Promise<void> {
     state.layout = { columns: Math.max(1, specs.length), slots: Object.fromEntries(specs.map((spec, i) => [spec.field.id, i])) };
     await this.repo.dropStorage(tableId);
@@ -271,48 +267,6 @@ export class SearchIndexService implements OnModuleInit {
     });
   }
 
-  /**
-   * A per-field index (PostgreSQL): changed fields are recomputed for every row (at the next
-   * search, not in a write's commit), fields gone lose their entries, marked rows get theirs
-   * recomputed (rows marked through a link only that link's).
-   */
-  private async refreshEntries(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<Work> {
-    const fields = state.fields;
-    const current = new Set(specs.map((spec) => String(spec.field.id)));
-    const removed = Object.keys(fields).filter((id) => !current.has(id)).map(Number);
-    let work: Work = 'none';
-    if (mode !== 'commit' && removed.length) {
-      await this.repo.deleteFieldEntries(tableId, removed);
-      for (const id of removed) delete fields[id];
-      work = 'other';
-    }
-    const { rows, created, via } = await this.markedRows(tableId, specs);
-    let full = mode === 'commit' ? [] : specs.filter((spec) => fields[spec.field.id] !== spec.hash);
-    if (mode !== 'commit' && full.length < specs.length && (await this.most(tableId, rows.size + created.size))) full = specs;
-    if (full.length) {
-      await this.recomputeFields(tableId, full, mode === 'build');
-      for (const spec of full) fields[spec.field.id] = spec.hash;
-      work = 'other';
-    }
-    const recomputed = new Set(full.map((spec) => spec.field.id));
-    const rest = specs.filter((spec) => !recomputed.has(spec.field.id));
-    if (rows.size && rest.length) {
-      await this.recomputeRows(tableId, [...rows], rest);
-      if (work === 'none') work = 'own';
-    }
-    if (created.size && rest.length) {
-      await this.recomputeRows(tableId, [...created], rest, true);
-      if (work === 'none') work = 'own';
-    }
-    for (const [fieldId, linkedRows] of via) {
-      const spec = rest.find((s) => s.field.id === fieldId);
-      const ids = [...linkedRows].filter((id) => !rows.has(id) && !created.has(id));
-      if (!spec || !ids.length) continue;
-      await this.recomputeRows(tableId, ids, [spec]);
-      work = 'other';
-    }
-    return work;
-  }
 
   /** Takes the table's marks: its rows marked, and by link field the rows linked to the linked rows marked. */
   private async markedRows(tableId: number, specs: FieldSpec[]): Promise<{ rows: Set<number>; created: Set<number>; via: Map<number, Set<number>> }> {
@@ -414,43 +368,10 @@ export class SearchIndexService implements OnModuleInit {
     return missing;
   }
 
-  /** Recomputes fields for every row of the table (`fresh`: the index is new, nothing to delete). */
-  private async recomputeFields(tableId: number, specs: FieldSpec[], fresh: boolean): Promise<void> {
-    if (!fresh) await this.repo.deleteFieldEntries(tableId, specs.map((spec) => spec.field.id));
-    for (let after = 0; ; ) {
-      const rows = await this.repo.texts(tableId, this.texts(specs), { after, limit: FIELD_BATCH });
-      if (!rows.length) break;
-      await this.repo.insertEntries(tableId, this.entries(rows, specs));
-      after = Number(rows[rows.length - 1].id);
-    }
-  }
 
-  /** Recomputes fields for some rows (those gone lose their entries); `created`: new rows, without entries yet. */
-  private async recomputeRows(tableId: number, rowIds: number[], specs: FieldSpec[], created = false): Promise<void> {
-    const fieldIds = specs.map((spec) => spec.field.id);
-    for (let i = 0; i < rowIds.length; i += ROW_BATCH) {
-      const ids = rowIds.slice(i, i + ROW_BATCH);
-      const rows = await this.repo.texts(tableId, this.texts(specs), { ids });
-      if (!created) await this.repo.deleteEntries(tableId, ids, fieldIds);
-      await this.repo.insertEntries(tableId, this.entries(rows, specs));
-    }
-  }
 
   private texts(specs: FieldSpec[]): { fieldId: number; build: (sql: Sql) => string }[] {
     return specs.map((spec) => ({ fieldId: spec.field.id, build: spec.build }));
   }
 
-  /** The entries of the texts read (cells without words have none). */
-  private entries(rows: Record<string, unknown>[], specs: FieldSpec[]): SearchEntry[] {
-    const entries: SearchEntry[] = [];
-    for (const row of rows) {
-      for (const spec of specs) {
-        const text = row[`f${spec.field.id}`];
-        if (text === null || text === undefined || text === '') continue;
-        const words = cellWords(String(text));
-        if (words.positioned.length) entries.push({ rowId: Number(row.id), fieldId: spec.field.id, words });
-      }
-    }
-    return entries;
-  }
 }

@@ -530,6 +530,29 @@ describe('full-text search: never stale', () => {
     expect(names(await found('alpha tag', duplicated))).toEqual(['R1']);
   });
 
+  test('concurrent writes (rows, linked rows, a new link) and searches all succeed, and the index agrees with them once done', async () => {
+    const colors = await emptyTable(t, ada, databaseId, 'Colors');
+    const colorName = (await ok('GET', `/api/database/fields/table/${colors}/`))[0].id;
+    const colorRows = (await ok('POST', `/api/database/rows/table/${colors}/batch/`, { items: ['red', 'green', 'blue'].map((name) => ({ [`field_${colorName}`]: name })) })).items.map((r: { id: number }) => r.id);
+    const things = await emptyTable(t, ada, databaseId, 'Things');
+    const thingName = (await ok('GET', `/api/database/fields/table/${things}/`))[0].id;
+    const color = await field(things, { name: 'Color', type: 'link_row', link_row_table_id: colors });
+    const rows = (await ok('POST', `/api/database/rows/table/${things}/batch/`, { items: Array.from({ length: 12 }, (_, i) => ({ [`field_${thingName}`]: `thing${i}`, [`field_${color}`]: [colorRows[i % 3]] })) })).items.map((r: { id: number }) => r.id);
+    expect((await found('thing', things)).length).toBe(12);
+    const writes = [
+      ...rows.map((id, i) => api('PATCH', `/api/database/rows/table/${things}/${id}/`, { [`field_${thingName}`]: `object${i}` })),
+      ...colorRows.map((id, i) => api('PATCH', `/api/database/rows/table/${colors}/${id}/`, { [`field_${colorName}`]: `hue${i}` })),
+      api('POST', `/api/database/rows/table/${things}/batch/`, { items: [{ [`field_${thingName}`]: 'extra one' }, { [`field_${thingName}`]: 'extra two' }] }),
+      api('POST', `/api/database/fields/table/${things}/`, { name: 'Second', type: 'link_row', link_row_table_id: colors }),
+      ...Array.from({ length: 8 }, (_, i) => api('GET', `/api/database/rows/table/${things}/?search=${i % 2 ? 'hue' : 'object'}&search_mode=full-text-with-count`)),
+    ];
+    for (const res of await Promise.all(writes)) expect(res.status).toBeLessThan(300);
+    expect(await found('thing', things)).toEqual([]);
+    expect((await found('object', things)).length).toBe(12);
+    for (let i = 0; i < 3; i++) expect((await found(`hue${i}`, things)).length).toBe(4);
+    expect((await found('extra', things)).length).toBe(2);
+  });
+
   test('a table deleted for good takes its index and triggers with it', async () => {
     const gone = await emptyTable(t, ada, databaseId, 'Gone');
     const goneLink = await field(gone, { name: 'Tags', type: 'link_row', link_row_table_id: tagsTable });

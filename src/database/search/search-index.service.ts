@@ -11,6 +11,8 @@ import { SearchIndexRepository, SearchIndexState } from './search-index.reposito
 
 /** The advisory lock scope of a table's index (any fixed number; the formula cascade has 7701). */
 const SEARCH_LOCK_SCOPE = 7702;
+/** The advisory lock scope of installing triggers (taken alone, before any index's lock). */
+const RECONCILE_LOCK_SCOPE = 7703;
 /** A write's commit indexes up to this many marked rows of a table; more (a bulk write) are left for the next search. */
 const COMMIT_ROWS_MAX = 2000;
 /** Rows read per statement when recomputing marked rows, and when recomputing whole fields or tables. */
@@ -26,8 +28,6 @@ const ALIAS = 'r';
 const USERS_TRIGGER: SearchTrigger = { consumer: 0, table: 'user', event: 'UPDATE', column: 'id', via: 0, columns: ['first_name'] };
 
 type Mode = 'build' | 'search' | 'commit';
-/** What a refresh wrote: nothing, the rows of the table's own writes only, or more. */
-type Work = 'none' | 'own' | 'other';
 
 /** A searchable field of an indexed table: how to build its text SQL, the hash of that SQL, what else it reads. */
 interface FieldSpec {
@@ -145,12 +145,17 @@ export class SearchIndexService implements OnModuleInit {
    * Recomputes what is stale in a table's index, inside the caller's transaction, holding the
    * table's lock (PostgreSQL: concurrent refreshes of one table take turns, and each reads what
    * the one before committed). `build` creates the index; `commit` (a write's own marks)
-   * leaves whole-field recomputation to the next search. Answers the index's state, null when
-   * the table has none.
+   * leaves whole-table rebuilds and the triggers to the next search. Answers the index's state,
+   * null when the table has none.
    */
   private async refresh(tableId: number, mode: Mode): Promise<SearchIndexState | null> {
+    // The triggers are checked (DDL, which waits for writers of the tables it touches) before the
+    // index's lock is taken, which those writers may be waiting for at their commit.
+    const missing = mode === 'commit' ? null : await this.checkTriggers(tableId);
     await this.lock(tableId);
     let state = await this.repo.state(tableId);
+    // Built by another search meanwhile.
+    if (state && mode === 'build') mode = 'search';
     if (!state) {
       if (mode !== 'build') {
         await this.repo.dropPending(tableId);
@@ -171,19 +176,34 @@ export class SearchIndexService implements OnModuleInit {
       }
       found = await this.specs(context);
     }
-    const { specs, stamp } = found;
+    const { specs } = found;
+    // A write's commit keeps the stamp its triggers were checked at: the next search checks them.
+    const stamp = missing ? found.stamp : state.stamp;
     const next: SearchIndexState = { fields: { ...state.fields }, stamp, version: state.version, layout: state.layout };
-    if (state.stamp !== stamp) {
-      // A field of the table or of a table it links to changed: the triggers are checked, and
-      // what a missing one could not mark is recomputed.
-      const missing = await this.reconcile(tableId, specs);
-      for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete next.fields[spec.field.id];
-    }
-    const work = await this.refreshDocuments(tableId, mode, specs, next);
-    // Rows of the table's own writes are counted by its rows version already; anything else bumps the index's.
-    if (work === 'other') next.version += 1;
-    if (work !== 'none' || JSON.stringify(next) !== JSON.stringify({ fields: state.fields, stamp: state.stamp, version: state.version, layout: state.layout })) await this.repo.saveState(tableId, next);
+    // What a missing trigger (new, or gone with its table) could not mark is recomputed.
+    if (missing) for (const spec of specs) if (missing.all || missing.fields.has(spec.field.id)) delete next.fields[spec.field.id];
+    // Any change of the documents bumps the index's version (counts are cached by it: a link
+    // changed from the other table, or a linked row renamed, does not bump this table's rows version).
+    const wrote = await this.refreshDocuments(tableId, mode, specs, next);
+    if (wrote) next.version += 1;
+    if (wrote || JSON.stringify(next) !== JSON.stringify({ fields: state.fields, stamp: state.stamp, version: state.version, layout: state.layout })) await this.repo.saveState(tableId, next);
     return next;
+  }
+
+  /**
+   * Installs and drops the table's triggers when the fields versions it was last checked at
+   * changed (one check at a time, whatever the table: reconciling also installs the shared
+   * trigger on users). Answers what the missing triggers leave to recompute.
+   */
+  private async checkTriggers(tableId: number): Promise<{ all: boolean; fields: Set<number> }> {
+    const lock = this.repo.dialect.transactionLock(RECONCILE_LOCK_SCOPE, 0);
+    if (lock) await this.repo.query(lock);
+    const state = await this.repo.state(tableId);
+    const context = await this.contexts.ofTable(tableId);
+    if (!context) return { all: false, fields: new Set() };
+    const { specs, stamp } = await this.specs(context);
+    if (state && state.stamp === stamp) return { all: false, fields: new Set() };
+    return this.reconcile(tableId, specs);
   }
 
   /**
@@ -206,26 +226,23 @@ export class SearchIndexService implements OnModuleInit {
    * Any change of the searched fields rebuilds the index (at the next search, not in a write's
    * commit); marked rows get their documents written anew.
    */
-  private async refreshDocuments(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<Work> {
+  private async refreshDocuments(tableId: number, mode: Mode, specs: FieldSpec[], state: SearchIndexState): Promise<boolean> {
     if (mode === 'build' || !this.upToDate(state, specs)) {
       if (mode === 'commit') {
         // The next search rebuilds the index, these rows with the others.
         await this.repo.takePending(tableId);
-        return 'none';
+        return false;
       }
       await this.rebuildDocuments(tableId, specs, state);
-      return 'other';
+      return true;
     }
     const { rows, created, via } = await this.markedRows(tableId, specs);
     const ids = new Set([...rows, ...created]);
     for (const linked of via.values()) for (const id of linked) ids.add(id);
-    if (!ids.size) return 'none';
-    if (mode !== 'commit' && (await this.most(tableId, ids.size))) {
-      await this.rebuildDocuments(tableId, specs, state);
-      return 'other';
-    }
-    await this.recomputeDocuments(tableId, [...ids], specs, state.layout);
-    return via.size ? 'other' : 'own';
+    if (!ids.size) return false;
+    if (mode !== 'commit' && (await this.most(tableId, ids.size))) await this.rebuildDocuments(tableId, specs, state);
+    else await this.recomputeDocuments(tableId, [...ids], specs, state.layout);
+    return true;
   }
 
   /** Recreates the index from every row, a cell per searched field. */

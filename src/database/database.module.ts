@@ -36,6 +36,8 @@ import { RowHistoryService } from './row-history/row-history.service';
 import { TokensModule } from '../tokens/tokens.module';
 import { DatabaseSerializer } from './serialization/database-serializer';
 import { FieldJobsService } from './fields/field-jobs.service';
+import { SearchIndexRepository } from './search/search-index.repository';
+import { SearchIndexService } from './search/search-index.service';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -69,6 +71,8 @@ import { FieldJobsService } from './fields/field-jobs.service';
     DatabaseApplicationType,
     DatabaseSerializer,
     FieldJobsService,
+    SearchIndexRepository,
+    SearchIndexService,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],

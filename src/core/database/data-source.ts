@@ -27,6 +27,7 @@ import { ViewFilters1736500000000 } from './migrations/1736500000000-ViewFilters
 import { ViewDecorations1736600000000 } from './migrations/1736600000000-ViewDecorations';
 import { FieldDependencies1736700000000 } from './migrations/1736700000000-FieldDependencies';
 import { UserFiles1736800000000 } from './migrations/1736800000000-UserFiles';
+import { SearchIndex1736900000000 } from './migrations/1736900000000-SearchIndex';
 import { UserFileEntity } from '../../files/user-file.entity';
 import { FieldDependencyEntity } from '../../database/formula/field-dependency.entity';
 
@@ -73,6 +74,7 @@ export const MIGRATIONS = [
   ViewDecorations1736600000000,
   FieldDependencies1736700000000,
   UserFiles1736800000000,
+  SearchIndex1736900000000,
 ];
 
 /** The options shared by the app and the migrations CLI (ormconfig.ts). `synchronize` is never on. */

@@ -24,6 +24,7 @@ interface Transaction {
 export class UnitOfWork {
   private readonly current = new AsyncLocalStorage<Transaction>();
   private readonly logger = new Logger(UnitOfWork.name);
+  private readonly commitHooks: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -69,7 +70,13 @@ export class UnitOfWork {
     const rowTables = new Set<number>();
     let result: T;
     try {
-      result = await this.dialect.transaction(this.dataSource, (manager) => this.current.run({ manager, events, rowTables }, work));
+      result = await this.dialect.transaction(this.dataSource, (manager) =>
+        this.current.run({ manager, events, rowTables }, async () => {
+          const value = await work();
+          for (const hook of this.commitHooks) await hook();
+          return value;
+        }),
+      );
     } finally {
       // Rolled back too: on SQLite's one connection, reads outside it saw its rows.
       this.versions.rowsChanged(rowTables);
@@ -83,6 +90,14 @@ export class UnitOfWork {
     const tx = this.current.getStore();
     if (tx) tx.rowTables.add(tableId);
     else this.versions.rowsChanged([tableId]);
+  }
+
+  /**
+   * Work every outermost transaction does last, before it commits, inside it (what a module
+   * derives from the transaction's writes, e.g. the full-text index from the rows it changed).
+   */
+  beforeCommit(hook: () => Promise<void>): void {
+    this.commitHooks.push(hook);
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {

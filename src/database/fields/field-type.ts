@@ -48,8 +48,26 @@ export interface ColumnRef {
   tables?: LinkedTables;
 }
 
-/** The fields of linked tables, by table id (what link cells are searched and filtered by). */
-export type LinkedTables = ReadonlyMap<number, { fields: FieldEntity[] }>;
+/**
+ * The fields of linked tables, by table id (what link cells are searched and filtered by), with
+ * their select options when the caller has them (full-text search writes option values into its SQL).
+ */
+export type LinkedTables = ReadonlyMap<number, { fields: FieldEntity[]; selectOptions?: ReadonlyMap<number, readonly SelectOptionEntity[]> }>;
+
+/**
+ * A table whose writes change the full-text search text of a field's cells besides the row's
+ * own table (see `searchSources`): its rows' `column` names the field's row (`via` absent) or,
+ * for a link field, a row of the linked table, reached through the junction `via` (from its
+ * column `from`, the linked row, to `to`, the field's row).
+ */
+export interface SearchSource {
+  table: string;
+  column: string;
+  via?: { table: string; from: string; to: string };
+}
+
+/** The source of texts showing users' names: a renamed user makes such fields be recomputed. */
+export const USERS_SEARCH_SOURCE: SearchSource = { table: 'user', column: 'id' };
 
 /**
  * One field type (Baserow's field type registry): its properties, its storage, how cells
@@ -184,6 +202,20 @@ export interface FieldType {
   groupable?(field: FieldEntity): boolean;
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
+  /**
+   * Full-text search (`full-text-with-count`, Baserow's `get_search_expression`): the SQL text of
+   * the cell whose words are indexed (numbers with their decimal places, dates in the field's
+   * format, a select's option value, a link's linked primary values…), or null when the type is
+   * not searched. Its values are bound through `ref.sql`; the SQL (with its values) also tells
+   * the index when a field's entries must be recomputed, so everything the text depends on
+   * besides the rows' cells (option values, formats) belongs in it.
+   */
+  searchText(field: FieldEntity, ref: ColumnRef): string | null;
+  /**
+   * Full-text search: the tables besides the row's own whose writes change `searchText` (a
+   * junction; a linked table and what its primary value reads). Absent: the row's table only.
+   */
+  searchSources?(field: FieldEntity, ref: ColumnRef): SearchSource[];
 
   /**
    * Types whose cells live in a junction table (link_row, multiple_select,

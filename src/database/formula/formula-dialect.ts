@@ -97,9 +97,10 @@ export interface FormulaDialect {
   jsonObject(entries: Record<string, string>): string;
   /**
    * The elements of a stored JSON array cell (`[{"id", "value"}, …]`) as a relation, so
-   * formulas can aggregate a lookup field of their own table. `alias` names its rows.
+   * formulas can aggregate a lookup field of their own table. `alias` names its rows; `value`
+   * is an element's `value` (as text), `item` the element (a JSON object).
    */
-  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string };
+  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string };
   /** The items of a JSON array cell as a FROM source aliased `alias`, and the expression of one item (a JSON object). */
   jsonArrayItems(column: string, alias: string): { from: string; item: string };
   /** A text value read from a stored array element's `value`, cast to the element type's SQL. */
@@ -259,10 +260,11 @@ class SqliteFormulaDialect implements FormulaDialect {
     return { from: `json_each(${column}) ${alias}`, item: `${alias}."value"` };
   }
 
-  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string } {
+  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string } {
     return {
       relation: { from: `json_each(${column}) ${alias}`, where: [], order: `${alias}."key"`, id: `json_extract(${alias}."value", '$.id')` },
       value: `json_extract(${alias}."value", '$.value')`,
+      item: `${alias}."value"`,
     };
   }
 
@@ -449,10 +451,11 @@ class PostgresFormulaDialect implements FormulaDialect {
     return { from: `jsonb_array_elements(${column}) ${alias}("v")`, item: `${alias}."v"` };
   }
 
-  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string } {
+  storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string } {
     return {
       relation: { from: `jsonb_array_elements(${column}) WITH ORDINALITY ${alias}("v", "n")`, where: [], order: `${alias}."n"`, id: `CAST(${alias}."v"->>'id' AS integer)` },
       value: `${alias}."v"->>'value'`,
+      item: `${alias}."v"`,
     };
   }
 

@@ -10,6 +10,7 @@ import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type';
 import { builtinFilterField } from '../filters/builtin-fields';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
+import { SearchIndexService } from '../search/search-index.service';
 import { TableContext, TableContextService } from '../table-context';
 import { liveRow } from './table-schema.repository';
 
@@ -21,10 +22,15 @@ export interface RowSort {
   descending: boolean;
 }
 
+/** How `search` matches (`search_mode`): Baserow's compat substring search, or its full-text search. */
+export type SearchMode = 'compat' | 'full-text-with-count';
+
 /** How to filter, search and sort rows: from query parameters, a view, or both. */
 export interface RowSelection {
   filters: FilterTree | null;
   search: string | null;
+  /** `compat` when absent. */
+  searchMode?: SearchMode;
   sorts: RowSort[];
   /** Row ids to keep (`filter__field_id__in`). */
   rowIds?: number[] | null;
@@ -68,6 +74,7 @@ export class RowListQuery {
     private readonly fieldTypes: FieldTypeRegistry,
     @Inject(DIALECT) private readonly dialect: Dialect,
     private readonly contexts: TableContextService,
+    private readonly fullText: SearchIndexService,
   ) {}
 
   /** The field a reference names: `field_<id>`, a bare id, or (with user_field_names) a name. */
@@ -265,7 +272,9 @@ export class RowListQuery {
       if (condition) parts.push(condition);
     }
     if (selection.rowIds) parts.push(selection.rowIds.length ? `${quote(ROW_ALIAS)}."id" IN ${sql.list(selection.rowIds)}` : '1 = 0');
-    if (selection.search) parts.push(this.searchCondition(selection.search, selection.searchFields ?? context.fields, sql, tables));
+    if (selection.search && selection.searchMode === 'full-text-with-count') {
+      parts.push(await this.fullText.condition(context, selection.search, selection.searchFields, sql, tables as Map<number, TableContext> | undefined));
+    } else if (selection.search) parts.push(this.searchCondition(selection.search, selection.searchFields ?? context.fields, sql, tables));
     return parts.join(' AND ');
   }
 

@@ -6,7 +6,8 @@ import { Field } from '../../core/validation/field';
  * in the OpenAPI document from these declarations. Ids are `id` fields (bounded in one place).
  */
 
-const SEARCH_MODES = ['compat', 'full-text-with-count'] as const;
+/** `search_mode`: compat (a cell contains the text) or full-text (the cells' words, indexed). */
+export const SEARCH_MODES = ['compat', 'full-text-with-count'] as const;
 
 export class UserFieldNamesQuery {
   @Field({ kind: 'flag', required: false, description: 'Answer and accept field names instead of `field_<id>` keys.' })
@@ -43,7 +44,12 @@ export class RowSelectionQuery {
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'Rows with a cell containing this text (or with this id).' })
   search?: string;
 
-  @Field({ kind: 'choice', choices: SEARCH_MODES, required: false, description: 'How `search` matches.' })
+  @Field({
+    kind: 'choice',
+    choices: SEARCH_MODES,
+    required: false,
+    description: 'How `search` matches: `compat` (default), a cell contains the text; `full-text-with-count`, cells hold its words (the last one as a prefix), indexed.',
+  })
   search_mode?: (typeof SEARCH_MODES)[number];
 }
 

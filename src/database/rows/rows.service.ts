@@ -306,7 +306,7 @@ export class RowsService {
 
   /** The filters, search and sorts of a list request (`view_id` adds the view's saved ones). */
   async selection(context: TableContext, query: FilteredRowsQuery & { view_id?: number }, userFieldNames: boolean): Promise<RowSelection> {
-    const selection: RowSelection = { filters: null, search: query.search || null, sorts: [] };
+    const selection: RowSelection = { filters: null, search: query.search || null, searchMode: query.search_mode ?? 'compat', sorts: [] };
     let viewSelection: Pick<RowSelection, 'filters' | 'sorts'> | null = null;
     if (query.view_id !== undefined) {
       viewSelection = this.viewSource ? await this.viewSource.selection(query.view_id, context) : null;

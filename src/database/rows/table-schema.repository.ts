@@ -4,6 +4,7 @@ import { DIALECT } from '../../core/database/tokens';
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { rowsTable } from '../fields/field-type';
+import { SearchIndexRepository } from '../search/search-index.repository';
 
 /** The system columns of every user table besides `id`. */
 export const SYSTEM_COLUMNS: ColumnDefinition[] = [
@@ -62,6 +63,7 @@ export class TableSchemaRepository {
   constructor(
     private readonly db: UnitOfWork,
     @Inject(DIALECT) private readonly dialect: Dialect,
+    private readonly search: SearchIndexRepository,
   ) {}
 
   private run(sql: string): Promise<unknown> {
@@ -79,7 +81,9 @@ export class TableSchemaRepository {
     await this.run(orderIndexSql(tableId));
   }
 
+  /** Drops the table, and its full-text index and the triggers that index set on other tables. */
   async dropTable(tableId: number): Promise<void> {
+    await this.search.drop(tableId);
     await this.run(`DROP TABLE IF EXISTS ${quote(rowsTable(tableId))}`);
   }
 

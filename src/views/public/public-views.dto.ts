@@ -1,6 +1,6 @@
 import { Field } from '../../core/validation/field';
 import { DynamicQuery } from '../../core/validation/dynamic-query';
-import { FILTER_PARAMETER } from '../../database/rows/rows.query';
+import { FILTER_PARAMETER, SEARCH_MODES } from '../../database/rows/rows.query';
 import { GalleryRowsQuery, GridRowsQuery, KanbanRowsQuery } from '../views.dto';
 
 export class PublicViewAuthDto {
@@ -33,6 +33,9 @@ export class PublicKanbanRowsQuery extends KanbanRowsQuery {
 export class PublicLookupQuery {
   @Field({ kind: 'string', required: false, allowBlank: true, description: 'Only linked rows whose primary value contains this text.' })
   search?: string;
+
+  @Field({ kind: 'choice', choices: SEARCH_MODES, required: false, description: 'How `search` matches (`compat` by default, or `full-text-with-count`).' })
+  search_mode?: (typeof SEARCH_MODES)[number];
 
   @Field({ kind: 'int', min: 1, fallback: 1, required: false, description: 'The page.' })
   page?: number;

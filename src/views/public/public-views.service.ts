@@ -6,7 +6,7 @@ import { DatabaseErrors } from '../../database/database.errors';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldJson, FieldsService } from '../../database/fields/fields.service';
 import type { FilterTree } from '../../database/filters/filter-tree';
-import { RowListQuery, RowSelection, RowSort } from '../../database/rows/row-list.query';
+import { RowListQuery, RowSelection, RowSort, SearchMode } from '../../database/rows/row-list.query';
 import type { FilteredRowsQuery } from '../../database/rows/rows.query';
 import { RowJson, RowsService, RowVisibilitySource } from '../../database/rows/rows.service';
 import type { RowVisibility } from '../../core/events/domain-events';
@@ -279,7 +279,7 @@ export class PublicViewsService implements RowVisibilitySource {
    * shows, the linked table's rows that the view's rows link to (`{id, value, order}`), searched
    * on the primary field, by page.
    */
-  async linkRowLookup(slug: string, caller: PublicViewCaller, fieldId: number, query: { search?: string; page?: number; size?: number }, url: URL) {
+  async linkRowLookup(slug: string, caller: PublicViewCaller, fieldId: number, query: { search?: string; search_mode?: SearchMode; page?: number; size?: number }, url: URL) {
     const access = await this.require(slug, caller);
     if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
     const field = access.visible.find((f) => f.id === fieldId && f.type === 'link_row');
@@ -291,7 +291,7 @@ export class PublicViewsService implements RowVisibilitySource {
     if (!linkedContext) return { count: 0, next: null, previous: null, results: [] };
     const linkedIds = await this.linkedIds(access, field);
     const primary = linkedContext.fields.find((f) => f.primary);
-    const selection: RowSelection = { filters: null, search: query.search || null, sorts: [], rowIds: [...linkedIds], searchFields: primary ? [primary] : [] };
+    const selection: RowSelection = { filters: null, search: query.search || null, searchMode: query.search_mode, sorts: [], rowIds: [...linkedIds], searchFields: primary ? [primary] : [] };
     const { count, rows } = await this.rows.select(linkedContext, selection, false, size, (page - 1) * size);
     const values = await this.rows.primaryValues(linkedContext, rows.map((row) => Number(row.id)));
     const serialized = await this.rows.serialize(linkedContext, rows, { userFieldNames: false, fields: [] });

@@ -54,6 +54,11 @@ export abstract class ColumnFieldType implements FieldType {
     if (!canContain(this.column(field).kind, term)) return null;
     return ref.sql.dialect.ilike(ref.sql.dialect.castText(columnOf(field, ref)), ref.sql.param(`%${escapeLike(term)}%`));
   }
+
+  /** The column as text (Baserow's default `Cast(column, CharField)`). */
+  searchText(field: FieldEntity, ref: ColumnRef): string | null {
+    return ref.sql.dialect.castText(columnOf(field, ref));
+  }
 }
 
 /** A text cell of a request as DRF's CharField reads it (trimmed; numbers as text; null stays null). */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ColumnDefinition } from '../../../core/database/dialect';
 import type { FieldEntity } from '../field.entity';
-import { CellError, fieldColumn, FieldType } from '../field-type';
+import { CellError, ColumnRef, fieldColumn, FieldType } from '../field-type';
 import { parseBoolean, textToBoolean } from '../values/boolean';
-import { ColumnFieldType } from './base';
+import { ColumnFieldType, columnOf } from './base';
 
 /** `boolean`: true or false (never null); new rows get `boolean_default`. */
 @Injectable()
@@ -41,5 +41,10 @@ export class BooleanFieldType extends ColumnFieldType {
 
   searchCondition(): string | null {
     return null;
+  }
+
+  /** `true` or `false`, as PostgreSQL casts a boolean to text. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return `(CASE WHEN ${columnOf(field, ref)} THEN 'true' ELSE 'false' END)`;
   }
 }

@@ -4,7 +4,7 @@ import { quote } from '../../../core/database/sql';
 import { ApplicationEntity } from '../../../applications/application.entity';
 import { WorkspaceRepository } from '../../../workspaces/workspace.repository';
 import type { FieldEntity } from '../field.entity';
-import { cellError, ColumnRef, FieldContext, FieldType, RawRow } from '../field-type';
+import { cellError, ColumnRef, FieldContext, FieldType, RawRow, SearchSource, USERS_SEARCH_SOURCE } from '../field-type';
 
 /**
  * A read-only collaborator field showing a system column of the row (`created_by_id` or
@@ -77,6 +77,15 @@ export abstract class SystemUserFieldType implements FieldType {
 
   searchCondition(_field: FieldEntity, ref: ColumnRef, term: string): string {
     return ref.sql.dialect.ilike(this.userName(ref), ref.sql.param(`%${escapeLike(term)}%`));
+  }
+
+  /** The user's name. */
+  searchText(_field: FieldEntity, ref: ColumnRef): string {
+    return this.userName(ref);
+  }
+
+  searchSources(): SearchSource[] {
+    return [USERS_SEARCH_SOURCE];
   }
 }
 

@@ -6,6 +6,7 @@ import type { FieldEntity } from '../field.entity';
 import { cellError, ColumnRef, FieldType, RawRow } from '../field-type';
 import { formatDateValue } from '../values/date';
 import { DATE_PROPERTIES, formatDateText, includesTime } from './date.field-type';
+import { dateSearchText } from './search-text';
 
 /**
  * A read-only date field showing a system column of the row (`created_on` or `updated_on`),
@@ -61,6 +62,11 @@ export abstract class SystemDateFieldType implements FieldType {
     if (!canContain('datetime', term)) return null;
     const column = ref.sql.dialect.castText(`${quote(ref.alias)}.${quote(this.systemColumn)}`);
     return ref.sql.dialect.ilike(column, ref.sql.param(`%${escapeLike(term)}%`));
+  }
+
+  /** The timestamp in the field's date (and time) format, in its `date_force_timezone`. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return dateSearchText(`${quote(ref.alias)}.${quote(this.systemColumn)}`, true, field.properties, ref);
   }
 }
 

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { ColumnDefinition } from '../../../core/database/dialect';
 import type { FieldSpec } from '../../../core/validation/field';
 import type { FieldEntity } from '../field.entity';
-import { CellError, fieldColumn, FieldType } from '../field-type';
+import { CellError, ColumnRef, fieldColumn, FieldType } from '../field-type';
 import { formatDateValue, parseDateValue } from '../values/date';
-import { ColumnFieldType } from './base';
+import { ColumnFieldType, columnOf } from './base';
+import { dateSearchText } from './search-text';
 
 /** The date properties shared by `date`, `created_on` and `last_modified`. */
 export const DATE_PROPERTIES: Readonly<Record<string, FieldSpec>> = {
@@ -82,5 +83,10 @@ export class DateFieldType extends ColumnFieldType {
     if (typeof apiValue !== 'string') return null;
     if (!includesTime(field)) return apiValue.slice(0, 10);
     return apiValue.length === 10 ? `${apiValue}T00:00:00Z` : apiValue;
+  }
+
+  /** In the field's date (and time) format, a datetime in its `date_force_timezone`. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return dateSearchText(columnOf(field, ref), includesTime(field), field.properties, ref);
   }
 }

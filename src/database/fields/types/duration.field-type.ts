@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ColumnDefinition } from '../../../core/database/dialect';
 import type { FieldEntity } from '../field.entity';
-import { CellError, fieldColumn } from '../field-type';
+import { CellError, ColumnRef, fieldColumn } from '../field-type';
 import { DURATION_FORMATS, DurationFormat, formatDurationText, parseDuration } from '../values/duration';
-import { ColumnFieldType } from './base';
+import { ColumnFieldType, columnOf } from './base';
+import { durationSearchText } from './search-text';
 
 /** `duration`: seconds (a float), rounded to the smallest unit of `duration_format`. */
 @Injectable()
@@ -35,6 +36,11 @@ export class DurationFieldType extends ColumnFieldType {
 
   toText(field: FieldEntity, apiValue: unknown): string | null {
     return typeof apiValue === 'number' ? formatDurationText(apiValue, format(field)) : null;
+  }
+
+  /** The parts of its format as words (Baserow's `get_duration_search_expression`). */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return durationSearchText(columnOf(field, ref), format(field), ref);
   }
 }
 

@@ -12,6 +12,7 @@ import type { FieldEntity } from '../field.entity';
 import { cellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
 import { pythonTypeName } from '../../../core/validation/field';
 import { columnOf } from './base';
+import { joinedText } from './search-text';
 
 /** A file of a cell as stored (Baserow's `UserFile.serialize()` plus `visible_name`). */
 export interface StoredFile extends UserFileFacts {
@@ -194,6 +195,13 @@ export class FileFieldType implements FieldType {
   /** Compat search: a file whose visible name contains the term. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return fileExists(field, ref.alias, ref.sql.dialect, (item, db) => ref.sql.dialect.ilike(db.jsonGetText(item, 'visible_name'), ref.sql.param(`%${escapeLike(term)}%`)));
+  }
+
+  /** The files' visible names, in the cell's order, joined by spaces. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    const db = formulaDialect(ref.sql.dialect);
+    const { relation, item } = db.storedArray(columnOf(field, ref), quote(`sf_${field.id}`));
+    return joinedText(relation, db.jsonGetText(item, 'visible_name'), `sfa_${field.id}`, ref);
   }
 }
 

@@ -1,5 +1,6 @@
 import { idList, quote, Sql } from '../../../core/database/sql';
-import type { FieldContext } from '../field-type';
+import type { ArrayRelation } from '../../formula/expr';
+import type { FieldContext, SearchSource } from '../field-type';
 
 /**
  * A junction table of a field type whose cells are lists (links, multiple select options,
@@ -74,6 +75,29 @@ export class Junction {
   /** The junction as filters reach it (`relationSource` of the types that use one). */
   source(): { from: string; rowColumn: string; targetColumn: string } {
     return { from: quote(this.table), rowColumn: quote(this.owner), targetColumn: quote(this.target) };
+  }
+
+  /**
+   * The pairs of the row aliased `ownerAlias` as a relation (in insertion order), each joined to
+   * its target in `joinTable` aliased `alias`_x (the junction itself is `alias`_j).
+   */
+  relation(ownerAlias: string, alias: string, joinTable: string, joinColumn = 'id'): { relation: ArrayRelation; target: string } {
+    const j = quote(`${alias}_j`);
+    const x = quote(`${alias}_x`);
+    return {
+      relation: {
+        from: `${quote(this.table)} ${j} JOIN ${quote(joinTable)} ${x} ON ${x}.${quote(joinColumn)} = ${j}.${quote(this.target)}`,
+        where: [`${j}.${quote(this.owner)} = ${quote(ownerAlias)}."id"`],
+        order: `${j}."id"`,
+        id: `${j}.${quote(this.target)}`,
+      },
+      target: x,
+    };
+  }
+
+  /** Full-text search: writes of the junction change its owner rows' texts. */
+  searchSource(): SearchSource {
+    return { table: this.table, column: this.owner };
   }
 
   /** `EXISTS` a pair of the row aliased `alias` whose target matches `condition` (on `x`, joined by `joinTable`). */

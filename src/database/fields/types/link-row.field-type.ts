@@ -8,9 +8,10 @@ import type { TableEntity } from '../../table.entity';
 import { TableRepository } from '../../table.repository';
 import { FieldEntity } from '../field.entity';
 import { quote } from '../../../core/database/sql';
-import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, RelationSource, rowsTable } from '../field-type';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, RelationSource, rowsTable, SearchSource } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
+import { joinedText } from './search-text';
 import { Junction } from './junction';
 import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 import { TrashErrors } from '../../../trash/trash.errors';
@@ -412,6 +413,29 @@ export class LinkRowFieldType implements FieldType {
     const condition = source.targetContains(`${j}.${source.targetColumn}`, term);
     if (!condition) return null;
     return `EXISTS (SELECT 1 FROM ${source.from} ${j} WHERE ${j}.${source.rowColumn} = ${quote(ref.alias)}."id" AND ${condition})`;
+  }
+
+  /** The linked rows' primary values (as their type searches them), in the cell's order, joined by spaces; trashed rows left out. */
+  searchText(field: FieldEntity, ref: ColumnRef): string | null {
+    const linkedId = this.linkedTableId(field);
+    const primary = ref.tables?.get(linkedId)?.fields.find((f) => f.primary);
+    if (!primary) return null;
+    const alias = `sl_${field.id}`;
+    const { relation } = this.junction(field).relation(ref.alias, alias, rowsTable(linkedId));
+    relation.where.push(liveRow(`${alias}_x`));
+    const text = this.registry.of(primary).searchText(primary, { alias: `${alias}_x`, sql: ref.sql, tables: ref.tables });
+    return text ? joinedText(relation, text, `sla_${field.id}`, ref) : null;
+  }
+
+  /** The junction, and the linked table (and what its primary value reads) through it. */
+  searchSources(field: FieldEntity, ref: ColumnRef): SearchSource[] {
+    const junction = this.junction(field);
+    const linkedId = this.linkedTableId(field);
+    const via = { table: junction.table, from: junction.target, to: junction.owner };
+    const sources: SearchSource[] = [junction.searchSource(), { table: rowsTable(linkedId), column: 'id', via }];
+    const primary = ref.tables?.get(linkedId)?.fields.find((f) => f.primary);
+    for (const source of (primary && this.registry.of(primary).searchSources?.(primary, ref)) || []) if (!source.via) sources.push({ ...source, via });
+    return sources;
   }
 
   /**

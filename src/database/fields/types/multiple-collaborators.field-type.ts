@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { escapeLike } from '../../../core/database/dialect';
 import { Sql } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
-import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource } from '../field-type';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource, USERS_SEARCH_SOURCE } from '../field-type';
 import { Junction } from './junction';
+import { joinedText } from './search-text';
 import type { ImportIds } from '../../serialization/database-document';
 
 type Collaborator = { id: number; name: string };
@@ -133,6 +134,17 @@ export class MultipleCollaboratorsFieldType implements FieldType {
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return this.junction(field).exists(ref.alias, 'user', ref.sql.dialect.ilike('x."first_name"', ref.sql.param(`%${escapeLike(term)}%`)));
+  }
+
+  /** The collaborators' names, in the cell's order, joined by spaces. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    const { relation, target } = this.junction(field).relation(ref.alias, `mc_${field.id}`, 'user');
+    return joinedText(relation, `${target}."first_name"`, `mca_${field.id}`, ref);
+  }
+
+  /** The junction, and users (their names). */
+  searchSources(field: FieldEntity): SearchSource[] {
+    return [this.junction(field).searchSource(), USERS_SEARCH_SOURCE];
   }
 
   relationSource(field: FieldEntity): RelationSource {

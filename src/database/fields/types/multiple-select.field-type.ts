@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../field.entity';
-import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource } from '../field-type';
+import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { Junction } from './junction';
+import { joinedText, optionValueText } from './search-text';
 import {
   optionJson,
   OptionJson,
@@ -152,6 +153,16 @@ export class MultipleSelectFieldType implements FieldType {
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return this.junction(field).exists(ref.alias, 'database_select_option', optionSearchSql(ref, term));
+  }
+
+  /** The options' values, in the cell's order, joined by spaces. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    const { relation } = this.junction(field).relation(ref.alias, `ms_${field.id}`, 'database_select_option');
+    return joinedText(relation, optionValueText(relation.id, field.id, ref), `msa_${field.id}`, ref);
+  }
+
+  searchSources(field: FieldEntity): SearchSource[] {
+    return [this.junction(field).searchSource()];
   }
 
   relationSource(field: FieldEntity): RelationSource {

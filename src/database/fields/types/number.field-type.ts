@@ -61,6 +61,11 @@ export class NumberFieldType extends ColumnFieldType {
     return ref.sql.dialect.ilike(text, ref.sql.param(`%${escapeLike(term)}%`));
   }
 
+  /** With its decimal places (`5.230`), as PostgreSQL writes the numeric column. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return ref.sql.dialect.decimalText(columnOf(field, ref), places(field));
+  }
+
   /** Numbers keep their value in the new precision (rounded). */
   convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
     if (from.type !== 'number' || apiValue === null) return fromType.toText(from, apiValue) ?? null;

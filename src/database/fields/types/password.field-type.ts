@@ -105,4 +105,9 @@ export class PasswordFieldType extends ColumnFieldType {
   searchCondition(): string | null {
     return null;
   }
+
+  /** Never searched. */
+  searchText(): null {
+    return null;
+  }
 }

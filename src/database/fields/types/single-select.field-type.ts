@@ -5,6 +5,7 @@ import type { FieldEntity } from '../field.entity';
 import { ColumnRef, FieldContext, FieldType, fieldColumn, rowsTable } from '../field-type';
 import { FieldRepository } from '../field.repository';
 import { ColumnFieldType, columnOf } from './base';
+import { optionValueText } from './search-text';
 import {
   optionJson,
   OptionJson,
@@ -117,5 +118,10 @@ export class SingleSelectFieldType extends ColumnFieldType {
   /** The field's matching options are found once (an uncorrelated subquery), not per row. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return `${columnOf(field, ref)} IN (SELECT x."id" FROM ${quote('database_select_option')} x WHERE x."field_id" = ${ref.sql.param(field.id)} AND ${optionSearchSql(ref, term)})`;
+  }
+
+  /** The option's value. */
+  searchText(field: FieldEntity, ref: ColumnRef): string {
+    return optionValueText(columnOf(field, ref), field.id, ref);
   }
 }

@@ -12,6 +12,7 @@ import type { CompiledFormula } from '../compiler';
 import type { DatabaseFields, FormulaService } from '../formula.service';
 import type { FormulaType } from '../formula-type';
 import { storedFormulaType } from '../stored-type';
+import { dateSearchText, durationSearchText, joinedText, optionValueText } from '../../fields/types/search-text';
 
 /** The keys every computed field answers: its result type and that type's formatting (null when it has none). */
 export const RESULT_PROPERTIES: Readonly<Record<string, FieldSpec>> = {
@@ -213,4 +214,52 @@ export abstract class ComputedFieldType implements FieldType {
     }
     return ref.sql.dialect.ilike(ref.sql.dialect.castText(`${quote(ref.alias)}.${quote(fieldColumn(field))}`), pattern);
   }
+
+  /**
+   * As the plain field of its result (a number with its decimal places, a date in its format…);
+   * a single select as its option's value, a link as `label (url)`, an array as its items'
+   * texts joined by spaces; nothing for an invalid formula.
+   */
+  searchText(field: FieldEntity, ref: ColumnRef): string | null {
+    const plain = this.plain(field);
+    if (plain) return plain.type.searchText(plain.field, ref);
+    const result = storedFormulaType(field);
+    const column = `${quote(ref.alias)}.${quote(fieldColumn(field))}`;
+    if (result.name === 'invalid') return null;
+    if (result.name === 'single_select') return optionValueText(column, Number(result.props.select_options_field_id ?? 0), ref);
+    const db = this.formulas.sqlDialect;
+    if (result.name === 'link' || result.name === 'button') return linkText(column, db);
+    if (result.name !== 'array' || !result.sub) return ref.sql.dialect.castText(column);
+    const { relation, value } = db.storedArray(column, quote(`sa_${field.id}`));
+    return joinedText(relation, this.itemText(result.sub, value, field.id, ref), `saa_${field.id}`, ref);
+  }
+
+  /** An array item's text (its `value`, as JSON text) by the item type. */
+  private itemText(sub: FormulaType, value: string, fieldId: number, ref: ColumnRef): string {
+    const db = this.formulas.sqlDialect;
+    switch (sub.name) {
+      case 'number':
+        return db.numberText(db.fromJsonValue(value, 'number'), Number(sub.props.number_decimal_places ?? 0));
+      case 'date': {
+        const includeTime = !!sub.props.date_include_time;
+        return dateSearchText(db.fromJsonValue(value, includeTime ? 'datetime' : 'date'), includeTime, sub.props, ref);
+      }
+      case 'duration':
+        return durationSearchText(db.fromJsonValue(value, 'number'), String(sub.props.duration_format ?? 'h:mm'), ref);
+      case 'single_select':
+        return db.jsonObjectText(value, 'value');
+      case 'single_file':
+        return db.jsonObjectText(value, 'visible_name');
+      case 'link':
+      case 'button':
+        return linkText(value, db);
+      default:
+        return value;
+    }
+  }
+}
+
+/** A link value (a JSON object) as Baserow searches it: `label (url)`. */
+function linkText(json: string, db: FormulaService['sqlDialect']): string {
+  return `(COALESCE(${db.jsonObjectText(json, 'label')}, '') || ' (' || COALESCE(${db.jsonObjectText(json, 'url')}, '') || ')')`;
 }

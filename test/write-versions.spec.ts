@@ -18,6 +18,8 @@ describe('statementKind: which statements may change what the metadata caches ho
     ['DELETE FROM "database_relation_7" WHERE "id" IN (?)', 'rows'],
     ['INSERT INTO "database_rowhistory" ("table_id") VALUES (?)', 'rows'],
     ['UPDATE "job" SET "progress_percentage" = ?', 'rows'],
+    ['INSERT OR REPLACE INTO "database_search_12" ("rowid") VALUES (?)', 'rows'],
+    ['DELETE FROM "database_search_pending" WHERE "table_id" = ?', 'rows'],
     ['UPDATE "database_table" SET "fields_version" = fields_version + 1', 'metadata'],
     ['INSERT INTO "workspace_user" ("user_id") VALUES (?)', 'metadata'],
     ['DELETE FROM "user" WHERE "id" = ?', 'metadata'],

@@ -26,12 +26,12 @@ import { WriteVersions } from './write-versions';
     },
     {
       provide: DIALECT,
-      inject: [DataSource, APP_CONFIG],
-      useFactory: (dataSource: DataSource, config: AppConfig) => {
+      inject: [DataSource, APP_CONFIG, WriteVersions],
+      useFactory: (dataSource: DataSource, config: AppConfig, versions: WriteVersions) => {
         if (dataSource.options.type === 'postgres') return dialectFor('postgres');
         // SQLite: the one connection taken in turns, and read workers (started on first use).
         const pool = config.sqliteReadWorkers > 0 ? new SqliteReadPool(config.sqlitePath, config.sqliteReadWorkers) : null;
-        return dialectFor(dataSource.options.type, new SqliteConnection(dataSource, pool));
+        return dialectFor(dataSource.options.type, new SqliteConnection(dataSource, pool, (sql) => versions.observe(sql)));
       },
     },
     UnitOfWork,

@@ -84,6 +84,8 @@ export class SqliteConnection {
   constructor(
     private readonly dataSource: DataSource,
     readonly pool: SqliteReadPool | null,
+    /** Told of every statement a read worker runs (the main connection's are seen by `WriteVersions`). */
+    private readonly observe: (sql: string) => void = () => undefined,
   ) {
     this.runner = dataSource.createQueryRunner() as unknown as Runner;
     const runner = this.runner;
@@ -135,6 +137,7 @@ export class SqliteConnection {
     const pool = this.pool;
     if (pool && !pool.failed && (this.current || !pool.betterOnMain(sql))) {
       try {
+        this.observe(sql);
         return await pool.query(sql, params);
       } catch (error) {
         if (!pool.failed) throw error;

@@ -4,13 +4,24 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 export type VersionChange = { kind: 'metadata' } | { kind: 'rows'; tableIds: number[] };
 
 /**
- * Tables whose writes leave every cache valid: user rows (`database_table_<id>`, link tables)
- * are versioned per table by the row writes themselves (`UnitOfWork.rowsChanged`), and these
- * logs are read by no cache. A write to any other table, or any statement not recognised as a
+ * Tables whose writes leave every cache valid: user rows (`database_table_<id>`, link tables, the
+ * full-text index of each table) are versioned per table by the row writes themselves
+ * (`UnitOfWork.rowsChanged`), and these logs are read by no cache. A write to any other table, or any statement not recognised as a
  * read or a write of one of these, is a metadata write.
  */
-const ROW_DATA_TABLE = /^database_(table|relation)_\d+$/;
-const UNCACHED_TABLES = new Set(['job', 'database_rowhistory', 'database_rowcomment', 'database_rowcommentsnotificationmode', 'core_userfile', 'trash_entry', 'database_trashedrows']);
+const ROW_DATA_TABLE = /^database_(table|relation|search)_\d+$/;
+const UNCACHED_TABLES = new Set([
+  'job',
+  'database_rowhistory',
+  'database_rowcomment',
+  'database_rowcommentsnotificationmode',
+  'core_userfile',
+  'trash_entry',
+  'database_trashedrows',
+  // The full-text index's registry and marks, written with the rows (see database/search).
+  'database_search_index',
+  'database_search_pending',
+]);
 
 const READ = /^\s*(SELECT|PRAGMA|EXPLAIN|SHOW|SET|VALUES)\b/i;
 const WITH = /^\s*WITH\b/i;
@@ -54,7 +65,7 @@ export class WriteVersions {
   /** Statements sent to the database by this process. */
   statements = 0;
 
-  /** Counts a statement about to be sent (the statement-count test listens here). */
+  /** Counts a statement about to be sent, on the main connection or a read worker (the statement-count test listens here). */
   observe(_sql: string): void {
     this.statements += 1;
   }

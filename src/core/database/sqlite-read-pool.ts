@@ -156,7 +156,10 @@ export class SqliteReadPool {
 
   private spawn(): void {
     const workerData = { path: this.path, entry: WORKER_FILE, swc: WORKER_FILE.endsWith('.ts') ? require.resolve('@swc/core') : null };
-    const worker = WORKER_FILE.endsWith('.ts') ? new Worker(TS_BOOTSTRAP, { eval: true, workerData }) : new Worker(WORKER_FILE, { workerData });
+    // A worker's young generation kept small: its rows are garbage as soon as they are posted,
+    // and V8's default lets each worker grow by tens of megabytes before collecting them.
+    const resourceLimits = { maxYoungGenerationSizeMb: 8 };
+    const worker = WORKER_FILE.endsWith('.ts') ? new Worker(TS_BOOTSTRAP, { eval: true, workerData, resourceLimits }) : new Worker(WORKER_FILE, { workerData, resourceLimits });
     const slot: Slot = { worker, ready: false, job: null };
     this.slots.push(slot);
     worker.on('message', (message: ReadAnswer | { ready: true }) => {

@@ -161,8 +161,8 @@ afterAll(async () => {
     };
     for (const path of paths) expect(await read(t, path)).toEqual(await read(plain!, path));
     expect(paths.length).toBeGreaterThan(400);
-    // Each list read its page (and count) on a worker.
-    expect(pool.stats.served - before).toBeGreaterThan(paths.length);
+    // Workers answered reads (those quick the last time run on the connection: see SqliteConnection.read).
+    expect(pool.stats.served - before).toBeGreaterThan(0);
   }, 300_000);
 
   test('exports', async () => {

@@ -533,11 +533,11 @@ describe('full-text search: never stale', () => {
   test('concurrent writes (rows, linked rows, a new link) and searches all succeed, and the index agrees with them once done', async () => {
     const colors = await emptyTable(t, ada, databaseId, 'Colors');
     const colorName = (await ok('GET', `/api/database/fields/table/${colors}/`))[0].id;
-    const colorRows = (await ok('POST', `/api/database/rows/table/${colors}/batch/`, { items: ['red', 'green', 'blue'].map((name) => ({ [`field_${colorName}`]: name })) })).items.map((r: { id: number }) => r.id);
+    const colorRows: number[] = (await ok('POST', `/api/database/rows/table/${colors}/batch/`, { items: ['red', 'green', 'blue'].map((name) => ({ [`field_${colorName}`]: name })) })).items.map((r: { id: number }) => r.id);
     const things = await emptyTable(t, ada, databaseId, 'Things');
     const thingName = (await ok('GET', `/api/database/fields/table/${things}/`))[0].id;
     const color = await field(things, { name: 'Color', type: 'link_row', link_row_table_id: colors });
-    const rows = (await ok('POST', `/api/database/rows/table/${things}/batch/`, { items: Array.from({ length: 12 }, (_, i) => ({ [`field_${thingName}`]: `thing${i}`, [`field_${color}`]: [colorRows[i % 3]] })) })).items.map((r: { id: number }) => r.id);
+    const rows: number[] = (await ok('POST', `/api/database/rows/table/${things}/batch/`, { items: Array.from({ length: 12 }, (_, i) => ({ [`field_${thingName}`]: `thing${i}`, [`field_${color}`]: [colorRows[i % 3]] })) })).items.map((r: { id: number }) => r.id);
     expect((await found('thing', things)).length).toBe(12);
     const writes = [
       ...rows.map((id, i) => api('PATCH', `/api/database/rows/table/${things}/${id}/`, { [`field_${thingName}`]: `object${i}` })),

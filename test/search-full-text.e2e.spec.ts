@@ -166,6 +166,8 @@ const CASES: Record<string, [string, string[]][]> = {
     ['hello world', ['R2', 'R3']],
     ['hello+world', ['R2', 'R3']],
     ['hello_world', ['R2', 'R3']],
+    // A phrase never runs from one cell into the next (R3: Name ends with `world`, Notes starts with `meeting`).
+    ['world meeting', []],
     ['сир', ['R4']],
     ['СИР', ['R4']],
     ['café', ['R4']],
@@ -405,6 +407,10 @@ describe('full-text search: every endpoint taking search_mode', () => {
     const res = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=hello&search_mode=full-text-with-count`);
     expect(res.status).toBe(200);
     expect(names(res.body.results.map((r: { id: number }) => r.id))).toEqual(['R3']);
+    const phrase = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=hello+wor&search_mode=full-text-with-count`);
+    expect(names(phrase.body.results.map((r: { id: number }) => r.id))).toEqual(['R3']);
+    const hidden = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=quick+brown&search_mode=full-text-with-count`);
+    expect(hidden.body.results).toEqual([]);
   });
 
   test('the public link row lookup', async () => {

@@ -169,6 +169,10 @@ export class SearchIndexRepository {
     for (const statement of this.search.createStorage(tableId, columns)) await this.query(statement);
   }
 
+  async indexStorage(tableId: number): Promise<void> {
+    for (const statement of this.search.indexStorage(tableId)) await this.query(statement);
+  }
+
   async dropStorage(tableId: number): Promise<void> {
     for (const statement of this.search.dropStorage(tableId)) await this.query(statement);
   }

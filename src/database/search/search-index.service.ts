@@ -264,6 +264,8 @@ export class SearchIndexService implements OnModuleInit {
       await this.repo.writeDocuments(tableId, state.layout.columns, this.documents(rows, specs, state.layout));
       after = Number(rows[rows.length - 1].id);
     }
+    // Indexed once loaded: cheaper than growing the index row by row.
+    await this.repo.indexStorage(tableId);
     state.fields = Object.fromEntries(specs.map((spec) => [spec.field.id, spec.hash]));
   }
 

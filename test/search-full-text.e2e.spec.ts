@@ -166,6 +166,8 @@ const CASES: Record<string, [string, string[]][]> = {
     ['hello world', ['R2', 'R3']],
     ['hello+world', ['R2', 'R3']],
     ['hello_world', ['R2', 'R3']],
+    // A phrase never runs from one cell into the next (R3: Name ends with `world`, Notes starts with `meeting`).
+    ['world meeting', []],
     ['сир', ['R4']],
     ['СИР', ['R4']],
     ['café', ['R4']],
@@ -405,6 +407,10 @@ describe('full-text search: every endpoint taking search_mode', () => {
     const res = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=hello&search_mode=full-text-with-count`);
     expect(res.status).toBe(200);
     expect(names(res.body.results.map((r: { id: number }) => r.id))).toEqual(['R3']);
+    const phrase = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=hello+wor&search_mode=full-text-with-count`);
+    expect(names(phrase.body.results.map((r: { id: number }) => r.id))).toEqual(['R3']);
+    const hidden = await t.request('GET', `/api/database/views/grid/${shared.slug}/public/rows/?search=quick+brown&search_mode=full-text-with-count`);
+    expect(hidden.body.results).toEqual([]);
   });
 
   test('the public link row lookup', async () => {
@@ -533,11 +539,11 @@ describe('full-text search: never stale', () => {
   test('concurrent writes (rows, linked rows, a new link) and searches all succeed, and the index agrees with them once done', async () => {
     const colors = await emptyTable(t, ada, databaseId, 'Colors');
     const colorName = (await ok('GET', `/api/database/fields/table/${colors}/`))[0].id;
-    const colorRows = (await ok('POST', `/api/database/rows/table/${colors}/batch/`, { items: ['red', 'green', 'blue'].map((name) => ({ [`field_${colorName}`]: name })) })).items.map((r: { id: number }) => r.id);
+    const colorRows: number[] = (await ok('POST', `/api/database/rows/table/${colors}/batch/`, { items: ['red', 'green', 'blue'].map((name) => ({ [`field_${colorName}`]: name })) })).items.map((r: { id: number }) => r.id);
     const things = await emptyTable(t, ada, databaseId, 'Things');
     const thingName = (await ok('GET', `/api/database/fields/table/${things}/`))[0].id;
     const color = await field(things, { name: 'Color', type: 'link_row', link_row_table_id: colors });
-    const rows = (await ok('POST', `/api/database/rows/table/${things}/batch/`, { items: Array.from({ length: 12 }, (_, i) => ({ [`field_${thingName}`]: `thing${i}`, [`field_${color}`]: [colorRows[i % 3]] })) })).items.map((r: { id: number }) => r.id);
+    const rows: number[] = (await ok('POST', `/api/database/rows/table/${things}/batch/`, { items: Array.from({ length: 12 }, (_, i) => ({ [`field_${thingName}`]: `thing${i}`, [`field_${color}`]: [colorRows[i % 3]] })) })).items.map((r: { id: number }) => r.id);
     expect((await found('thing', things)).length).toBe(12);
     const writes = [
       ...rows.map((id: number, i: number) => api('PATCH', `/api/database/rows/table/${things}/${id}/`, { [`field_${thingName}`]: `object${i}` })),

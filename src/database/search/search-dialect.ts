@@ -58,6 +58,8 @@ export interface SearchDocument {
 export interface SearchDialect {
   /** Creates the storage (with `columns` cells per document where the dialect needs to know). */
   createStorage(tableId: number, columns: number): string[];
+  /** Indexes the storage once its documents are loaded (building an index at once is cheaper than row by row). */
+  indexStorage(tableId: number): string[];
   dropStorage(tableId: number): string[];
   /** Writes documents, replacing those there are. */
   writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string;
@@ -92,17 +94,42 @@ const MARKED = `PERFORM set_config('rowspace.search_marks', 'on', true)`;
 /** A word as a PostgreSQL tsvector/tsquery lexeme literal. */
 const lexeme = (word: string): string => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
-/** A cell's words as a tsvector literal: each word with its positions, the later ones at the last position (as PostgreSQL clamps them). */
-function tsvector(words: CellWords): string {
+/** PostgreSQL keeps at most this many positions of a lexeme in a tsvector. */
+const MAX_LEXEME_POSITIONS = 256;
+
+/**
+ * A row's tsvector literal: each cell's words at their positions, a position left unused
+ * between two cells; `starts`: where each cell starts, then where the last one ended. Positions
+ * stop at MAX_POSITION (as PostgreSQL clamps them; a cell's words beyond its own MAX_POSITION
+ * are there too), and the row's distinct words at MAX_CELL_WORD_BYTES (a tsvector's limit).
+ */
+function rowVector(cells: readonly (CellWords | null)[], columns: number): { vector: string; starts: number[] } {
   const positions = new Map<string, number[]>();
-  words.positioned.forEach((word, i) => {
+  const starts: number[] = [];
+  let bytes = 0;
+  const add = (word: string, at: number) => {
     const list = positions.get(word);
-    if (list) list.push(i + 1);
-    else positions.set(word, [i + 1]);
-  });
-  const parts = [...positions].map(([word, at]) => `${lexeme(word)}:${at.join(',')}`);
-  for (const word of words.rest) parts.push(`${lexeme(word)}:${MAX_POSITION}`);
-  return parts.join(' ');
+    if (list) {
+      if (list.length < MAX_LEXEME_POSITIONS && list[list.length - 1] !== at) list.push(at);
+      return;
+    }
+    bytes += word.length * 3 > 255 ? Buffer.byteLength(word) : word.length * 3;
+    if (bytes <= MAX_CELL_WORD_BYTES) positions.set(word, [at]);
+  };
+  let next = 1;
+  for (let i = 0; i < columns; i++) {
+    starts.push(Math.min(next, MAX_POSITION + 1));
+    const words = cells[i];
+    if (!words) continue;
+    for (const word of words.positioned) add(word, Math.min(next++, MAX_POSITION));
+    for (const word of words.rest) add(word, MAX_POSITION);
+    // The unused position after the cell.
+    next += 1;
+  }
+  starts.push(Math.min(next, MAX_POSITION + 1));
+  const parts: string[] = [];
+  for (const [word, at] of positions) parts.push(`${lexeme(word)}:${at.join(',')}`);
+  return { vector: parts.join(' '), starts };
 }
 
 /** The pending marks a trigger inserts: the consumer, the key and the link field (or 0). */
@@ -122,6 +149,10 @@ class SqliteSearchDialect implements SearchDialect {
   createStorage(tableId: number, columns: number): string[] {
     const names = Array.from({ length: Math.max(1, columns) }, (_, i) => `"c${i}"`).join(', ');
     return [`CREATE VIRTUAL TABLE IF NOT EXISTS ${quote(searchTable(tableId))} USING fts5(${names}, content='', contentless_delete=1, tokenize="ascii tokenchars '-'", detail=full)`];
+  }
+
+  indexStorage(): string[] {
+    return [];
   }
 
   dropStorage(tableId: number): string[] {
@@ -170,20 +201,27 @@ class SqliteSearchDialect implements SearchDialect {
 }
 
 /**
- * PostgreSQL: a table of entries per indexed table, `tsvector` with a GIN index. The vectors
- * and queries are written as literals (the words with their positions), never through
- * to_tsvector/to_tsquery, so PostgreSQL's parser and locale play no part. Triggers are
- * statement-level with transition tables: one insert of marks per statement, whatever its rows.
+ * PostgreSQL: a table of documents per indexed table, `(row_id, words, bounds)`. `words` is the
+ * row's tsvector under a GIN index: every cell's words with their positions, the cells one
+ * after the other with an unused position between two (a phrase, whose words must be at
+ * consecutive positions, never crosses cells), so a search of all fields is one `@@` the index
+ * answers; `bounds` are the positions where the cells start (and where the last ends), for a
+ * search of some fields, which keeps the positions of their cells. The vectors and queries are
+ * written as literals, never through to_tsvector/to_tsquery, so PostgreSQL's parser and locale
+ * play no part. Triggers are statement-level with transition tables: one insert of marks per
+ * statement, whatever its rows.
  */
 class PostgresSearchDialect implements SearchDialect {
   readonly markedQuery = `SELECT current_setting('rowspace.search_marks', true) = 'on' AS "marked"`;
 
   createStorage(tableId: number): string[] {
     const table = searchTable(tableId);
-    return [
-      `CREATE TABLE IF NOT EXISTS ${quote(table)} ("row_id" integer PRIMARY KEY, "words" tsvector NOT NULL, "cells" tsvector[] NOT NULL)`,
-      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_words`)} ON ${quote(table)} USING gin ("words")`,
-    ];
+    return [`CREATE TABLE IF NOT EXISTS ${quote(table)} ("row_id" integer PRIMARY KEY, "words" tsvector NOT NULL, "bounds" integer[] NOT NULL)`];
+  }
+
+  indexStorage(tableId: number): string[] {
+    const table = searchTable(tableId);
+    return [`CREATE INDEX IF NOT EXISTS ${quote(`${table}_words`)} ON ${quote(table)} USING gin ("words")`];
   }
 
   dropStorage(tableId: number): string[] {
@@ -191,32 +229,15 @@ class PostgresSearchDialect implements SearchDialect {
   }
 
   writeDocuments(tableId: number, columns: number, documents: readonly SearchDocument[], sql: Sql): string {
-    const all: string[] = [];
-    const cells: string[] = [];
+    const vectors: string[] = [];
+    const bounds: string[] = [];
     for (const d of documents) {
-      const union = new Set<string>();
-      const vectors: string[] = [];
-      // The row's distinct words stay within a tsvector's 1 MB (beyond, later cells' words are found by no search).
-      let bytes = 0;
-      const add = (word: string) => {
-        if (union.has(word)) return;
-        bytes += word.length * 3 > 255 ? Buffer.byteLength(word) : word.length * 3;
-        if (bytes <= MAX_CELL_WORD_BYTES) union.add(word);
-      };
-      for (let i = 0; i < columns; i++) {
-        const words = d.cells[i];
-        vectors.push(words ? tsvector(words) : '');
-        if (words) {
-          for (const word of words.positioned) add(word);
-          for (const word of words.rest) add(word);
-        }
-      }
-      all.push([...union].map(lexeme).join(' '));
-      // An array literal of tsvector literals: each element quoted, its `"` and `\` escaped.
-      cells.push(`{${vectors.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+      const { vector, starts } = rowVector(d.cells, columns);
+      vectors.push(vector);
+      bounds.push(`{${starts.join(',')}}`);
     }
     const rows = sql.param(documents.map((d) => d.rowId));
-    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "words", "cells") SELECT r, CAST(w AS tsvector), CAST(c AS tsvector[]) FROM unnest(CAST(${rows} AS integer[]), CAST(${sql.param(all)} AS text[]), CAST(${sql.param(cells)} AS text[])) AS d(r, w, c) ON CONFLICT ("row_id") DO UPDATE SET "words" = EXCLUDED."words", "cells" = EXCLUDED."cells"`;
+    return `INSERT INTO ${quote(searchTable(tableId))} ("row_id", "words", "bounds") SELECT r, CAST(w AS tsvector), CAST(b AS integer[]) FROM unnest(CAST(${rows} AS integer[]), CAST(${sql.param(vectors)} AS text[]), CAST(${sql.param(bounds)} AS text[])) AS d(r, w, b) ON CONFLICT ("row_id") DO UPDATE SET "words" = EXCLUDED."words", "bounds" = EXCLUDED."bounds"`;
   }
 
   deleteDocuments(tableId: number, rowIds: readonly number[], sql: Sql): string {
@@ -224,13 +245,16 @@ class PostgresSearchDialect implements SearchDialect {
   }
 
   matchingRowIds(tableId: number, words: readonly string[], fields: { columns: readonly number[] } | null, sql: Sql): string {
-    // The index finds the rows holding every word (the row's words without positions); the
-    // phrase is checked in each searched cell.
-    const every = sql.param(`${words.map(lexeme).join(' & ')}:*`);
-    if (words.length === 1 && !fields) return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${every} AS tsquery)`;
+    const table = quote(searchTable(tableId));
     const phrase = `CAST(${sql.param(`${words.map(lexeme).join(' <-> ')}:*`)} AS tsquery)`;
-    const cells = fields ? `(${fields.columns.map((c) => `"cells"[${c + 1}] @@ ${phrase}`).join(' OR ')})` : `EXISTS (SELECT 1 FROM unnest("cells") c WHERE c @@ ${phrase})`;
-    return `SELECT "row_id" FROM ${quote(searchTable(tableId))} WHERE "words" @@ CAST(${every} AS tsquery) AND ${cells}`;
+    if (!fields) return `SELECT "row_id" FROM ${table} WHERE "words" @@ ${phrase}`;
+    // Some fields: the index finds the rows holding every word, and the phrase is checked in a
+    // vector of those rows' words at the positions of the fields' cells (the words hold no
+    // quote nor backslash: they are letters, marks, digits and `-`).
+    const every = `CAST(${sql.param(`${words.map(lexeme).join(' & ')}:*`)} AS tsquery)`;
+    const within = fields.columns.map((c) => `(p >= "bounds"[${c + 1}] AND p < "bounds"[${c + 2}])`).join(' OR ');
+    const kept = `SELECT string_agg('''' || u."lexeme" || ''':' || array_to_string(x."at", ','), ' ') FROM unnest("words") u, LATERAL (SELECT ARRAY(SELECT p FROM unnest(u."positions") p WHERE ${within}) AS "at") x WHERE cardinality(x."at") > 0`;
+    return `SELECT "row_id" FROM ${table} WHERE "words" @@ ${every} AND CAST(COALESCE((${kept}), '') AS tsvector) @@ ${phrase}`;
   }
 
   createTrigger(trigger: SearchTrigger): string[] {

@@ -67,7 +67,7 @@ export class SearchIndexRepository {
 
   /** Every registered table's fields (to mark some stale). */
   async registered(): Promise<{ tableId: number; fields: Record<string, string> }[]> {
-    const rows = await this.query(`SELECT "table_id", "fields" FROM ${quote(REGISTRY_TABLE)}`);
+    const rows = await this.query(`SELECT "table_id", "fields" FROM ${quote(REGISTRY_TABLE)} ORDER BY "table_id"`);
     return rows.map((row) => ({ tableId: Number(row.table_id), fields: JSON.parse(String(row.fields)) }));
   }
 
@@ -89,6 +89,23 @@ export class SearchIndexRepository {
 
   async saveFields(tableId: number, fields: Record<string, string>): Promise<void> {
     await this.query(`UPDATE ${quote(REGISTRY_TABLE)} SET "fields" = ${this.dialect.placeholder(1)} WHERE "table_id" = ${this.dialect.placeholder(2)}`, [JSON.stringify(fields), tableId]);
+  }
+
+  /**
+   * Runs `work` in a savepoint: when it fails, what it did is undone and the transaction goes on
+   * (PostgreSQL would refuse every later statement of it otherwise); answers its error, or null.
+   */
+  async savepoint(work: () => Promise<unknown>): Promise<unknown> {
+    await this.query('SAVEPOINT "search_index"');
+    try {
+      await work();
+    } catch (error) {
+      await this.query('ROLLBACK TO SAVEPOINT "search_index"');
+      await this.query('RELEASE SAVEPOINT "search_index"');
+      return error;
+    }
+    await this.query('RELEASE SAVEPOINT "search_index"');
+    return null;
   }
 
   /** Whether the transaction's writes made marks (true where the dialect cannot tell). */
@@ -150,6 +167,10 @@ export class SearchIndexRepository {
 
   async createStorage(tableId: number, columns: number): Promise<void> {
     for (const statement of this.search.createStorage(tableId, columns)) await this.query(statement);
+  }
+
+  async indexStorage(tableId: number): Promise<void> {
+    for (const statement of this.search.indexStorage(tableId)) await this.query(statement);
   }
 
   async dropStorage(tableId: number): Promise<void> {

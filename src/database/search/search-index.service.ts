@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../fields/field.entity';
@@ -60,6 +60,7 @@ interface FieldSpec {
  */
 @Injectable()
 export class SearchIndexService implements OnModuleInit {
+  private readonly logger = new Logger(SearchIndexService.name);
   /** Specs by table, with the stamp they were built at (the SQL of a table's texts only changes with the fields versions). */
   private readonly built = new Map<number, { stamp: string; specs: FieldSpec[] }>();
 
@@ -114,14 +115,20 @@ export class SearchIndexService implements OnModuleInit {
     return specs.length === Object.keys(state.fields).length && specs.every((spec) => state.fields[spec.field.id] === spec.hash);
   }
 
-  /** Before a write commits: the marks it made, consumed table by table (in id order, as their locks are taken). */
+  /**
+   * Before a write commits: the marks it made, consumed table by table (in id order, as their
+   * locks are taken). A failure leaves the marks to the next search rather than fail the write.
+   */
   private async afterWrite(): Promise<void> {
     if (!(await this.repo.marked())) return;
-    for (const { tableId, marks } of await this.repo.pendingTables()) {
-      if (tableId === 0) await this.usersRenamed();
-      // A bulk write leaves its marks to the next search.
-      else if (marks <= COMMIT_ROWS_MAX) await this.refresh(tableId, 'commit');
-    }
+    const error = await this.repo.savepoint(async () => {
+      for (const { tableId, marks } of await this.repo.pendingTables()) {
+        if (tableId === 0) await this.usersRenamed();
+        // A bulk write leaves its marks to the next search.
+        else if (marks <= COMMIT_ROWS_MAX) await this.refresh(tableId, 'commit');
+      }
+    });
+    if (error) this.logger.warn(`The full-text index was left to the next search: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   /** Renamed users: every field whose text reads users' names is recomputed by its table's next search. */
@@ -257,6 +264,8 @@ export class SearchIndexService implements OnModuleInit {
       await this.repo.writeDocuments(tableId, state.layout.columns, this.documents(rows, specs, state.layout));
       after = Number(rows[rows.length - 1].id);
     }
+    // Indexed once loaded: cheaper than growing the index row by row.
+    await this.repo.indexStorage(tableId);
     state.fields = Object.fromEntries(specs.map((spec) => [spec.field.id, spec.hash]));
   }
 

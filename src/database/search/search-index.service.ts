@@ -121,8 +121,11 @@ export class SearchIndexService implements OnModuleInit {
    */
   private async afterWrite(): Promise<void> {
     if (!(await this.repo.marked())) return;
+    const pending = await this.repo.pendingTables();
+    // Most writes touch no indexed table: no savepoint for them.
+    if (!pending.length) return;
     const error = await this.repo.savepoint(async () => {
-      for (const { tableId, marks } of await this.repo.pendingTables()) {
+      for (const { tableId, marks } of pending) {
         if (tableId === 0) await this.usersRenamed();
         // A bulk write leaves its marks to the next search.
         else if (marks <= COMMIT_ROWS_MAX) await this.refresh(tableId, 'commit');

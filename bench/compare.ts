@@ -40,6 +40,7 @@
  * BENCH_COMPARE_CASES (a regular expression of case names), BENCH_COMPARE_SEED (import|batch),
  * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round).
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
@@ -284,6 +285,16 @@ interface Line {
 }
 
 const lines: Line[] = [];
+
+/** A process's resident memory in MB (Linux), or null where /proc is not there. */
+function rssMb(pid: number): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
 
 function emit(line: Line): void {
   lines.push(line);
@@ -665,6 +676,9 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
             { unit: 'rows/s', perRequest: BATCH, extra: { rows_per_request: BATCH } },
           );
         }
+        // Resident memory of both servers once every case has run (Rowspace runs under ts-node --swc
+        // here, whose compiler is part of the figure; `node dist/main.js` is lighter).
+        emit({ case: 'rss_after', db, concurrency: 0, unit: 'MB', rowspace: rssMb(server.pid), bare: rssMb(bare.server.child.pid!), ratio: null, aim: 'Rowspace < 250 MB', meets_aim: (rssMb(server.pid) ?? Infinity) < 250 });
       } finally {
         bare.api.close();
         await stopServer(bare.server, 10_000);

@@ -8,6 +8,10 @@ import { connect, WsClient } from './support/ws';
  * SIGKILL in the middle of batch writes, then started again on the same database: every
  * acknowledged batch is there in full, no batch is there in part.
  */
+// Each test starts the server (ts-node) in a child process once or twice: on a loaded 2-core
+// machine that alone took most of the default 30 s.
+jest.setTimeout(90_000);
+
 const BATCH = 200;
 
 interface Setup {

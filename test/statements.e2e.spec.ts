@@ -89,7 +89,7 @@ describe(`statements per warm request (${TEST_DB})`, () => {
     expect(grid.statements).toHaveLength(1);
   });
 
-  test('a metadata write is seen at once: a renamed field, a removed member, a trashed table', async () => {
+  test('a metadata write is seen at once: a renamed field, a trashed table and its restore, over JWT and a token', async () => {
     const path = `/api/database/rows/table/${tableId}/?user_field_names=true&size=1`;
     await statementsOf('GET', path);
     expect((await api('PATCH', `/api/database/fields/${num}/`, { name: 'Renamed' })).status).toBe(200);

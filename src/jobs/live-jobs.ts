@@ -23,7 +23,7 @@ export class LiveJobs {
     return this.jobs.get(id);
   }
 
-  /** A stored job as it is now: a job running here shows its live state, progress and keys (a stored cancel wins). */
+  /** A stored job as it is now: a job running here shows its live state, progress, keys and error (a stored cancel wins). */
   overlay(stored: JobEntity): JobEntity;
   overlay(stored: JobEntity | null): JobEntity | null;
   overlay(stored: JobEntity | null): JobEntity | null {
@@ -33,6 +33,8 @@ export class LiveJobs {
       state: stored.state === 'cancelled' ? 'cancelled' : live.state,
       progressPercentage: live.progressPercentage,
       data: live.data,
+      // Its runner sets the state and the error together, before storing them: a poll in between sees both.
+      humanReadableError: live.humanReadableError,
     });
   }
 

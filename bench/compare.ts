@@ -38,7 +38,7 @@
  * BENCH_COMPARE_SECONDS (2.5 per run), BENCH_COMPARE_ROUNDS (2), BENCH_COMPARE_WARMUP (1 s before
  * each case's first run, a quarter of it before the others), BENCH_WS_RUNS (20),
  * BENCH_COMPARE_CASES (a regular expression of case names), BENCH_COMPARE_SEED (import|batch),
- * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round).
+ * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round), BENCH_SERVER=dist (bench/server.ts).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -676,8 +676,8 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
             { unit: 'rows/s', perRequest: BATCH, extra: { rows_per_request: BATCH } },
           );
         }
-        // Resident memory of both servers once every case has run (Rowspace runs under ts-node --swc
-        // here, whose compiler is part of the figure; `node dist/main.js` is lighter).
+        // Resident memory of both servers once every case has run (under ts-node --swc, whose
+        // compiler is part of the figure, unless BENCH_SERVER=dist serves Rowspace's dist/main.js).
         emit({ case: 'rss_after', db, concurrency: 0, unit: 'MB', rowspace: rssMb(server.pid), bare: rssMb(bare.server.child.pid!), ratio: null, aim: 'Rowspace < 250 MB', meets_aim: (rssMb(server.pid) ?? Infinity) < 250 });
       } finally {
         bare.api.close();

@@ -1,4 +1,5 @@
-import { ServerProcess, startServer } from '../test/support/server';
+import { existsSync } from 'node:fs';
+import { ServerProcess, startBuiltServer, startServer } from '../test/support/server';
 
 export { forkServer, stopServer, type ServerProcess } from '../test/support/server';
 
@@ -9,9 +10,16 @@ export const sqlitePathOf = (dataDir: string) => `${dataDir}/bench.sqlite`;
  * What the benchmarks share: Rowspace served by src/main.ts in a child process (so server and
  * clients do not share an event loop), on SQLite in `dataDir` or on `databaseUrl`, with the
  * request and socket limits lifted (a benchmark is one client doing what many would).
+ *
+ * BENCH_SERVER=dist serves the compiled dist/main.js instead (as `npm run start:prod` does, without
+ * ts-node's compiler in the process; run `npm run build` first), with BENCH_SERVER_NODE_ARGS
+ * (space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) given to node.
  */
 export function startRowspace(dataDir: string, databaseUrl: string | null = null): Promise<ServerProcess> {
-  return startServer({
+  const built = process.env.BENCH_SERVER === 'dist';
+  if (built && !existsSync('dist/main.js')) throw new Error('BENCH_SERVER=dist serves dist/main.js: run `npm run build` first');
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return (built ? (env: Record<string, string>) => startBuiltServer(env, nodeArgs) : startServer)({
     DATA_DIR: dataDir,
     SQLITE_PATH: sqlitePathOf(dataDir),
     DATABASE_URL: databaseUrl ?? '',

@@ -19,6 +19,7 @@ export interface ServerProcess {
 }
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.ts');
+const BUILT_MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const OUTPUT_KEPT = 64 * 1024;
 
 /** Starts src/main.ts with `env` over this process's environment; answers once it listens. */
@@ -26,9 +27,18 @@ export function startServer(env: Record<string, string | undefined>): Promise<Se
   return forkServer(MAIN, [], { ...process.env, PORT: '0', ...env });
 }
 
+/** Starts the compiled server (dist/main.js, as `npm run start:prod`; built first) with `nodeArgs` (e.g. `--cpu-prof`). */
+export function startBuiltServer(env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return watch(fork(BUILT_MAIN, [], { execArgv: nodeArgs, env: { ...process.env, PORT: '0', ...env }, silent: true }), BUILT_MAIN);
+}
+
 /** Runs `script` with `args` in a child (ts-node with swc, which emits Nest's decorator metadata) until it sends `{url}`. */
 export function forkServer(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess> {
-  const child = fork(require.resolve('ts-node/dist/bin'), ['--swc', script, ...args], { execArgv: [], env, silent: true });
+  return watch(fork(require.resolve('ts-node/dist/bin'), ['--swc', script, ...args], { execArgv: [], env, silent: true }), script);
+}
+
+/** Keeps a child's output and answers once it sends `{url}`. */
+function watch(child: ChildProcess, script: string): Promise<ServerProcess> {
   let output = '';
   let seen: { text: string; resolve: () => void }[] = [];
   const keep = (chunk: Buffer) => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { ServerProcess, startBuiltServer, startServer } from '../test/support/server';
 
 export { forkServer, stopServer, type ServerProcess } from '../test/support/server';
@@ -16,10 +15,7 @@ export const sqlitePathOf = (dataDir: string) => `${dataDir}/bench.sqlite`;
  * (space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) given to node.
  */
 export function startRowspace(dataDir: string, databaseUrl: string | null = null): Promise<ServerProcess> {
-  const built = process.env.BENCH_SERVER === 'dist';
-  if (built && !existsSync('dist/main.js')) throw new Error('BENCH_SERVER=dist serves dist/main.js: run `npm run build` first');
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return (built ? (env: Record<string, string>) => startBuiltServer(env, nodeArgs) : startServer)({
+  const env = {
     DATA_DIR: dataDir,
     SQLITE_PATH: sqlitePathOf(dataDir),
     DATABASE_URL: databaseUrl ?? '',
@@ -30,5 +26,7 @@ export function startRowspace(dataDir: string, databaseUrl: string | null = null
     RATE_LIMIT_REQUESTS_PER_USER: '0',
     RATE_LIMIT_REQUESTS_PER_IP: '0',
     WS_MAX_CONNECTIONS_PER_USER: '1000000',
-  });
+  };
+  if (process.env.BENCH_SERVER !== 'dist') return startServer(env);
+  return startBuiltServer(env, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
 }

@@ -1,4 +1,5 @@
 import { ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -22,14 +23,18 @@ const MAIN = join(__dirname, '..', '..', 'src', 'main.ts');
 const BUILT_MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const OUTPUT_KEPT = 64 * 1024;
 
+/** A server's environment: this process's, a free port, then `env`. */
+const serverEnv = (env: Record<string, string | undefined>): NodeJS.ProcessEnv => ({ ...process.env, PORT: '0', ...env });
+
 /** Starts src/main.ts with `env` over this process's environment; answers once it listens. */
 export function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  return forkServer(MAIN, [], { ...process.env, PORT: '0', ...env });
+  return forkServer(MAIN, [], serverEnv(env));
 }
 
-/** Starts the compiled server (dist/main.js, as `npm run start:prod`; built first) with `nodeArgs` (e.g. `--cpu-prof`). */
+/** Starts the compiled server (dist/main.js, as `npm run start:prod`; `npm run build` first) with `nodeArgs` (e.g. `--cpu-prof`). */
 export function startBuiltServer(env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return watch(fork(BUILT_MAIN, [], { execArgv: nodeArgs, env: { ...process.env, PORT: '0', ...env }, silent: true }), BUILT_MAIN);
+  if (!existsSync(BUILT_MAIN)) return Promise.reject(new Error(`${BUILT_MAIN} is missing: run \`npm run build\` first`));
+  return watch(fork(BUILT_MAIN, [], { execArgv: nodeArgs, env: serverEnv(env), silent: true }), BUILT_MAIN);
 }
 
 /** Runs `script` with `args` in a child (ts-node with swc, which emits Nest's decorator metadata) until it sends `{url}`. */

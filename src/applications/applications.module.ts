@@ -7,9 +7,11 @@ import { ApplicationTypeRegistry } from './application-type';
 import { ApplicationsController, InitialWorkspaceController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 import { ExampleWorkspaceService } from './example-workspace.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { ApplicationEntity } from './application.entity';
 
 @Module({
-  imports: [WorkspacesModule, JobsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [ApplicationEntity] }), WorkspacesModule, JobsModule],
   controllers: [ApplicationsController, InitialWorkspaceController],
   providers: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ApplicationJobsService, ExampleWorkspaceService],
   exports: [ApplicationJobsService, ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ExampleWorkspaceService],

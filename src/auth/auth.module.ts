@@ -10,9 +10,11 @@ import { AuthService } from './auth.service';
 import { LoginLimiter } from './login-limiter';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { BlacklistedTokenEntity } from './blacklisted-token.entity';
 
 @Module({
-  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule],
   controllers: [AuthController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
   exports: [AuthGuard, TokenService, TokenRepository],

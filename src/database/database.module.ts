@@ -38,13 +38,16 @@ import { DatabaseSerializer } from './serialization/database-serializer';
 import { FieldJobsService } from './fields/field-jobs.service';
 import { SearchIndexRepository } from './search/search-index.repository';
 import { SearchIndexService } from './search/search-index.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
+import { TableEntity } from './table.entity';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
  */
 @Module({
-  imports: [ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,

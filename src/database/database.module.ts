@@ -19,6 +19,9 @@ import { FILTER_TYPES } from './filters/types';
 import { CountCache } from './rows/count-cache';
 import { RowListQuery } from './rows/row-list.query';
 import { RowMetadataRegistry } from './rows/row-metadata';
+import { RowCascade } from './rows/row-cascade';
+import { RowInput } from './rows/row-input';
+import { RowReader } from './rows/row-reader';
 import { RowRepository } from './rows/row.repository';
 import { RowsController } from './rows/rows.controller';
 import { RowsService } from './rows/rows.service';
@@ -66,6 +69,9 @@ import { TableEntity } from './table.entity';
     TablesService,
     TableJobsService,
     TableImportService,
+    RowReader,
+    RowInput,
+    RowCascade,
     RowsService,
     RowHistoryRepository,
     RowHistoryService,

@@ -1,10 +1,11 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApplicationsModule } from './applications/applications.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
+import { collectOwnedSchema, OwnedSchemaModule } from './core/database/owned-schema';
 import { loadExtraModules } from './core/extensions/extra-modules';
 import { JsonBodyGuard } from './core/http/json-body.guard';
 import { RequestRateLimiter } from './core/http/rate-limit';
@@ -24,37 +25,48 @@ import { ViewsModule } from './views/views.module';
 import { FormulaModule } from './database/formula/formula.module';
 import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
+
+/**
+ * The modules the app is built from. Each declares the entities it owns; the metadata schema's
+ * history (src/migrations/) is the app's, declared here.
+ */
+function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
+  return [
+    OwnedSchemaModule.forFeature({ migrations: MIGRATIONS }),
+    FilesModule,
+    SettingsModule,
+    TrashModule,
+    UsersModule,
+    AuthModule,
+    WorkspacesModule,
+    ApplicationsModule,
+    DatabaseModule,
+    RowCommentsModule,
+    JobsModule,
+    OpenApiModule,
+    RealtimeModule,
+    FormulaModule,
+    ViewsModule,
+    PublicViewsModule,
+    TemplatesModule,
+    ExportModule,
+    TrashTypesModule,
+    MonitoringModule.forRoot(config),
+    // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
+    ...loadExtraModules(config.extraModules),
+  ];
+}
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const modules = appModules(config);
     return {
       module: AppModule,
-      imports: [
-        CoreModule.forRoot(config),
-        FilesModule,
-        SettingsModule,
-        TrashModule,
-        UsersModule,
-        AuthModule,
-        WorkspacesModule,
-        ApplicationsModule,
-        DatabaseModule,
-        RowCommentsModule,
-        JobsModule,
-        OpenApiModule,
-        RealtimeModule,
-        FormulaModule,
-        ViewsModule,
-        PublicViewsModule,
-        TemplatesModule,
-        ExportModule,
-        TrashTypesModule,
-        MonitoringModule.forRoot(config),
-        // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
-        ...loadExtraModules(config.extraModules),
-      ],
+      // The data source gets the entities and migrations these modules declare.
+      imports: [CoreModule.forRoot(config, collectOwnedSchema(modules)), ...modules],
       // Authentication runs first, then the user's request limit, then the body is checked (401 before 415, as in Baserow).
       providers: [
         { provide: APP_GUARD, useExisting: AuthGuard },

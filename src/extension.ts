@@ -6,6 +6,9 @@
 
 // Modules an extension imports to inject their providers (registries, services).
 export { DatabaseModule } from './database/database.module';
+// What a module keeps in the metadata database: `imports: [OwnedSchemaModule.forFeature({ entities, migrations })]`.
+export { OwnedSchemaModule } from './core/database/owned-schema';
+export type { OwnedSchema } from './core/database/owned-schema';
 export { APP_CONFIG, ConfigError } from './core/config/config';
 export type { AppConfig } from './core/config/config';
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
 import { ConfigError, loadConfig } from '../src/core/config/config';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
@@ -180,5 +181,34 @@ describe('EXTRA_MODULES at start-up', () => {
     const failure = createApp(config(specifier), { log: { level: 'silent' } });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(message);
+  });
+});
+
+describe('an extension with metadata tables of its own', () => {
+  const migrated = async (app: TestApp) =>
+    ((await app.app.get(DataSource).query('SELECT "name" FROM "migrations"')) as { name: string }[]).map((row) => row.name);
+
+  test('has its entities and migrations in the data source, and only in the apps that load it', async () => {
+    const notes = await startApp({ EXTRA_MODULES: './test/support/notes-extension' });
+    try {
+      const dataSource = notes.app.get(DataSource);
+      expect(await migrated(notes)).toContain('TestExtensionNotes1900000000000');
+      const repository = dataSource.getRepository('TestExtensionNoteEntity');
+      const saved = await repository.save({ text: 'hello' });
+      expect(await repository.findOneBy({ id: saved.id })).toEqual({ id: saved.id, text: 'hello' });
+      // The app's own entities and history are there too.
+      expect(dataSource.hasMetadata('UserEntity')).toBe(true);
+      expect(await migrated(notes)).toContain('SearchIndex1736900000000');
+    } finally {
+      await notes.close();
+    }
+    // An app started afterwards without the extension knows nothing of it.
+    const plain = await startApp();
+    try {
+      expect(plain.app.get(DataSource).hasMetadata('TestExtensionNoteEntity')).toBe(false);
+      expect(await migrated(plain)).not.toContain('TestExtensionNotes1900000000000');
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -20,8 +20,6 @@ export interface ApplicationType {
   extraKeys(applications: ApplicationEntity[]): Promise<Map<number, Record<string, unknown>>>;
   /** Called inside the unit of work that created the application. */
   afterCreate?(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void>;
-  /** Fills the application of the example workspace a new account gets. */
-  fillExample?(application: ApplicationEntity, user: UserEntity): Promise<void>;
   /** The application with its data as a serialized document (duplication, templates, export). */
   exportSerialized?(application: ApplicationEntity): Promise<ApplicationDocument>;
   /** Fills a new application from a serialized document of this type (inside the creating unit of work). */

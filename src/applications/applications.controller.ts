@@ -3,15 +3,12 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authentication, CurrentUser } from '../auth/decorators';
 import { IdParam } from '../core/http/params';
 import type { UserEntity } from '../users/user.entity';
-import { WorkspaceItemJson } from '../workspaces/workspace.serializer';
-import { WorkspacesService } from '../workspaces/workspaces.service';
 import { Answer } from '../openapi/decorators';
 import { Schemas } from '../openapi/schemas';
 import { ApplicationJobsService } from './application-jobs.service';
 import { ApplicationJson } from './application.serializer';
 import { CreateApplicationDto, OrderApplicationsDto, RenameApplicationDto } from './applications.dto';
 import { ApplicationsService } from './applications.service';
-import { ExampleWorkspaceService } from './example-workspace.service';
 
 @ApiTags('Applications')
 @Authentication('JWT')
@@ -79,24 +76,5 @@ export class ApplicationsController {
   @ApiOperation({ operationId: 'delete_application', summary: 'Moves an application to the trash.' })
   async delete(@CurrentUser() user: UserEntity, @IdParam('applicationId') id: number): Promise<void> {
     await this.applications.delete(user, id);
-  }
-}
-
-@ApiTags('Workspaces')
-@Authentication('JWT')
-@Controller('api/workspaces/create-initial-workspace')
-export class InitialWorkspaceController {
-  constructor(
-    private readonly example: ExampleWorkspaceService,
-    private readonly workspaces: WorkspacesService,
-  ) {}
-
-  @Post()
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'create_initial_workspace', summary: "Creates the example workspace \"{name}'s workspace\"." })
-  @ApiOkResponse({ type: WorkspaceItemJson })
-  async create(@CurrentUser() user: UserEntity): Promise<WorkspaceItemJson> {
-    const workspace = await this.example.create(user);
-    return this.workspaces.item(workspace.id, user.id);
   }
 }

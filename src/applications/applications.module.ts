@@ -4,14 +4,15 @@ import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ApplicationJobsService } from './application-jobs.service';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationTypeRegistry } from './application-type';
-import { ApplicationsController, InitialWorkspaceController } from './applications.controller';
+import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
-import { ExampleWorkspaceService } from './example-workspace.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { ApplicationEntity } from './application.entity';
 
 @Module({
-  imports: [WorkspacesModule, JobsModule],
-  controllers: [ApplicationsController, InitialWorkspaceController],
-  providers: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ApplicationJobsService, ExampleWorkspaceService],
-  exports: [ApplicationJobsService, ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ExampleWorkspaceService],
+  imports: [OwnedSchemaModule.forFeature({ entities: [ApplicationEntity] }), WorkspacesModule, JobsModule],
+  controllers: [ApplicationsController],
+  providers: [ApplicationRepository, ApplicationTypeRegistry, ApplicationsService, ApplicationJobsService],
+  exports: [ApplicationJobsService, ApplicationRepository, ApplicationTypeRegistry, ApplicationsService],
 })
 export class ApplicationsModule {}

@@ -82,14 +82,23 @@ export class ApplicationsService {
     });
   }
 
-  /** Creation without the membership check, for callers that made it already (sign-up). */
-  async createInWorkspace(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean; example?: boolean }): Promise<ApplicationEntity> {
+  /**
+   * Creation without the membership check, for callers that made it already (sign-up). `fill`,
+   * when given, fills the new application instead of its type's `afterCreate` (the example
+   * workspace), before the application is announced.
+   */
+  async createInWorkspace(
+    user: UserEntity,
+    workspaceId: number,
+    input: { name: string; type: string; initWithData?: boolean },
+    fill?: (application: ApplicationEntity) => Promise<void>,
+  ): Promise<ApplicationEntity> {
     return this.db.run(async () => {
       const type = this.types.get(input.type);
       if (!type) throw applicationTypeDoesNotExist(input.type);
       const order = (await this.repo.maxOrder(workspaceId)) + 1;
       const application = await this.repo.create({ workspaceId, name: input.name, type: input.type, order, createdOn: new Date(), trashed: false });
-      if (input.example) await type.fillExample?.(application, user);
+      if (fill) await fill(application);
       else await type.afterCreate?.(application, user, { initWithData: input.initWithData ?? false });
       this.db.record('application.created', { applicationId: application.id, workspaceId });
       return application;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
+import { ExampleWorkspaceModule } from '../database/example-workspace/example-workspace.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
@@ -10,9 +11,11 @@ import { AuthService } from './auth.service';
 import { LoginLimiter } from './login-limiter';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { BlacklistedTokenEntity } from './blacklisted-token.entity';
 
 @Module({
-  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule],
   controllers: [AuthController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
   exports: [AuthGuard, TokenService, TokenRepository],

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, FieldError, PlainHttpError } from '../core/errors/api-error';
 import { checkValue } from '../core/validation/field';
 import { Signer } from '../core/signing/signer';
-import { ExampleWorkspaceService } from '../applications/example-workspace.service';
+import { ExampleWorkspaceService } from '../database/example-workspace/example-workspace.service';
 import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { UserEntity } from '../users/user.entity';

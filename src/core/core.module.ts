@@ -8,6 +8,7 @@ import { Caches } from './cache/caches';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DataSourceModule } from './database/data-source.module';
 import { Dialect } from './database/dialect';
+import { OwnedSchema } from './database/owned-schema';
 import { DIALECT } from './database/tokens';
 import { RequestRateLimiter } from './http/rate-limit';
 import { RouteTable } from './http/route-table';
@@ -22,7 +23,8 @@ import { Signer } from './signing/signer';
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `schema`: the entities and migrations the app's modules declare, for the data source. */
+  static forRoot(config: AppConfig, schema: OwnedSchema): DynamicModule {
     return {
       module: CoreModule,
       imports: [
@@ -32,7 +34,7 @@ export class CoreModule {
         // Keys come from the KeyRing per purpose; the module itself holds none.
         JwtModule.register({}),
         RedisModule,
-        DataSourceModule,
+        DataSourceModule.forRoot(schema),
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

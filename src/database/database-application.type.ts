@@ -5,15 +5,9 @@ import { ApiError } from '../core/errors/api-error';
 import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument } from './serialization/database-document';
 import { DatabaseSerializer } from './serialization/database-serializer';
 import type { UserEntity } from '../users/user.entity';
-import { TableEntity } from './table.entity';
 import { TableRepository } from './table.repository';
+import { serializeTable } from './tables/table.serializer';
 import { EXAMPLE_TABLE, TablesService } from './tables/tables.service';
-import { EXAMPLE_CUSTOMERS, EXAMPLE_PROJECTS } from './tables/example-tables';
-
-/** TableSerializer: a table as nested in its database and in table messages. */
-export function serializeTable(table: TableEntity) {
-  return { id: table.id, name: table.name, order: table.order, database_id: table.databaseId, data_sync: null };
-}
 
 /** The `database` application type: its serializer adds the `tables` array. */
 @Injectable()
@@ -47,12 +41,6 @@ export class DatabaseApplicationType implements ApplicationType {
   /** `init_with_data`: a table "Table" with the example fields and two empty rows. */
   async afterCreate(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void> {
     if (options.initWithData) await this.tablesService.createTable(application, 'Table', EXAMPLE_TABLE, user.id);
-  }
-
-  /** The sign-up example: Customers and Projects with their rows. */
-  async fillExample(application: ApplicationEntity, user: UserEntity): Promise<void> {
-    await this.tablesService.createTable(application, 'Customers', EXAMPLE_CUSTOMERS, user.id);
-    await this.tablesService.createTable(application, 'Projects', EXAMPLE_PROJECTS, user.id);
   }
 
   async beforePermanentDelete(application: ApplicationEntity): Promise<void> {

@@ -19,6 +19,9 @@ import { FILTER_TYPES } from './filters/types';
 import { CountCache } from './rows/count-cache';
 import { RowListQuery } from './rows/row-list.query';
 import { RowMetadataRegistry } from './rows/row-metadata';
+import { RowCascade } from './rows/row-cascade';
+import { RowInput } from './rows/row-input';
+import { RowReader } from './rows/row-reader';
 import { RowRepository } from './rows/row.repository';
 import { RowsController } from './rows/rows.controller';
 import { RowsService } from './rows/rows.service';
@@ -38,13 +41,16 @@ import { DatabaseSerializer } from './serialization/database-serializer';
 import { FieldJobsService } from './fields/field-jobs.service';
 import { SearchIndexRepository } from './search/search-index.repository';
 import { SearchIndexService } from './search/search-index.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
+import { TableEntity } from './table.entity';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
  */
 @Module({
-  imports: [ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,
@@ -63,6 +69,9 @@ import { SearchIndexService } from './search/search-index.service';
     TablesService,
     TableJobsService,
     TableImportService,
+    RowReader,
+    RowInput,
+    RowCascade,
     RowsService,
     RowHistoryRepository,
     RowHistoryService,

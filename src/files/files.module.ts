@@ -7,6 +7,8 @@ import { FileStorage } from './storage/file-storage';
 import { UserFileRepository } from './user-file.repository';
 import { UserFilesController } from './user-files.controller';
 import { UserFilesService } from './user-files.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { UserFileEntity } from './user-file.entity';
 
 /**
  * Files: the storage (an S3-compatible bucket when S3_BUCKET is set, else the disk under
@@ -14,6 +16,7 @@ import { UserFilesService } from './user-files.service';
  */
 @Global()
 @Module({
+  imports: [OwnedSchemaModule.forFeature({ entities: [UserFileEntity] })],
   controllers: [UserFilesController],
   providers: [
     {

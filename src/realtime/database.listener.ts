@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
 import { hashId } from '../applications/applications.service';
 import { DomainEvent } from '../core/events/domain-events';
-import { serializeTable } from '../database/database-application.type';
+import { serializeTable } from '../database/tables/table.serializer';
 import { FieldRepository } from '../database/fields/field.repository';
 import { FieldJson, FieldsService } from '../database/fields/fields.service';
 import { RowsService } from '../database/rows/rows.service';

@@ -5,10 +5,12 @@ import { TokenKeyCipher } from './token-keys';
 import { TokenRepository } from './token.repository';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from './token.entity';
 
 /** Database tokens (`/api/database/tokens/`) and the `Token` authentication strategy the auth guard uses. */
 @Module({
-  imports: [WorkspacesModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [DatabaseTokenEntity, DatabaseTokenPermissionEntity] }), WorkspacesModule],
   controllers: [TokensController],
   providers: [TokenRepository, TokensService, TokenAuthenticator, TokenKeyCipher],
   exports: [TokenAuthenticator, TokensService],

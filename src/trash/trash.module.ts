@@ -3,6 +3,8 @@ import { TrashController } from './trash.controller';
 import { TrashRepository } from './trash.repository';
 import { TrashService } from './trash.service';
 import { TrashTypeRegistry } from './trash-type';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { TrashedRowsEntity, TrashEntryEntity } from './trash-entry.entity';
 
 /**
  * The trash: entries, the registry of trashable types and the `/api/trash/` endpoints.
@@ -11,6 +13,7 @@ import { TrashTypeRegistry } from './trash-type';
  */
 @Global()
 @Module({
+  imports: [OwnedSchemaModule.forFeature({ entities: [TrashEntryEntity, TrashedRowsEntity] })],
   controllers: [TrashController],
   providers: [TrashRepository, TrashService, TrashTypeRegistry],
   exports: [TrashService, TrashTypeRegistry],

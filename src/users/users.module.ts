@@ -7,9 +7,11 @@ import { PasswordHasher } from './password-hasher';
 import { UserRepository } from './user.repository';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { UserEntity } from './user.entity';
 
 @Module({
-  imports: [WorkspacesModule, ApplicationsModule, SettingsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [UserEntity] }), WorkspacesModule, ApplicationsModule, SettingsModule],
   controllers: [UsersController],
   providers: [UserRepository, PasswordHasher, UsersService, AccountDeletionMails],
   exports: [UserRepository, PasswordHasher, UsersService],

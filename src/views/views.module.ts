@@ -38,6 +38,11 @@ import { ViewSelectionService } from './filters/view-selection.service';
 import { ViewSortRepository } from './sorts/view-sort.repository';
 import { ViewGroupBysController, ViewSortsController } from './sorts/view-sorts.controller';
 import { ViewSortsService } from './sorts/view-sorts.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { ViewDecorationEntity } from './decorations/decoration.entity';
+import { ViewFilterEntity, ViewFilterGroupEntity } from './filters/view-filter.entity';
+import { ViewGroupByEntity, ViewSortEntity } from './sorts/view-sort.entity';
+import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
 
 /**
  * Views of tables: a registry of view types (grid first), view CRUD, order, duplicate,
@@ -45,7 +50,7 @@ import { ViewSortsService } from './sorts/view-sorts.service';
  * view and the rows endpoint its `view_id` selection.
  */
 @Module({
-  imports: [DatabaseModule, UsersModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [ViewEntity, ViewFieldOptionsEntity, ViewFilterEntity, ViewFilterGroupEntity, ViewSortEntity, ViewGroupByEntity, ViewDecorationEntity] }), DatabaseModule, UsersModule],
   controllers: [
     ViewsController,
     GridViewController,

@@ -5,9 +5,11 @@ import { PermissionsService } from './permissions.service';
 import { WorkspaceRepository } from './workspace.repository';
 import { DashboardController, InvitationsController, WorkspacesController } from './workspaces.controller';
 import { WorkspacesService } from './workspaces.service';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from './workspace.entity';
 
 @Module({
-  imports: [SettingsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [WorkspaceEntity, WorkspaceUserEntity, WorkspaceInvitationEntity] }), SettingsModule],
   controllers: [InvitationsController, WorkspacesController, DashboardController],
   providers: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],
   exports: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],

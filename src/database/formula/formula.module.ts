@@ -16,6 +16,8 @@ import { CountFieldType } from './types/count.field-type';
 import { FormulaFieldType } from './types/formula.field-type';
 import { LookupFieldType } from './types/lookup.field-type';
 import { RollupFieldType } from './types/rollup.field-type';
+import { OwnedSchemaModule } from '../../core/database/owned-schema';
+import { FieldDependencyEntity } from './field-dependency.entity';
 
 const COMPUTED_FIELD_TYPES = [FormulaFieldType, LookupFieldType, RollupFieldType, CountFieldType];
 
@@ -25,7 +27,7 @@ const COMPUTED_FIELD_TYPES = [FormulaFieldType, LookupFieldType, RollupFieldType
  * that keeps their stored cells right as rows and fields change.
  */
 @Module({
-  imports: [DatabaseModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [FieldDependencyEntity] }), DatabaseModule],
   controllers: [FormulaController],
   providers: [FormulaService, FormulaClockService, FieldDependencyRepository, FormulaFunctionRegistry, ...COMPUTED_FIELD_TYPES],
   exports: [FormulaService, FormulaFunctionRegistry, FormulaClockService],

@@ -5,13 +5,15 @@ import { RowCommentCountMetadataType, RowCommentsNotificationModeMetadataType } 
 import { RowCommentRepository } from './row-comment.repository';
 import { RowCommentsController } from './row-comments.controller';
 import { RowCommentsService } from './row-comments.service';
+import { OwnedSchemaModule } from '../../core/database/owned-schema';
+import { RowCommentEntity, RowCommentsNotificationModeEntity } from './row-comment.entity';
 
 /**
  * Row comments (Baserow premium, an ordinary feature here): comments with mentions on rows,
  * per-row notification modes, and the two row metadata types rows carry.
  */
 @Module({
-  imports: [DatabaseModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [RowCommentEntity, RowCommentsNotificationModeEntity] }), DatabaseModule],
   controllers: [RowCommentsController],
   providers: [RowCommentRepository, RowCommentsService, RowCommentCountMetadataType, RowCommentsNotificationModeMetadataType],
   exports: [RowCommentsService],

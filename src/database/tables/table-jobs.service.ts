@@ -3,7 +3,7 @@ import type { JobEntity } from '../../jobs/job.entity';
 import { JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
 import type { UserEntity } from '../../users/user.entity';
-import { serializeTable } from '../database-application.type';
+import { serializeTable } from './table.serializer';
 import { EXAMPLE_TABLE, tableFromData, TablesService } from './tables.service';
 
 /** Table work that runs as a job polled through `/api/jobs/{id}/`: import-create and duplicate. */

@@ -13,7 +13,8 @@ import type { UserEntity } from '../../users/user.entity';
 import { CreateTableAsyncDto, CreateTableDto, ImportRowsDto, OrderTablesDto, RenameTableDto } from './tables.dto';
 import { TableImportService } from './table-import.service';
 import { TableJobsService } from './table-jobs.service';
-import { TableJson, TablesService } from './tables.service';
+import { TableJson } from './table.serializer';
+import { TablesService } from './tables.service';
 
 @ApiTags('Database tables')
 @Authentication('JWT')

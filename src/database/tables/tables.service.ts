@@ -6,7 +6,6 @@ import { Errors } from '../../core/errors/api-error';
 import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
-import { serializeTable } from '../database-application.type';
 import { FieldsService, MAX_FIELDS_PER_TABLE } from '../fields/fields.service';
 import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
 import { FieldRepository } from '../fields/field.repository';
@@ -16,8 +15,7 @@ import { TableContext, TableContextService } from '../table-context';
 import { TableEntity } from '../table.entity';
 import { TableRepository } from '../table.repository';
 import { DatabaseSerializer } from '../serialization/database-serializer';
-
-export type TableJson = ReturnType<typeof serializeTable>;
+import { serializeTable, TableJson } from './table.serializer';
 
 /** A field of a table being created: name, type, properties, and its width in the first grid view. */
 export interface InitialField {

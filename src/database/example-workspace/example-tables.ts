@@ -1,4 +1,4 @@
-import type { InitialTable } from './tables.service';
+import type { InitialTable } from '../tables/tables.service';
 
 const LOREM =
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit. Fusce dignissim, urna eget rutrum sollicitudin, sapien diam interdum nisi, quis malesuada nibh eros a est.';

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableForeignKey, TableIndex } from 'typeorm';
-import { columnIndexSql, orderIndexSql, trashedColumnSql } from '../../../database/rows/table-schema.repository';
-import { dialectFor } from '../dialect';
+import { columnIndexSql, orderIndexSql, trashedColumnSql } from '../database/rows/table-schema.repository';
+import { dialectFor } from '../core/database/dialect';
 
 const id: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
 

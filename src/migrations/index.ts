@@ -1,0 +1,36 @@
+import { InitialSchema1732000000000 } from './1732000000000-InitialSchema';
+import { DatabaseCore1733000000000 } from './1733000000000-DatabaseCore';
+import { InstanceSecret1735100000000 } from './1735100000000-InstanceSecret';
+import { DatabaseTokens1736100000000 } from './1736100000000-DatabaseTokens';
+import { RowHistory1736200000000 } from './1736200000000-RowHistory';
+import { RowComments1736300000000 } from './1736300000000-RowComments';
+import { Trash1736400000000 } from './1736400000000-Trash';
+import { ViewFilters1736500000000 } from './1736500000000-ViewFilters';
+import { ViewDecorations1736600000000 } from './1736600000000-ViewDecorations';
+import { FieldDependencies1736700000000 } from './1736700000000-FieldDependencies';
+import { UserFiles1736800000000 } from './1736800000000-UserFiles';
+import { SearchIndex1736900000000 } from './1736900000000-SearchIndex';
+
+/**
+ * The metadata schema's history: one ordered series for the whole app, declared by the app module.
+ * It is not cut by module: the first migrations create the tables of several modules at once and
+ * later ones reach across them (foreign keys to `user` and `workspace`, a column in every user
+ * table), and TypeORM knows an install's executed migrations by these class names, so they stay
+ * as they ran. A module with tables of its own (an extension) declares its own migrations with its
+ * entities; TypeORM runs all of them in timestamp order. They use TypeORM's schema API, so one
+ * series serves both databases.
+ */
+export const MIGRATIONS = [
+  InitialSchema1732000000000,
+  DatabaseCore1733000000000,
+  InstanceSecret1735100000000,
+  DatabaseTokens1736100000000,
+  RowHistory1736200000000,
+  RowComments1736300000000,
+  Trash1736400000000,
+  ViewFilters1736500000000,
+  ViewDecorations1736600000000,
+  FieldDependencies1736700000000,
+  UserFiles1736800000000,
+  SearchIndex1736900000000,
+];

@@ -133,7 +133,7 @@ export class ExportService {
     const name = `export_${randomBytes(24).toString('base64url')}.${exporter.extension}`;
     const key = `export_files/${name}`;
     const out = new PassThrough();
-    const saving = this.storage.save(key, out, exporter.contentType);
+    const saving = this.storage.save(key, out, { contentType: exporter.contentType, inline: false });
     // Surfaced through `saving`; a write waiting on a failed store is released by the stream's error.
     saving.catch(() => out.destroy());
     try {

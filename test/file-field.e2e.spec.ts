@@ -146,7 +146,7 @@ describe(`file field (${TEST_DB})`, () => {
       { visible_name: 'Holiday', name: image.name, url: imageUrl },
       { visible_name: 'notes.txt', name: text.name, url: textUrl },
     ]);
-    expect(type.exportValue!(field, both.Attachments, false)).toBe(`Holiday (${imageUrl}), notes.txt (${textUrl})`);
+    expect(type.exportValue!(field, both.Attachments, false)).toBe(`Holiday (${imageUrl}),notes.txt (${textUrl})`);
     const commas = [{ ...both.Attachments[0], visible_name: 'a, b' }];
     expect(type.exportValue!(field, commas, false)).toBe(`"a, b (${imageUrl})"`);
     expect(type.exportValue!(field, [], false)).toBe('');

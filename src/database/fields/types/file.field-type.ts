@@ -11,6 +11,7 @@ import type { FieldEntity } from '../field.entity';
 import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
 import { pyList } from '../../database.errors';
 import { pythonTypeName } from '../../../core/validation/field';
+import { joinCommaSeparated, splitCommaSeparated } from '../values/comma-separated';
 import { columnOf } from './base';
 import { joinedText } from './search-text';
 
@@ -64,45 +65,6 @@ function safeParse(text: string): unknown {
 function requestedFileName(name: unknown): string {
   if (typeof name !== 'string' || !parseUserFileName(name)) throw cellError('The user file name is invalid.', 'invalid');
   return name;
-}
-
-/**
- * Baserow's `split_comma_separated_string` (Python's csv reader): items split at commas, as
- * written (not trimmed); `"…"` quotes an item holding commas (`""` is a quote inside), `\`
- * escapes the next character.
- */
-export function splitCommaSeparated(text: string): string[] {
-  const items: string[] = [];
-  let item = '';
-  let quoted = false;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '\\' && i + 1 < text.length) {
-      item += text[++i];
-    } else if (quoted) {
-      if (char === '"' && text[i + 1] === '"') item += text[++i];
-      else if (char === '"') quoted = false;
-      else item += char;
-    } else if (char === ',') {
-      items.push(item);
-      item = '';
-      started = false;
-      continue;
-    } else if (char === '"' && !started) {
-      quoted = true;
-    } else {
-      item += char;
-    }
-    started = true;
-  }
-  items.push(item);
-  return items;
-}
-
-/** Baserow's `list_to_comma_separated_string`: items joined by `, `, quoted when they hold a comma or a quote. */
-function commaSeparated(items: string[]): string {
-  return items.map((item) => (/[",]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item)).join(', ');
 }
 
 /**
@@ -203,11 +165,11 @@ export class FileFieldType implements FieldType {
     return (Array.isArray(apiValue) ? (apiValue as FileCell[]) : []).map(({ url: _url, thumbnails: _thumbnails, ...stored }) => stored);
   }
 
-  /** Baserow's `get_export_value`: rich → `{visible_name, name, url}` items; text → `visible_name (url), …`. */
+  /** Baserow's `get_export_value`: rich → `{visible_name, name, url}` items; text → `visible_name (url),…`. */
   exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
     const files = Array.isArray(apiValue) ? (apiValue as FileCell[]) : [];
     if (rich) return files.map((file) => ({ visible_name: file.visible_name, name: file.name, url: file.url }));
-    return commaSeparated(files.map((file) => `${file.visible_name} (${file.url})`));
+    return joinCommaSeparated(files.map((file) => `${file.visible_name} (${file.url})`));
   }
 
   /** As Baserow converts a file field to text: `visible_name (url)` items joined by `, `. */

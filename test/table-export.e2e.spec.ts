@@ -135,16 +135,21 @@ describe('export', () => {
     // Text cells are trimmed on input: a leading tab or carriage return comes from formulas.
     await api('POST', `/api/database/fields/table/${id}/`, { name: 'Tab', type: 'formula', formula: "'\tx'" });
     await api('POST', `/api/database/fields/table/${id}/`, { name: 'Return', type: 'formula', formula: "'\ry'" });
+    const link = (await api('POST', `/api/database/fields/table/${id}/`, { name: 'Link', type: 'link_row', link_row_table_id: table.id, has_related_field: false })).body;
+    expect(link.id).toEqual(expect.any(Number));
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Looked', type: 'lookup', through_field_id: link.id, target_field_id: table.fields.Done });
+    const linked = (await api('GET', `/api/database/rows/table/${table.id}/`)).body.results.map((r: any) => r.id).slice(0, 2);
     const names = ['=HYPERLINK("http://evil.example","click|me")', '+SUM(1)', '@cmd', '|pipe', '%x', '-', 'plain'];
     const created = await api('POST', `/api/database/rows/table/${id}/batch/?user_field_names=true`, {
-      items: names.map((Name, i) => (i === 0 ? { Name, Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'] } : { Name, Count: i === 1 ? 12345678901 : null })),
+      items: names.map((Name, i) => (i === 0 ? { Name, Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'], Link: linked } : { Name, Count: i === 1 ? 12345678901 : null })),
     });
     expect(created.status).toBe(200);
     const ids = created.body.items.map((row: any) => row.id);
     const csv = (await exportFile({ exporter_type: 'csv' }, id)).file.toString('utf8').replace('\ufeff', '').split('\r\n');
-    expect(csv[0]).toBe("id,Name,Count,Delta,Tags,Twice,'=Header,Tab,Return");
-    expect(csv[1]).toBe(`${ids[0]},"'=HYPERLINK(""http://evil.example"",""click\\|me"")",7,-12.5,"""a,b"",c",14,True,'\tx,"'\ry"`);
-    expect(csv[2]).toBe(`${ids[1]},'+SUM(1),12345678901,,,24691357802,True,'\tx,"'\ry"`);
+    expect(csv[0]).toBe("id,Name,Count,Delta,Tags,Twice,'=Header,Tab,Return,Link,Looked");
+    // Lists as Baserow's comma-separated text (an item with a comma or a quote quoted), then quoted again as a CSV cell.
+    expect(csv[1]).toBe(`${ids[0]},"'=HYPERLINK(""http://evil.example"",""click\\|me"")",7,-12.5,"""a,b"",c",14,True,'\tx,"'\ry","""Ada, """"the first"""""",Bob","True,False"`);
+    expect(csv[2]).toBe(`${ids[1]},'+SUM(1),12345678901,,,24691357802,True,'\tx,"'\ry",,`);
     expect(csv.slice(3, 8).map((line) => line.split(',').slice(1, 7))).toEqual([
       ["'@cmd", '', '', '', '0', 'False'],
       ["'\\|pipe", '', '', '', '0', 'False'],
@@ -153,8 +158,8 @@ describe('export', () => {
       ['plain', '', '', '', '0', 'False'],
     ]);
     const json = JSON.parse((await exportFile({ exporter_type: 'json' }, id)).file.toString('utf8'));
-    expect(json[0]).toEqual({ id: ids[0], Name: names[0], Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'], Twice: 14, '=Header': true, Tab: '\tx', Return: '\ry' });
-    expect(json[1]).toEqual({ id: ids[1], Name: names[1], Count: 12345678901, Delta: '', Tags: [], Twice: 24691357802, '=Header': true, Tab: '\tx', Return: '\ry' });
+    expect(json[0]).toEqual({ id: ids[0], Name: names[0], Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'], Twice: 14, '=Header': true, Tab: '\tx', Return: '\ry', Link: ['Ada, "the first"', 'Bob'], Looked: [true, false] });
+    expect(json[1]).toEqual({ id: ids[1], Name: names[1], Count: 12345678901, Delta: '', Tags: [], Twice: 24691357802, '=Header': true, Tab: '\tx', Return: '\ry', Link: [], Looked: [] });
     expect(json[2]).toMatchObject({ Name: '@cmd', Count: '', Twice: 0, '=Header': false });
   });
 

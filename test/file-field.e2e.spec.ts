@@ -44,7 +44,7 @@ describe(`file field (${TEST_DB})`, () => {
   it('writes files by name and answers them as Baserow does', async () => {
     const row = await ok('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, {
       Name: 'both',
-      Attachments: [{ name: image.name, visible_name: 'Holiday' }, text.name],
+      Attachments: [{ name: image.name, visible_name: 'Holiday' }, { name: text.name }],
     });
     expect(row.Attachments).toHaveLength(2);
     const [picture, notes] = row.Attachments;
@@ -78,21 +78,36 @@ describe(`file field (${TEST_DB})`, () => {
   it('refuses names of files that do not exist and malformed values, writing nothing', async () => {
     const before = await rows();
     const post = (value: unknown) => t.request('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { token: user.token, body: { Name: 'bad', Attachments: value } });
-    const missing = await post([{ name: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_0000000000000000000000000000000000000000000000000000000000000000.png' }]);
-    expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({
-      error: 'ERROR_USER_FILE_DOES_NOT_EXIST',
-      detail: 'The user file aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_0000000000000000000000000000000000000000000000000000000000000000.png does not exist.',
-    });
-    expect((await post(['../../etc/passwd'])).body.error).toBe('ERROR_USER_FILE_DOES_NOT_EXIST');
-    for (const bad of [{ name: image.name }, [{ visible_name: 'x' }], [{ name: image.name, visible_name: 5 }], [5], 12]) {
+    // Baserow's UserFileDoesNotExist: the whole detail is one message naming the missing files.
+    const missingName = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_0000000000000000000000000000000000000000000000000000000000000000.png';
+    const missing = await post([{ name: missingName }]);
+    expect([missing.status, missing.body]).toEqual([400, { error: 'ERROR_REQUEST_BODY_VALIDATION', detail: `The user files ['${missingName}'] do not exist.` }]);
+    const two = await post([{ name: 'zz_1.png' }, { name: image.name }, { name: 'bb_2.png' }, { name: 'zz_1.png' }]);
+    expect([two.status, two.body]).toEqual([400, { error: 'ERROR_REQUEST_BODY_VALIDATION', detail: "The user files ['bb_2.png', 'zz_1.png'] do not exist." }]);
+    expect((await post(`${text.name},nope_y.txt`)).body).toEqual({ error: 'ERROR_REQUEST_BODY_VALIDATION', detail: "The user files ['nope_y.txt'] do not exist." });
+    // Malformed values: the field's leaf of the detail tree, as FileFieldRequestSerializer answers.
+    const leaf = (error: string, code: string) => ({ error: 'ERROR_REQUEST_BODY_VALIDATION', detail: { Attachments: [{ error, code }] } });
+    const sameType = leaf('All list values must be same type.', 'not_same_type');
+    const cases: [unknown, unknown][] = [
+      [[image.name, { name: text.name }], sameType],
+      [[{ name: image.name }, text.name], sameType],
+      [[image.name, 5], sameType],
+      [['../../etc/passwd'], leaf('The user file name is invalid.', 'invalid')],
+      [[{ name: '../x.png' }], leaf('The user file name is invalid.', 'invalid')],
+      [`${text.name}, ${image.name}`, leaf('The user file name is invalid.', 'invalid')],
+      [[{ visible_name: 'x' }], leaf('A name property is required for all values of the list.', 'required')],
+      [[5], leaf('The provided value should be a list of valid string or objects containing a value property.', 'invalid')],
+      [{ name: image.name }, leaf('This value must be a list or a string.', 'not_a_list')],
+      [12, leaf('This value must be a list or a string.', 'not_a_list')],
+      [[{ name: image.name, visible_name: 5 }], leaf('The provided `visible_name` must be a string.', 'invalid')],
+    ];
+    for (const [bad, expected] of cases) {
       const res = await post(bad);
-      expect([JSON.stringify(bad), res.status, res.body.error]).toEqual([JSON.stringify(bad), 400, 'ERROR_REQUEST_BODY_VALIDATION']);
-      expect(res.body.detail).toHaveProperty('Attachments');
+      expect([JSON.stringify(bad), res.status, res.body]).toEqual([JSON.stringify(bad), 400, expected]);
     }
     const rowId = before[1].id;
     const update = await t.request('PATCH', `/api/database/rows/table/${tableId}/${rowId}/?user_field_names=true`, { token: user.token, body: { Attachments: ['nope_x.png'] } });
-    expect(update.status).toBe(400);
+    expect([update.status, update.body]).toEqual([400, { error: 'ERROR_REQUEST_BODY_VALIDATION', detail: "The user files ['nope_x.png'] do not exist." }]);
     expect(await rows()).toEqual(before);
   });
 
@@ -131,7 +146,7 @@ describe(`file field (${TEST_DB})`, () => {
       { visible_name: 'Holiday', name: image.name, url: imageUrl },
       { visible_name: 'notes.txt', name: text.name, url: textUrl },
     ]);
-    expect(type.exportValue!(field, both.Attachments, false)).toBe(`Holiday (${imageUrl}), notes.txt (${textUrl})`);
+    expect(type.exportValue!(field, both.Attachments, false)).toBe(`Holiday (${imageUrl}),notes.txt (${textUrl})`);
     const commas = [{ ...both.Attachments[0], visible_name: 'a, b' }];
     expect(type.exportValue!(field, commas, false)).toBe(`"a, b (${imageUrl})"`);
     expect(type.exportValue!(field, [], false)).toBe('');
@@ -214,6 +229,6 @@ describe(`file field (${TEST_DB})`, () => {
     expect(await storage.exists(`thumbnails/small/${image.name}`)).toBe(true);
     // A deleted file can no longer be put in a cell.
     const reuse = await t.request('POST', `/api/database/rows/table/${tableId}/`, { token: user.token, body: { [`field_${fieldId}`]: [orphan.name] } });
-    expect(reuse.body.error).toBe('ERROR_USER_FILE_DOES_NOT_EXIST');
+    expect(reuse.body).toEqual({ error: 'ERROR_REQUEST_BODY_VALIDATION', detail: `The user files ['${orphan.name}'] do not exist.` });
   });
 });

@@ -4,6 +4,7 @@ import * as ExcelJS from 'exceljs';
 import * as iconv from 'iconv-lite';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { databaseOf, emptyTable } from './support/fixtures';
+import { JobRepository } from '../src/jobs/job.repository';
 import { download, pngImage, uploadFile } from './support/files';
 
 let t: TestApp;
@@ -18,7 +19,7 @@ const api = (method: string, path: string, body?: unknown, token = ada.token) =>
 async function exported(jobId: number, token = ada.token): Promise<any> {
   for (let i = 0; i < 3000; i++) {
     const job = (await api('GET', `/api/database/export/${jobId}/`, undefined, token)).body;
-    if (!['pending', 'started'].includes(job.state)) return job;
+    if (!['pending', 'exporting'].includes(job.state)) return job;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error('The export did not end.');
@@ -75,7 +76,7 @@ describe('export', () => {
       state: 'pending',
       status: 'pending',
       exported_file_name: null,
-      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/),
       progress_percentage: 0,
       url: null,
     });
@@ -87,20 +88,20 @@ describe('export', () => {
       '\ufeff' +
         [
           'id,Name,Amount,Done,Kind,Tags,Day',
-          `${ids[0]},"Ada, ""the first""",1.50,true,A,"x, y",01/03/2024`,
-          `${ids[1]},Bob,,false,,,`,
-          `${ids[2]},Café <b>,20.00,true,B,y,31/12/2023`,
+          `${ids[0]},"Ada, ""the first""",1.50,True,A,"x,y",01/03/2024`,
+          `${ids[1]},Bob,,False,,,`,
+          `${ids[2]},Café <b>,20.00,True,B,y,31/12/2023`,
           '',
         ].join('\r\n'),
     );
   });
 
-  test('JSON and XML keep lists and booleans', async () => {
+  test('JSON and XML keep lists and booleans; empty cells are "" as Baserow writes them', async () => {
     const ids = (await api('GET', `/api/database/rows/table/${table.id}/`)).body.results.map((r: any) => r.id);
     const json = JSON.parse((await exportFile({ exporter_type: 'json' })).file.toString('utf8'));
     expect(json).toEqual([
       { id: ids[0], Name: 'Ada, "the first"', Amount: '1.50', Done: true, Kind: 'A', Tags: ['x', 'y'], Day: '01/03/2024' },
-      { id: ids[1], Name: 'Bob', Amount: null, Done: false, Kind: null, Tags: [], Day: null },
+      { id: ids[1], Name: 'Bob', Amount: '', Done: false, Kind: '', Tags: [], Day: '' },
       { id: ids[2], Name: 'Café <b>', Amount: '20.00', Done: true, Kind: 'B', Tags: ['y'], Day: '31/12/2023' },
     ]);
     const xml = (await exportFile({ exporter_type: 'xml' })).file.toString('utf8');
@@ -119,15 +120,65 @@ describe('export', () => {
     const sheet = workbook.worksheets[0];
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
     expect(values(1)).toEqual(['id', 'Name', 'Amount', 'Done', 'Kind', 'Tags', 'Day']);
-    expect(values(2).slice(1)).toEqual(['Ada, "the first"', '1.50', 'true', 'A', 'x, y', '01/03/2024']);
+    expect(values(2).slice(1)).toEqual(['Ada, "the first"', '1.50', 'True', 'A', 'x,y', '01/03/2024']);
     expect(sheet.rowCount).toBe(4);
+  });
+
+  test('CSV cells a spreadsheet would run as formulas are escaped as Baserow escapes them; JSON keeps integers as numbers', async () => {
+    const id = await emptyTable(t, ada, databaseId, 'Formulas');
+    for (const field of (await api('GET', `/api/database/fields/table/${id}/`)).body.filter((f: any) => !f.primary)) await api('DELETE', `/api/database/fields/${field.id}/`);
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Count', type: 'number' });
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Delta', type: 'number', number_decimal_places: 1, number_negative: true });
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Tags', type: 'multiple_select', select_options: [{ value: 'a,b', color: 'blue' }, { value: 'c', color: 'red' }] });
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Twice', type: 'formula', formula: "field('Count') * 2" });
+    await api('POST', `/api/database/fields/table/${id}/`, { name: '=Header', type: 'formula', formula: "field('Count') > 5" });
+    // Text cells are trimmed on input: a leading tab or carriage return comes from formulas.
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Tab', type: 'formula', formula: "'\tx'" });
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Return', type: 'formula', formula: "'\ry'" });
+    const link = (await api('POST', `/api/database/fields/table/${id}/`, { name: 'Link', type: 'link_row', link_row_table_id: table.id, has_related_field: false })).body;
+    expect(link.id).toEqual(expect.any(Number));
+    await api('POST', `/api/database/fields/table/${id}/`, { name: 'Looked', type: 'lookup', through_field_id: link.id, target_field_id: table.fields.Done });
+    const linked = (await api('GET', `/api/database/rows/table/${table.id}/`)).body.results.map((r: any) => r.id).slice(0, 2);
+    const names = ['=HYPERLINK("http://evil.example","click|me")', '+SUM(1)', '@cmd', '|pipe', '%x', '-', 'plain'];
+    const created = await api('POST', `/api/database/rows/table/${id}/batch/?user_field_names=true`, {
+      items: names.map((Name, i) => (i === 0 ? { Name, Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'], Link: linked } : { Name, Count: i === 1 ? 12345678901 : null })),
+    });
+    expect(created.status).toBe(200);
+    const ids = created.body.items.map((row: any) => row.id);
+    const csv = (await exportFile({ exporter_type: 'csv' }, id)).file.toString('utf8').replace('\ufeff', '').split('\r\n');
+    expect(csv[0]).toBe("id,Name,Count,Delta,Tags,Twice,'=Header,Tab,Return,Link,Looked");
+    // Lists as Baserow's comma-separated text (an item with a comma or a quote quoted), then quoted again as a CSV cell.
+    expect(csv[1]).toBe(`${ids[0]},"'=HYPERLINK(""http://evil.example"",""click\\|me"")",7,-12.5,"""a,b"",c",14,True,'\tx,"'\ry","""Ada, """"the first"""""",Bob","True,False"`);
+    expect(csv[2]).toBe(`${ids[1]},'+SUM(1),12345678901,,,24691357802,True,'\tx,"'\ry",,`);
+    expect(csv.slice(3, 8).map((line) => line.split(',').slice(1, 7))).toEqual([
+      ["'@cmd", '', '', '', '0', 'False'],
+      ["'\\|pipe", '', '', '', '0', 'False'],
+      ["'%x", '', '', '', '0', 'False'],
+      ["'-", '', '', '', '0', 'False'],
+      ['plain', '', '', '', '0', 'False'],
+    ]);
+    const json = JSON.parse((await exportFile({ exporter_type: 'json' }, id)).file.toString('utf8'));
+    expect(json[0]).toEqual({ id: ids[0], Name: names[0], Count: 7, Delta: '-12.5', Tags: ['a,b', 'c'], Twice: 14, '=Header': true, Tab: '\tx', Return: '\ry', Link: ['Ada, "the first"', 'Bob'], Looked: [true, false] });
+    expect(json[1]).toEqual({ id: ids[1], Name: names[1], Count: 12345678901, Delta: '', Tags: [], Twice: 24691357802, '=Header': true, Tab: '\tx', Return: '\ry', Link: [], Looked: [] });
+    expect(json[2]).toMatchObject({ Name: '@cmd', Count: '', Twice: 0, '=Header': false });
+  });
+
+  test('a running export is `exporting`, its created_at with microseconds as every timestamp', async () => {
+    const jobs = t.app.get(JobRepository);
+    const job = await jobs.create({ userId: ada.id, type: 'export_table', state: 'started', progressPercentage: 40, humanReadableError: '', data: { table: table.id, view: null, exporter_type: 'csv' } });
+    const res = await api('GET', `/api/database/export/${job.id}/`);
+    expect(res.body).toMatchObject({ id: job.id, state: 'exporting', status: 'exporting', progress_percentage: 40, url: null });
+    const iso = job.createdOn.toISOString();
+    expect(res.body.created_at).toBe(iso.endsWith('.000Z') ? iso.replace('.000Z', 'Z') : iso.replace(/Z$/, '000Z'));
+    expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+    await jobs.update(job.id, { state: 'cancelled' });
   });
 
   test('CSV options: separator, no header, charset', async () => {
     const { file } = await exportFile({ exporter_type: 'csv', csv_column_separator: ';', csv_include_header: false, export_charset: 'windows-1252' });
     const text = iconv.decode(file, 'windows-1252');
     const lines = text.split('\r\n');
-    expect(lines[0]).toMatch(/^\d+;"Ada, ""the first""";1\.50;true;A;x, y;01\/03\/2024$/);
+    expect(lines[0]).toMatch(/^\d+;"Ada, ""the first""";1\.50;True;A;x,y;01\/03\/2024$/);
     expect(lines[2]).toMatch(/^\d+;Café <b>;20\.00;/);
     expect(file.includes(Buffer.from([0xe9]))).toBe(true);
     expect(file.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
@@ -144,7 +195,7 @@ describe('export', () => {
     expect(job.view).toBe(view.id);
     const lines = file.toString('utf8').replace('\ufeff', '').split('\r\n');
     expect(lines[0]).toBe('id,Name,Kind,Done,Amount');
-    expect(lines.slice(1).map((line) => line.replace(/^\d+,/, ''))).toEqual(['Café <b>,B,true,20.00', '"Ada, ""the first""",A,true,1.50', '']);
+    expect(lines.slice(1).map((line) => line.replace(/^\d+,/, ''))).toEqual(['Café <b>,B,True,20.00', '"Ada, ""the first""",A,True,1.50', '']);
   });
 
   test('bad options, views of other tables or types, strangers and missing objects are refused', async () => {
@@ -215,7 +266,7 @@ describe('export', () => {
     clearInterval(sampler);
     const lines = file.toString('utf8').split('\r\n');
     expect(lines).toHaveLength(100_002);
-    expect(lines[100_000]).toMatch(/^\d+,row 99999,note 99999,true$/);
+    expect(lines[100_000]).toMatch(/^\d+,row 99999,note 99999,True$/);
     expect(peak - before).toBeLessThan(100 * 1024 * 1024);
 
     // A new export cancels the user's unfinished one; a cancelled export leaves no file behind.

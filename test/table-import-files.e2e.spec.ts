@@ -81,6 +81,9 @@ describe('creating a table from an uploaded file', () => {
       { name: 'Ada & co', age: '36', city: '' },
       { name: '', age: '7', city: 'Rome' },
     ]);
+    // Internal entities of its DOCTYPE are decoded, within limits.
+    const declared = await createFrom('<?xml version="1.0"?>\n<!DOCTYPE people [ <!ENTITY co "Company Ltd"> ]>\n<people><person><name>&co; &amp; &#65;</name></person></people>', 'entities.xml');
+    expect(declared.rows).toEqual([{ name: 'Company Ltd & A' }]);
   });
 
   test('Excel: the first worksheet', async () => {
@@ -119,6 +122,16 @@ describe('appending an uploaded file to a table', () => {
   });
 });
 
+const XXE = '<?xml version="1.0"?>\n<!DOCTYPE r [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n<r><row><a>&xxe;</a></row></r>';
+const BILLION_LAUGHS = [
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE lolz [',
+  ' <!ENTITY lol "lol">',
+  ...Array.from({ length: 9 }, (_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`),
+  ']>',
+  '<lolz><row><a>&lol9;</a></row></lolz>',
+].join('\n');
+
 describe('bad uploads', () => {
   const before = async () => (await api('GET', `/api/database/tables/database/${databaseId}/`)).body.length;
 
@@ -130,6 +143,12 @@ describe('bad uploads', () => {
     ['a list of lists as JSON', '[[1, 2]]', 'x.json', {}, /list of objects/],
     ['truncated JSON', '[{"a": 1}', 'x.json', {}, /not valid JSON/],
     ['broken XML', '<rows><row><a>1</row></rows>', 'x.xml', {}, /not valid XML/],
+    // Hostile XML: never fetched, never expanded without bound, never a 500.
+    ['XML with an external entity', XXE, 'x.xml', {}, /External entities are not supported/],
+    ['XML with an external parameter entity', '<?xml version="1.0"?>\n<!DOCTYPE r [ <!ENTITY % p SYSTEM "http://127.0.0.1:1/x.dtd"> %p; ]>\n<r><row><a>1</a></row></r>', 'x.xml', {}, /not valid XML/],
+    ['XML with an entity over the size limit', `<?xml version="1.0"?>\n<!DOCTYPE r [ <!ENTITY big "${'x'.repeat(10_001)}"> ]>\n<r><row><a>&big;</a></row></r>`, 'x.xml', {}, /exceeds maximum allowed size/],
+    ['XML whose entities expand past the limit', `<!DOCTYPE r [ <!ENTITY e "${'x'.repeat(10_000)}"> ]>\n<r>${'<row><a>&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;</a></row>'.repeat(11)}</r>`, 'x.xml', {}, /limit exceeded/],
+    ['XML with nested entities (billion laughs)', BILLION_LAUGHS, 'x.xml', {}, /refer to other entities/],
     ['Excel that is not Excel', 'PK\u0003\u0004 definitely not a zip', 'x.xlsx', {}, /not an Excel/],
     ['a text file named .xlsx', 'name\nAda\n', 'x.xlsx', {}, /not an Excel/],
     ['an unknown encoding', 'a\n', 'x.csv', { csv_encoding: 'klingon' }, /not supported/],

@@ -127,6 +127,21 @@ describe('import into an existing table', () => {
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error).toBe('ERROR_REQUEST_BODY_VALIDATION');
     expect(Object.keys(mismatch.body.detail)).toEqual(['configuration']);
+    // Baserow's TableImportConfiguration and TableImportSerializer, detail for detail.
+    const refused = async (configuration: unknown, data: unknown[][] = [['a'], ['b']]) => {
+      const res = await api('POST', `/api/database/tables/${id}/import/async/`, { data, configuration });
+      expect([JSON.stringify(configuration), res.status, res.body.error]).toEqual([JSON.stringify(configuration), 400, 'ERROR_REQUEST_BODY_VALIDATION']);
+      return res.body.detail;
+    };
+    expect(await refused({ upsert_fields: [] })).toEqual({ configuration: { upsert_fields: [{ error: 'Ensure this field has at least 1 elements.', code: 'min_length' }] } });
+    expect(await refused({ upsert_fields: [0, 'x'] })).toEqual({
+      configuration: { upsert_fields: { 0: [{ error: 'Ensure this value is greater than or equal to 1.', code: 'min_value' }], 1: [{ error: 'A valid integer is required.', code: 'invalid' }] } },
+    });
+    expect(await refused({ upsert_fields: 'x' })).toEqual({ configuration: { upsert_fields: [{ error: 'Expected a list of items but got type "str".', code: 'not_a_list' }] } });
+    expect(await refused({ upsert_fields: [1], upsert_values: [['a'], []] })).toEqual({ configuration: { upsert_values: { 1: [{ error: 'Ensure this field has at least 1 elements.', code: 'min_length' }] } } });
+    expect(await refused({ upsert_fields: [1, 2] })).toEqual({ configuration: { upsert_value: [{ error: 'upsert_values must not be empty when upsert_fields are provided.', code: 'invalid' }] } });
+    const sameLength = { error: '`data` and `configuration.upsert_values` should have the same length.', code: 'invalid' };
+    expect(await refused({ upsert_fields: [1, 2], upsert_values: [['a']] })).toEqual({ data: [sameLength], configuration: { upsert_values: sameLength } });
     expect((await api('POST', `/api/database/tables/${id}/import/async/`, { data: [['a']], configuration: { skipped_fields: [999999] } })).body).toEqual({
       error: 'ERROR_FIELD_NOT_IN_TABLE',
       detail: 'The provided field does not belong in the related table.',

@@ -70,6 +70,10 @@ describe.each(['disk', 's3'] as const)(`user files (${TEST_DB}, %s storage)`, (s
       const path = req.url?.split('?')[0];
       if (path === '/photo.png') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(image);
       if (req.url === '/redirect') return void res.writeHead(302, { Location: '/photo.png' }).end();
+      if (path?.startsWith('/typed/')) {
+        const type = new URL(req.url!, 'http://x').searchParams.get('type') ?? 'text/csv; charset=utf-8';
+        return void res.writeHead(200, { 'Content-Type': type }).end('a,b\n1,2\n');
+      }
       if (req.url === '/to-file') return void res.writeHead(302, { Location: 'file:///etc/passwd' }).end();
       if (req.url === '/loop') return void res.writeHead(302, { Location: '/loop' }).end();
       if (req.url === '/endless') {
@@ -158,29 +162,54 @@ describe.each(['disk', 's3'] as const)(`user files (${TEST_DB}, %s storage)`, (s
     expect(first.body).toMatchObject({ mime_type: 'text/plain', is_image: false, image_width: null, image_height: null, thumbnails: null });
   });
 
-  it('reads the type from the content: a zip named .png, a truncated image, a header claiming huge dimensions', async () => {
-    const zip = await uploadFile(t, `JWT ${owner.token}`, 'cat.png', zipArchive(), { type: 'image/png' });
-    expect(zip.status).toBe(200);
-    expect(zip.body).toMatchObject({ mime_type: 'application/zip', is_image: false, thumbnails: null, image_width: null });
-    expect(zip.body.name).toMatch(/\.png$/);
-    const served = await download(t, zip.body.url);
-    expect(served.body.equals(zipArchive())).toBe(true);
-    if (storage === 'disk') {
-      expect(served.headers.get('content-type')).toBe('application/zip');
-      expect(served.headers.get('content-disposition')).toBe(`attachment; filename="cat.png"; filename*=UTF-8''cat.png`);
-      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+  it('types a file by its name unless its content is an image; only decoded images are served inline', async () => {
+    // A zip and an HTML page named .png are typed by the name (as Baserow) but are no images: no
+    // thumbnails, and served as a download whatever the type says.
+    const page = Buffer.from('<html><script>alert(1)</script></html>');
+    for (const [content, declared] of [
+      [zipArchive(), 'image/png'],
+      [page, 'text/html'],
+    ] as const) {
+      const upload = await uploadFile(t, `JWT ${owner.token}`, 'cat.png', content, { type: declared });
+      expect(upload.status).toBe(200);
+      expect(upload.body).toMatchObject({ mime_type: 'image/png', is_image: false, thumbnails: null, image_width: null, image_height: null });
+      expect(upload.body.name).toMatch(/\.png$/);
+      const served = await download(t, upload.body.url);
+      expect(served.body.equals(content)).toBe(true);
+      if (storage === 'disk') {
+        expect(served.headers.get('content-type')).toBe('image/png');
+        expect(served.headers.get('content-disposition')).toBe(`attachment; filename="cat.png"; filename*=UTF-8''cat.png`);
+        expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      } else {
+        expect(served.headers.get('content-disposition')).toBe('attachment');
+      }
     }
 
-    const truncated = await uploadFile(t, `JWT ${owner.token}`, 'broken.png', image.subarray(0, Math.floor(image.length / 3)));
+    // An image under another name is an image: the content's type, thumbnails, shown in place.
+    const disguised = await uploadFile(t, `JWT ${owner.token}`, 'photo.txt', image, { type: 'text/plain' });
+    expect(disguised.body).toMatchObject({ mime_type: 'image/png', is_image: true, image_width: 640, image_height: 480 });
+    const shown = await download(t, disguised.body.url);
+    expect([shown.headers.get('content-type'), shown.headers.get('content-disposition')]).toEqual(['image/png', null]);
+
+    const truncated = await uploadFile(t, `JWT ${owner.token}`, 'broken.jpg', image.subarray(0, Math.floor(image.length / 3)));
     expect(truncated.status).toBe(200);
     expect(truncated.body).toMatchObject({ mime_type: 'image/png', is_image: false, thumbnails: null });
+    expect((await download(t, truncated.body.url)).headers.get('content-disposition')).toMatch(/^attachment/);
 
     const huge = await uploadFile(t, `JWT ${owner.token}`, 'bomb.png', hugePng(60_000, 60_000));
     expect(huge.status).toBe(200);
     expect(huge.body).toMatchObject({ mime_type: 'image/png', is_image: false, image_width: null, image_height: null, thumbnails: null });
 
-    const binary = await uploadFile(t, `JWT ${owner.token}`, 'program.png', Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x10]));
-    expect(binary.body).toMatchObject({ mime_type: 'application/octet-stream', is_image: false });
+    // The name's type (Python's mimetypes in Baserow's image), else the type the client sent, else octet-stream.
+    const typed = async (name: string, content: Buffer, type?: string) => (await uploadFile(t, `JWT ${owner.token}`, name, content, { type })).body.mime_type;
+    const binary = Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x10]);
+    expect(await typed('program.png', binary)).toBe('image/png');
+    expect(await typed('sheet.xlsx', zipArchive())).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(await typed('backup.tar.gz', binary)).toBe('application/x-tar');
+    expect(await typed('README.MD', Buffer.from('# hi'))).toBe('text/markdown');
+    expect(await typed('notes', Buffer.from('plain words'), 'text/csv; charset=utf-8')).toBe('text/csv');
+    expect(await typed('blob', binary, 'application/x-custom')).toBe('application/x-custom');
+    expect(await typed('archive.gz', binary)).toBe('application/octet-stream');
   });
 
   it('cleans file names: path segments are dropped, NUL refused, long names truncated in the middle', async () => {
@@ -237,13 +266,17 @@ describe.each(['disk', 's3'] as const)(`user files (${TEST_DB}, %s storage)`, (s
     expect(leftoverUploads(t)).toEqual([]);
   });
 
-  it('uploads via URL: follows redirects, names the file after the URL, types it from its content', async () => {
+  it('uploads via URL: follows redirects, names the file after the URL, types it by content, name, then a known served type', async () => {
     const res = await t.request('POST', '/api/user-files/upload-via-url/', { token: owner.token, body: { url: `${origin.url}/redirect` } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ original_name: 'redirect', mime_type: 'image/png', is_image: true, image_width: 640, size: image.length });
     const direct = await t.request('POST', '/api/user-files/upload-via-url/', { token: owner.token, body: { url: `${origin.url}/photo.png?size=large` } });
     expect(direct.body.original_name).toBe('photo.png');
     expect((await download(t, direct.body.url)).body.equals(image)).toBe(true);
+    const served = async (path: string) => (await t.request('POST', '/api/user-files/upload-via-url/', { token: owner.token, body: { url: `${origin.url}${path}` } })).body;
+    expect(await served('/typed/report')).toMatchObject({ original_name: 'report', mime_type: 'text/csv', is_image: false });
+    expect(await served('/typed/report.txt')).toMatchObject({ original_name: 'report.txt', mime_type: 'text/plain' });
+    expect(await served('/typed/weird?type=foobar/barfoo')).toMatchObject({ original_name: 'weird', mime_type: 'application/octet-stream' });
   });
 
   it('refuses bad URLs, loops, errors, endless and silent servers', async () => {

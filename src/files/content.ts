@@ -21,80 +21,52 @@ const IMAGE_FORMATS: Readonly<Record<string, keyof sharpType.FormatEnum>> = {
   'image/tiff': 'tiff',
 };
 
-/** Types without a signature, recognised by extension only when the content is text. */
-const TEXT_TYPES: Readonly<Record<string, string>> = {
-  txt: 'text/plain',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  md: 'text/markdown',
-  json: 'application/json',
-  html: 'text/html',
-  htm: 'text/html',
-  css: 'text/css',
-  js: 'text/javascript',
-  svg: 'image/svg+xml',
-  ics: 'text/calendar',
-  vcf: 'text/vcard',
-  yaml: 'application/yaml',
-  yml: 'application/yaml',
+/**
+ * The names Pillow gives the raster formats it opens, where they differ from file-type's
+ * (Baserow stores `image/<Pillow's format>` for any content Pillow opens).
+ */
+const PILLOW_TYPES: Readonly<Record<string, string>> = {
+  'image/jpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  'image/gif': 'image/gif',
+  'image/webp': 'image/webp',
+  'image/tiff': 'image/tiff',
+  'image/bmp': 'image/bmp',
+  'image/x-icon': 'image/ico',
+  'image/vnd.adobe.photoshop': 'image/psd',
 };
 
 export interface Inspection {
-  mimeType: string;
+  /** The type of the content when it is an image (whatever its name says), else null. */
+  imageType: string | null;
   /** Set when the content is an image thumbnails are made of. */
   image: { width: number; height: number; format: keyof sharpType.FormatEnum } | null;
 }
 
 /**
- * What a file really is, from its content: file-type reads the signature (a zip named `.png`
- * is a zip), sharp the image header. Files of no known signature are text only when their
- * first bytes are valid UTF-8 without NULs; otherwise `application/octet-stream`.
+ * Whether a file's content is an image, read from the content only: file-type reads the
+ * signature (a zip named `.png` is no image), sharp the header of the formats thumbnails are
+ * made of. Only images decoded here become `is_image` files, served inline.
  */
-export async function inspect(path: string, head: Buffer, extension: string, maxPixels: number): Promise<Inspection> {
+export async function inspect(path: string, head: Buffer, maxPixels: number): Promise<Inspection> {
   let detected: { mime: string } | undefined;
   try {
     detected = await fromBuffer(head);
   } catch {
     detected = undefined; // EndOfStreamError on truncated content: no known signature.
   }
-  if (!detected) {
-    const textType = looksLikeText(head) ? (TEXT_TYPES[extension] ?? 'text/plain') : 'application/octet-stream';
-    // XML and SVG carry a signature file-type knows; text named `.svg` without one stays plain text.
-    return { mimeType: textType === 'image/svg+xml' ? 'text/plain' : textType, image: null };
-  }
-  const format = IMAGE_FORMATS[detected.mime];
-  if (!format) return { mimeType: detected.mime, image: null };
+  const imageType = (detected && PILLOW_TYPES[detected.mime]) ?? null;
+  const format = detected && IMAGE_FORMATS[detected.mime];
+  if (!imageType || !format) return { imageType, image: null };
   try {
     const meta = await sharp()(path, { limitInputPixels: maxPixels }).metadata();
     const width = meta.width ?? 0;
     const height = meta.height ?? 0;
-    if (width < 1 || height < 1 || width * height > maxPixels) return { mimeType: detected.mime, image: null };
-    return { mimeType: detected.mime, image: { width, height, format } };
+    if (width < 1 || height < 1 || width * height > maxPixels) return { imageType, image: null };
+    return { imageType, image: { width, height, format } };
   } catch {
-    return { mimeType: detected.mime, image: null };
+    return { imageType, image: null };
   }
-}
-
-function looksLikeText(head: Buffer): boolean {
-  if (head.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, trimIncompleteUtf8(head)));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The length of `buffer` without a UTF-8 sequence cut at its end (the head is a prefix). */
-function trimIncompleteUtf8(buffer: Buffer): number {
-  const end = buffer.length;
-  for (let back = 1; back <= 3 && end - back >= 0; back++) {
-    const byte = buffer[end - back];
-    if ((byte & 0xc0) === 0x80) continue;
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return needed > back ? end - back : end;
-  }
-  return end;
 }
 
 /**

@@ -20,13 +20,15 @@ const GENERATED_TYPES: Readonly<Record<string, string>> = {
   zip: 'application/zip',
 };
 
+/** Raster types a browser shows in place; only ever for content decoded as an image at upload. */
 const INLINE_TYPES = /^image\/(jpeg|png|gif|webp|tiff)$/;
 
 /**
  * Serves the disk storage at MEDIA_URL's path (`/media/…`), as Baserow's web server does:
  * GET and HEAD of stored keys only (no listing, nothing outside MEDIA_ROOT: a key is a run of
  * safe segments, so `..`, encoded slashes and NUL name nothing), with the type read at upload,
- * `Content-Disposition: attachment` for everything but raster images, and `nosniff`.
+ * `Content-Disposition: attachment` for everything but images whose content was decoded (a
+ * file named `.png` that is no image downloads), and `nosniff`.
  * With S3 storage the files are linked to the bucket and this route does not exist.
  */
 @Injectable()
@@ -76,7 +78,7 @@ export class MediaRoute {
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'private, max-age=3600',
     });
-    if (!INLINE_TYPES.test(type.contentType)) res.set('Content-Disposition', attachment(type.downloadName));
+    if (!type.inline || !INLINE_TYPES.test(type.contentType)) res.set('Content-Disposition', attachment(type.downloadName));
     if (headOnly) {
       res.end();
       return;
@@ -84,18 +86,18 @@ export class MediaRoute {
     await pipeline(await storage.open(key), res);
   }
 
-  /** The content type of a key (user files and thumbnails: as read at upload), or null when it names no file. */
-  private async typeOf(key: string): Promise<{ contentType: string; downloadName: string | null } | null> {
+  /** How a key is served (user files and thumbnails: as read at upload), or null when it names no file. */
+  private async typeOf(key: string): Promise<{ contentType: string; inline: boolean; downloadName: string | null } | null> {
     const parts = key.split('/');
     const userFileName = parts[0] === 'user_files' && parts.length === 2 ? parts[1] : parts[0] === 'thumbnails' && parts.length === 3 && parts[1] in THUMBNAILS ? parts[2] : null;
     if (userFileName !== null) {
       const file = await this.files.findByName(userFileName);
       if (!file) return null;
-      return { contentType: file.mimeType, downloadName: parts[0] === 'user_files' ? file.originalName : null };
+      return { contentType: file.mimeType, inline: file.isImage, downloadName: parts[0] === 'user_files' ? file.originalName : null };
     }
     if (parts[0] === 'user_files' || parts[0] === 'thumbnails') return null;
     const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
-    return { contentType: GENERATED_TYPES[extension] ?? 'application/octet-stream', downloadName: null };
+    return { contentType: GENERATED_TYPES[extension] ?? 'application/octet-stream', inline: false, downloadName: null };
   }
 }
 

@@ -9,6 +9,14 @@ export const multer = lazy(() => require('multer') as typeof import('multer'));
 
 type SpooledUpload = Express.Multer.File & { spooled?: SpooledFile };
 
+/** A received file part: the client's file name and type, and the spooled content. */
+export interface ReceivedFile {
+  name: string;
+  /** The part's Content-Type (busboy reads a missing one as `text/plain`). */
+  type: string | null;
+  file: SpooledFile;
+}
+
 /** Multer storage that spools the part to a temporary file, hashing and measuring it. */
 function spoolingStorage(limitBytes: number, dir: string): StorageEngine {
   return {
@@ -33,7 +41,7 @@ function spoolingStorage(limitBytes: number, dir: string): StorageEngine {
  * ERROR_FILE_SIZE_TOO_LARGE, answered at once on a connection then closed (the rest of the
  * body is not read).
  */
-export async function readFilePart(req: Request, res: Response, limits: { limitBytes: number; tmpDir: string }): Promise<{ name: string; file: SpooledFile }> {
+export async function readFilePart(req: Request, res: Response, limits: { limitBytes: number; tmpDir: string }): Promise<ReceivedFile> {
   const { limitBytes, tmpDir } = limits;
   const contentType = req.headers['content-type'];
   if (!contentType) {
@@ -58,7 +66,7 @@ export async function readFilePart(req: Request, res: Response, limits: { limitB
   }
   const file = req.file as SpooledUpload | undefined;
   if (!file?.spooled) throw UserFileErrors.invalidFile();
-  return { name: file.originalname, file: file.spooled };
+  return { name: file.originalname, type: file.mimetype || null, file: file.spooled };
 }
 
 /** Busboy's refusals of malformed multipart (missing boundary, unexpected end). */

@@ -23,7 +23,7 @@ export class UserFileEntity {
   @Column({ type: 'bigint', transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
   size: number;
 
-  /** Read from the content, never from the name. */
+  /** The content's type when it is an image, else the name's (Baserow's rule); never makes a file `is_image`. */
   @Column({ name: 'mime_type', type: 'varchar', length: 127, default: '' })
   mimeType: string;
 

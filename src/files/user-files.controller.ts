@@ -52,8 +52,8 @@ export class UserFilesController {
   @Answer(USER_FILE_SCHEMA)
   @ApiOperation({ operationId: 'upload_file', summary: 'Uploads a file by sending its contents in the `file` part of a multipart body.' })
   async uploadFile(@CurrentUser() user: UserEntity, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserFileJson> {
-    const { name, file } = await readFilePart(req, res, { limitBytes: this.config.fileUploadSizeLimitBytes, tmpDir: this.config.uploadTmpDir });
-    return this.files.upload(user, name, file);
+    const { name, file, type } = await readFilePart(req, res, { limitBytes: this.config.fileUploadSizeLimitBytes, tmpDir: this.config.uploadTmpDir });
+    return this.files.upload(user, name, file, type);
   }
 
   @Post('upload-via-url')

@@ -7,7 +7,6 @@ export const UserFileErrors = {
     new ApiError('ERROR_FILE_SIZE_TOO_LARGE', 413, `The provided file is too large. Max ${Math.floor(limitBytes / 1024 / 1024)}MB is allowed.`),
   urlCouldNotBeReached: () => new ApiError('ERROR_FILE_URL_COULD_NOT_BE_REACHED', 400, 'The provided URL could not be reached.'),
   invalidFileUrl: () => new ApiError('ERROR_INVALID_FILE_URL', 400, 'The provided URL is not valid.'),
-  userFileDoesNotExist: (nameOrId: string | number) => new ApiError('ERROR_USER_FILE_DOES_NOT_EXIST', 400, `The user file ${nameOrId} does not exist.`),
   invalidUserFileName: (name: string) => new ApiError('ERROR_INVALID_USER_FILE_NAME_ERROR', 400, `The user file name ${name} is invalid.`),
 };
 

@@ -6,6 +6,7 @@ import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import type { UserEntity } from '../users/user.entity';
 import { inspect, makeThumbnails, THUMBNAILS } from './content';
+import { isKnownType, typeFromName } from './mime-types';
 import type { SpooledFile } from './spool';
 import { FileStorage } from './storage/file-storage';
 import { UserFileRepository } from './user-file.repository';
@@ -77,11 +78,13 @@ export class UserFilesService {
     private readonly db: UnitOfWork,
   ) {}
 
-  /** Stores a received file (the temporary file is removed, whatever happens). */
-  /** `user` is null for a visitor of a public form. */
-  async upload(user: UserEntity | null, clientName: string, spooled: SpooledFile): Promise<UserFileJson> {
+  /**
+   * Stores a received file (the temporary file is removed, whatever happens). `user` is null
+   * for a visitor of a public form; `declaredType` is the type the client sent with the file.
+   */
+  async upload(user: UserEntity | null, clientName: string, spooled: SpooledFile, declaredType: string | null = null): Promise<UserFileJson> {
     try {
-      return await this.serialize(await this.store(user, clientName, spooled));
+      return await this.serialize(await this.store(user, clientName, spooled, declaredType));
     } finally {
       await spooled.discard();
     }
@@ -95,24 +98,31 @@ export class UserFilesService {
       throw UserFileErrors.invalidFileUrl();
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw UserFileErrors.invalidFileUrl();
-    let spooled: SpooledFile;
+    let fetched: Awaited<ReturnType<typeof fetchToSpool>>;
     try {
-      ({ file: spooled } = await fetchToSpool(parsed.href, {
+      fetched = await fetchToSpool(parsed.href, {
         limitBytes: this.config.fileUploadSizeLimitBytes,
         timeoutMs: this.config.fileUploadUrlTimeoutSeconds * 1000,
         allowPrivateAddresses: this.config.fileUploadUrlAllowPrivateAddresses,
         tmpDir: this.config.uploadTmpDir,
-      }));
+      });
     } catch (error) {
       if (error instanceof FileTooLargeError) throw UserFileErrors.fileSizeTooLarge(this.config.fileUploadSizeLimitBytes);
       if (error instanceof UrlNotAllowedError || error instanceof UrlNotReachableError) throw UserFileErrors.urlCouldNotBeReached();
       throw error;
     }
     const clientName = decodeSafely(parsed.pathname.split('/').pop() ?? '');
-    return this.upload(user, clientName, spooled);
+    // A server's type counts only when it is a type the table knows (Baserow: `guess_extension`).
+    const type = mediaType(fetched.response.headers['content-type']);
+    return this.upload(user, clientName, fetched.file, type && isKnownType(type) ? type : null);
   }
 
-  private async store(user: UserEntity | null, clientName: string, spooled: SpooledFile): Promise<UserFileEntity> {
+  /**
+   * Baserow's type of an upload: the content's when it is an image, else the name's, else the
+   * type the client declared, else `application/octet-stream`. Only content decoded as an
+   * image becomes `is_image` (thumbnails, served inline); a type taken from a name never does.
+   */
+  private async store(user: UserEntity | null, clientName: string, spooled: SpooledFile, declaredType: string | null): Promise<UserFileEntity> {
     if (spooled.size === 0) throw UserFileErrors.invalidFile();
     const originalName = cleanOriginalName(clientName);
     const same = await this.files.findSame(originalName, spooled.sha256);
@@ -120,7 +130,8 @@ export class UserFilesService {
 
     const originalExtension = extensionOf(originalName);
     const maxPixels = this.config.fileUploadMaxImagePixels;
-    const { mimeType, image } = await inspect(spooled.path, spooled.head, originalExtension, maxPixels);
+    const { imageType, image } = await inspect(spooled.path, spooled.head, maxPixels);
+    const mimeType = imageType ?? typeFromName(originalName) ?? mediaType(declaredType) ?? 'application/octet-stream';
     let thumbnails: Map<string, Buffer> | null = null;
     if (image) {
       try {
@@ -135,10 +146,10 @@ export class UserFilesService {
     try {
       for (const [size, buffer] of thumbnails ?? []) {
         keys.push(thumbnailKey(size, name));
-        await this.storage.save(thumbnailKey(size, name), buffer, mimeType);
+        await this.storage.save(thumbnailKey(size, name), buffer, { contentType: mimeType, inline: true });
       }
       keys.push(userFileKey(name));
-      await this.storage.save(userFileKey(name), createReadStream(spooled.path), mimeType);
+      await this.storage.save(userFileKey(name), createReadStream(spooled.path), { contentType: mimeType, inline: thumbnails !== null });
       return await this.db.run(() =>
         this.files.insert({
           originalName,
@@ -195,6 +206,12 @@ export class UserFilesService {
     }
     return result;
   }
+}
+
+/** The `type/subtype` of a Content-Type value (parameters dropped), or null when it is none or too long to store. */
+function mediaType(value: string | null | undefined): string | null {
+  const type = value?.split(';')[0].trim().toLowerCase() ?? '';
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type) && type.length <= 127 ? type : null;
 }
 
 function decodeSafely(segment: string): string {

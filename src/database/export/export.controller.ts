@@ -14,7 +14,7 @@ const EXPORT_JOB_SCHEMA = {
     table: { type: 'integer', nullable: true },
     view: { type: 'integer', nullable: true },
     exporter_type: { type: 'string' },
-    state: { type: 'string', enum: ['pending', 'started', 'finished', 'failed', 'cancelled'] },
+    state: { type: 'string', enum: ['pending', 'exporting', 'finished', 'failed', 'cancelled'] },
     status: { type: 'string', description: 'DEPRECATED: use state.' },
     exported_file_name: { type: 'string', nullable: true },
     created_at: { type: 'string', format: 'date-time' },

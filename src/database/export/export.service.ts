@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { toApiDateTime } from '../../core/database/columns';
 import { ApiError, validationError } from '../../core/errors/api-error';
 import { FileStorage } from '../../files/storage/file-storage';
 import type { JobEntity } from '../../jobs/job.entity';
@@ -10,7 +11,7 @@ import type { UserEntity } from '../../users/user.entity';
 import { ViewsService } from '../../views/views.service';
 import { ViewErrors } from '../../views/views.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
+import { exportedValue, FieldTypeRegistry, fieldColumn } from '../fields/field-type';
 import { RowListQuery, RowSelection } from '../rows/row-list.query';
 import { RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
@@ -29,17 +30,21 @@ export const ExportErrors = {
 /** View types whose rows can be exported (Baserow's exporters support grid views). */
 const EXPORTABLE_VIEW_TYPES = new Set(['grid']);
 
-/** An export job as Baserow's `ExportJobSerializer` shows it. */
+/**
+ * An export job as Baserow's `ExportJobSerializer` shows it: a running export is `exporting`
+ * (Baserow's export jobs have their own states), its times as every other timestamp.
+ */
 export function serializeExportJob(job: JobEntity): Record<string, unknown> {
+  const state = job.state === 'started' ? 'exporting' : job.state;
   return {
     id: job.id,
     table: job.data.table ?? null,
     view: job.data.view ?? null,
     exporter_type: job.data.exporter_type,
-    state: job.state,
-    status: job.state,
+    state,
+    status: state,
     exported_file_name: job.data.exported_file_name ?? null,
-    created_at: job.createdOn.toISOString(),
+    created_at: toApiDateTime(job.createdOn),
     progress_percentage: job.progressPercentage,
     url: job.data.url ?? null,
   };
@@ -133,7 +138,7 @@ export class ExportService {
     const name = `export_${randomBytes(24).toString('base64url')}.${exporter.extension}`;
     const key = `export_files/${name}`;
     const out = new PassThrough();
-    const saving = this.storage.save(key, out, exporter.contentType);
+    const saving = this.storage.save(key, out, { contentType: exporter.contentType, inline: false });
     // Surfaced through `saving`; a write waiting on a failed store is released by the stream's error.
     saving.catch(() => out.destroy());
     try {
@@ -157,10 +162,7 @@ export class ExportService {
     return { exported_file_name: name, url: await this.storage.url(key, { downloadName: name }) };
   }
 
-  /** A cell as the exporter writes it: the type's export value, else the response value (rich) or its text. */
   private cell(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
-    const type = this.types.of(field);
-    if (type.exportValue) return type.exportValue(field, apiValue, rich);
-    return rich ? apiValue : type.toText(field, apiValue);
+    return exportedValue(this.types.of(field), field, apiValue, rich);
   }
 }

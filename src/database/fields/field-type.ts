@@ -172,7 +172,7 @@ export interface FieldType {
   /**
    * Export (Baserow's `get_export_value`): the cell as an exported file shows it, from its
    * response value. `rich` (JSON, XML) keeps lists and objects; otherwise (CSV, Excel) text.
-   * Absent: the exporter's generic rule.
+   * Absent: the response value (rich) or its text, as `exportedValue` reads it.
    */
   exportValue?(field: FieldEntity, apiValue: unknown, rich: boolean): unknown;
   /** The cell as text, the way conversions to text and primary values (`names`, link values) read it. */
@@ -260,3 +260,14 @@ export interface RelationSource {
 export const fieldColumn = (field: { id: number }): string => `field_${field.id}`;
 /** `database_table_<id>`: the SQL table of a user table. */
 export const rowsTable = (tableId: number): string => `database_table_${tableId}`;
+
+/**
+ * A cell as an export writes it (Baserow's `get_export_value`): the type's export value, else
+ * the response value (rich) or its text. An empty cell is `""` in every format, as Baserow's
+ * file writer writes a None.
+ */
+export function exportedValue(type: FieldType, field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+  if (apiValue === null || apiValue === undefined) return '';
+  const value = type.exportValue ? type.exportValue(field, apiValue, rich) : rich ? apiValue : type.toText(field, apiValue);
+  return value === null || value === undefined ? '' : value;
+}

@@ -89,14 +89,65 @@ type XmlNode = Record<string, unknown>;
 
 const xml = lazy(() => require('fast-xml-parser') as typeof import('fast-xml-parser'));
 
+/**
+ * Entities a file's DOCTYPE may declare: internal ones only (an external entity is refused by
+ * the parser, never fetched), each of at most 10,000 characters, at most 1,000 of them, adding
+ * at most 1,000,000 characters however often they are used.
+ */
+const ENTITY_LIMITS = { enabled: true, maxEntitySize: 10_000, maxEntityCount: 1_000, maxTotalExpansions: 100_000, maxExpandedLength: 1_000_000 };
+
+/** A reference to a general entity other than XML's five and character references. */
+const DECLARED_ENTITY_REFERENCE = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)[^\s&;]+;/;
+
+/**
+ * The internal subset of the file's DOCTYPE (`<!DOCTYPE rows [ … ]>`), or '' (quoted values
+ * and comments may hold `]`).
+ */
+function internalSubset(text: string): string {
+  const doctype = text.indexOf('<!DOCTYPE');
+  if (doctype < 0) return '';
+  let i = doctype + 9;
+  let start = -1;
+  while (i < text.length) {
+    const char = text[i];
+    if (text.startsWith('<!--', i)) {
+      const end = text.indexOf('-->', i + 4);
+      i = end < 0 ? text.length : end + 3;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      const end = text.indexOf(char, i + 1);
+      i = end < 0 ? text.length : end + 1;
+      continue;
+    }
+    if (char === '[' && start < 0) start = i + 1;
+    else if (char === ']' && start >= 0) return text.slice(start, i);
+    else if (char === '>' && start < 0) return '';
+    i++;
+  }
+  return start >= 0 ? text.slice(start) : '';
+}
+
 function parseXmlFile(bytes: Buffer): Record<string, unknown>[] {
   const text = decode(bytes, 'utf-8');
   const { XMLParser, XMLValidator } = xml();
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw invalidFile(`The provided file is not valid XML: ${valid.err.msg} (line ${valid.err.line})`);
-  // Ordered nodes (`[{tag: children}]`), every value kept as text, entities decoded, no attributes.
-  const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: true });
-  const nodes = (parser.parse(text) as XmlNode[]).filter((node) => !('?xml' in node) && !('#text' in node));
+  // An entity defined by others is how an exponential expansion (billion laughs) starts: refused.
+  for (const match of internalSubset(text).matchAll(/<!ENTITY\s+[^\s"']+\s+(["'])([\s\S]*?)\1/g)) {
+    if (DECLARED_ENTITY_REFERENCE.test(match[2])) throw invalidFile('The provided XML file declares entities that refer to other entities, which is not supported.');
+  }
+  // Ordered nodes (`[{tag: children}]`), every value kept as text, entities decoded, no
+  // attributes. `htmlEntities` is what makes the parser decode character references (`&#65;`).
+  const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: ENTITY_LIMITS, htmlEntities: true });
+  let parsed: XmlNode[];
+  try {
+    parsed = parser.parse(text) as XmlNode[];
+  } catch (error) {
+    // External entities, entities over the limits and other DOCTYPE refusals of the parser.
+    throw invalidFile(`The provided file is not valid XML: ${(error as Error).message}`);
+  }
+  const nodes = parsed.filter((node) => !('?xml' in node) && !('#text' in node));
   const root = nodes.length === 1 ? (Object.values(nodes[0])[0] as XmlNode[]) : null;
   if (!root) throw invalidFile('The provided XML file must have one root element.');
   const rows = root.filter((node) => !('#text' in node)).map((row) => {

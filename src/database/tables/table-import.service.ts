@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ApiError, ErrorTree, FieldError, validationError } from '../../core/errors/api-error';
+import { pythonTypeName } from '../../core/validation/field';
 import { JobFailure, JobProgress, JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
 import type { UserEntity } from '../../users/user.entity';
@@ -32,6 +33,9 @@ export interface ImportConfiguration {
   upsert_values?: unknown[][] | null;
   skipped_fields?: number[] | null;
 }
+
+const notAList = (value: unknown): FieldError => ({ error: `Expected a list of items but got type "${pythonTypeName(value)}".`, code: 'not_a_list' });
+const minLengthError = (length: number): FieldError => ({ error: `Ensure this field has at least ${length} elements.`, code: 'min_length' });
 
 /** The report of a finished import: per failing row index, the messages per field. */
 export type FailingRows = Record<string, Record<string, string[]>>;
@@ -130,38 +134,55 @@ export class TableImportService {
     return { valid, failing, validIndexes };
   }
 
-  /** The body checks Baserow's serializer makes: known fields, one upsert value list per row. */
+  /**
+   * The body checks Baserow's TableImportConfiguration and TableImportSerializer make: lists of
+   * field ids (`upsert_fields` not empty), lists of upsert value lists, upsert values when
+   * upsert fields are given, one upsert value list per row; then known fields.
+   */
   private checkConfiguration(context: TableContext, input: ImportInput): ImportConfiguration {
     const raw = input.configuration;
     if (raw === undefined || raw === null) return {};
     const tree: ErrorTree = {};
-    const ids = (key: 'upsert_fields' | 'skipped_fields'): number[] | null => {
+    const list = (key: keyof ImportConfiguration, minLength: number): unknown[] | null => {
       const value = raw[key];
       if (value === undefined || value === null) return null;
-      if (!Array.isArray(value)) {
-        tree[key] = [{ error: `Expected a list of items but got type "${typeof value}".`, code: 'not_a_list' }];
-        return null;
-      }
+      if (!Array.isArray(value)) tree[key] = [notAList(value)];
+      else if (value.length < minLength) tree[key] = [minLengthError(minLength)];
+      else return value;
+      return null;
+    };
+    const ids = (key: 'upsert_fields' | 'skipped_fields', minLength: number): number[] | null => {
+      const value = list(key, minLength);
       const errors: ErrorTree = {};
-      value.forEach((id, i) => {
-        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
+      value?.forEach((id, i) => {
+        if (typeof id !== 'number' || !Number.isInteger(id)) errors[String(i)] = [{ error: 'A valid integer is required.', code: 'invalid' }];
+        else if (id < 1) errors[String(i)] = [{ error: 'Ensure this value is greater than or equal to 1.', code: 'min_value' }];
       });
       if (Object.keys(errors).length) tree[key] = errors;
-      return value as number[];
+      return value as number[] | null;
     };
-    const upsertFields = ids('upsert_fields');
-    const skippedFields = ids('skipped_fields');
-    const upsertValues = raw.upsert_values;
-    if (upsertValues !== undefined && upsertValues !== null && (!Array.isArray(upsertValues) || upsertValues.some((v) => !Array.isArray(v)))) {
-      tree['upsert_values'] = [{ error: 'Expected a list of lists.', code: 'not_a_list' }];
+    const upsertFields = ids('upsert_fields', 1);
+    const skippedFields = ids('skipped_fields', 0);
+    const upsertValues = list('upsert_values', 0);
+    const valueErrors: ErrorTree = {};
+    upsertValues?.forEach((item, i) => {
+      if (!Array.isArray(item)) valueErrors[String(i)] = [notAList(item)];
+      else if (!item.length) valueErrors[String(i)] = [minLengthError(1)];
+    });
+    if (Object.keys(valueErrors).length) tree['upsert_values'] = valueErrors;
+    if (Object.keys(tree).length) throw validationError({ configuration: tree });
+    const values = upsertValues as unknown[][] | null;
+    if (upsertFields?.length && !values?.length) {
+      // Baserow's key, as its serializer spells it.
+      throw validationError({ configuration: { upsert_value: [{ error: 'upsert_values must not be empty when upsert_fields are provided.', code: 'invalid' }] } });
     }
-    if (!Object.keys(tree).length && upsertFields?.length) {
-      const values = (upsertValues ?? []) as unknown[][];
-      if (values.length !== input.data.length) {
-        tree['upsert_values'] = [{ error: 'upsert_values must contain as many items as the provided data.', code: 'invalid' } as FieldError];
-      } else if (values.some((v) => v.length !== upsertFields.length)) {
-        tree['upsert_values'] = [{ error: 'Each upsert_values item must contain as many values as upsert_fields.', code: 'invalid' } as FieldError];
-      }
+    if (values?.length && values.length !== input.data.length) {
+      const error = { error: '`data` and `configuration.upsert_values` should have the same length.', code: 'invalid' };
+      // The serializer's own `validate`: a list under `data`, the bare error under `configuration`.
+      throw validationError({ data: [error], configuration: { upsert_values: error as unknown as ErrorTree } });
+    }
+    if (upsertFields?.length && values!.some((v) => v.length !== upsertFields.length)) {
+      tree['upsert_values'] = [{ error: 'Each upsert_values item must contain as many values as upsert_fields.', code: 'invalid' } as FieldError];
     }
     if (Object.keys(tree).length) throw validationError({ configuration: tree });
     for (const id of [...(upsertFields ?? []), ...(skippedFields ?? [])]) if (!context.byId.has(id)) throw DatabaseErrors.fieldNotInTable();
@@ -169,7 +190,7 @@ export class TableImportService {
       const field = context.byId.get(id)!;
       if (!this.types.of(field).column(field)) throw new ApiError('ERROR_INVALID_UPSERT_FIELD', 400, `The field ${field.name} cannot be used to match rows.`);
     }
-    return { upsert_fields: upsertFields, upsert_values: upsertValues as unknown[][] | null, skipped_fields: skippedFields };
+    return { upsert_fields: upsertFields, upsert_values: values, skipped_fields: skippedFields };
   }
 
   /** The table's live rows by the text of their upsert cells (first row wins), read once per import. */

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { assertSafeKey, FileNotStoredError, FileStorage } from './file-storage';
+import { assertSafeKey, FileNotStoredError, FileStorage, StoredType } from './file-storage';
 
 /** Files under MEDIA_ROOT (`./data/media` by default), served at MEDIA_URL by the media controller. */
 export class DiskFileStorage extends FileStorage {
@@ -22,7 +22,7 @@ export class DiskFileStorage extends FileStorage {
     return join(this.root, ...key.split('/'));
   }
 
-  async save(key: string, body: Buffer | Readable, _contentType: string): Promise<void> {
+  async save(key: string, body: Buffer | Readable, _serving: StoredType): Promise<void> {
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
     // Written beside the target and renamed: a reader never sees half a file.

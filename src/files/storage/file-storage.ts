@@ -7,8 +7,11 @@ import type { Readable } from 'node:stream';
  * what a client sent.
  */
 export abstract class FileStorage {
-  /** Stores `body` under `key` (replacing what was there). */
-  abstract save(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
+  /**
+   * Stores `body` under `key` (replacing what was there). `inline` only for images whose content
+   * was decoded: everything else downloads as an attachment, whatever its type says.
+   */
+  abstract save(key: string, body: Buffer | Readable, serving: StoredType): Promise<void>;
   /** The stored bytes as a stream; rejects with FileNotStoredError when there is nothing under `key`. */
   abstract open(key: string): Promise<Readable>;
   abstract exists(key: string): Promise<boolean>;
@@ -16,6 +19,12 @@ export abstract class FileStorage {
   abstract delete(key: string): Promise<void>;
   /** The absolute URL clients download `key` from (a signed one when the bucket is private). */
   abstract url(key: string, options?: { downloadName?: string }): Promise<string>;
+}
+
+/** How a stored file is served: its type, and whether a browser may show it in place. */
+export interface StoredType {
+  contentType: string;
+  inline: boolean;
 }
 
 export class FileNotStoredError extends Error {

@@ -3,12 +3,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../../core/config/config';
-import { assertSafeKey, FileNotStoredError, FileStorage } from './file-storage';
-
-/** `attachment` for everything but raster images, so a stored HTML page never renders from the bucket. */
-function disposition(contentType: string): string | undefined {
-  return /^image\/(jpeg|png|gif|webp|tiff)$/.test(contentType) ? undefined : 'attachment';
-}
+import { assertSafeKey, FileNotStoredError, FileStorage, StoredType } from './file-storage';
 
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -29,9 +24,10 @@ export class S3FileStorage extends FileStorage {
     });
   }
 
-  async save(key: string, body: Buffer | Readable, contentType: string): Promise<void> {
+  /** Everything but decoded images is stored as an `attachment`, so a stored HTML page never renders from the bucket. */
+  async save(key: string, body: Buffer | Readable, { contentType, inline }: StoredType): Promise<void> {
     assertSafeKey(key);
-    const params = { Bucket: this.config.bucket, Key: key, ContentType: contentType || 'application/octet-stream', ContentDisposition: disposition(contentType) };
+    const params = { Bucket: this.config.bucket, Key: key, ContentType: contentType || 'application/octet-stream', ContentDisposition: inline ? undefined : 'attachment' };
     if (Buffer.isBuffer(body)) {
       await this.client.send(new PutObjectCommand({ ...params, Body: body }));
       return;

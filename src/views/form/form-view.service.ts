@@ -1,4 +1,4 @@
-import type { SpooledFile } from '../../files/spool';
+import type { ReceivedFile } from '../../files/multipart';
 import { UserFileJson, UserFilesService } from '../../files/user-files.service';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -139,10 +139,10 @@ export class FormViewService {
    * A file for a file field of the form (Baserow's form `upload-file`): whoever may submit the
    * form may upload, and the body is read only once that is known.
    */
-  async uploadFile(user: UserEntity | undefined, token: string | null, slug: string, read: () => Promise<{ name: string; file: SpooledFile }>): Promise<UserFileJson> {
+  async uploadFile(user: UserEntity | undefined, token: string | null, slug: string, read: () => Promise<ReceivedFile>): Promise<UserFileJson> {
     await this.require(slug, { userId: user?.id ?? null, token });
-    const { name, file } = await read();
-    return this.userFiles.upload(user ?? null, name, file);
+    const { name, file, type } = await read();
+    return this.userFiles.upload(user ?? null, name, file, type);
   }
 
   /**

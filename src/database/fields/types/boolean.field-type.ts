@@ -35,6 +35,11 @@ export class BooleanFieldType extends ColumnFieldType {
     return apiValue ? 'true' : 'false';
   }
 
+  /** Exported as a boolean (JSON, XML) or Python's `str(bool)`, `True`/`False` (CSV, Excel). */
+  exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    return rich ? !!apiValue : apiValue ? 'True' : 'False';
+  }
+
   convertFrom(_field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
     return textToBoolean(fromType.toText(from, apiValue));
   }

@@ -4,13 +4,14 @@ import { quote } from '../../../core/database/sql';
 import { toApiDateTime } from '../../../core/database/columns';
 import { UserFileRepository } from '../../../files/user-file.repository';
 import { parseUserFileName, UserFileEntity, userFileName } from '../../../files/user-file.entity';
-import { UserFileErrors } from '../../../files/user-files.errors';
 import { UserFileFacts, userFileKey, UserFileJson, UserFilesService } from '../../../files/user-files.service';
 import { FileStorage } from '../../../files/storage/file-storage';
 import { formulaDialect } from '../../formula/formula-dialect';
 import type { FieldEntity } from '../field.entity';
-import { cellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
+import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, fieldColumn } from '../field-type';
+import { pyList } from '../../database.errors';
 import { pythonTypeName } from '../../../core/validation/field';
+import { joinCommaSeparated, splitCommaSeparated } from '../values/comma-separated';
 import { columnOf } from './base';
 import { joinedText } from './search-text';
 
@@ -60,14 +61,15 @@ function safeParse(text: string): unknown {
   }
 }
 
-/** Baserow's `list_to_comma_separated_string`: items joined by `, `, quoted when they hold a comma or a quote. */
-function commaSeparated(items: string[]): string {
-  return items.map((item) => (/[",]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item)).join(', ');
+/** A name of a request that must name a user file (Baserow's `user_file_name_validator`). */
+function requestedFileName(name: unknown): string {
+  if (typeof name !== 'string' || !parseUserFileName(name)) throw cellError('The user file name is invalid.', 'invalid');
+  return name;
 }
 
 /**
  * `file`: a list of user files in one JSON column. Written as names or `{name, visible_name}`
- * (names of files that do not exist: ERROR_USER_FILE_DOES_NOT_EXIST), answered with absolute
+ * (names of files that do not exist: a body validation error), answered with absolute
  * URLs and thumbnails; searched and filtered by visible name.
  */
 @Injectable()
@@ -100,31 +102,39 @@ export class FileFieldType implements FieldType {
     const items = lenient ? value.items : this.requestItems(value);
     if (items.length === 0) return '[]';
     const found = await this.files.findByNames(items.map((item) => item.name));
-    const stored: StoredFile[] = [];
-    for (const item of items) {
-      const file = found.get(item.name);
-      if (file) stored.push(storedFile(file, item.visible_name));
-      else if (!lenient) throw UserFileErrors.userFileDoesNotExist(item.name);
-    }
-    return JSON.stringify(stored);
+    const missing = [...new Set(items.map((item) => item.name).filter((name) => !found.has(name)))].sort();
+    // Baserow's UserFileDoesNotExist: a Django ValidationError, answered as the whole detail.
+    if (missing.length && !lenient) throw new CellError(`The user files ${pyList(missing)} do not exist.`);
+    return JSON.stringify(items.filter((item) => found.has(item.name)).map((item) => storedFile(found.get(item.name)!, item.visible_name)));
   }
 
-  /** A request value as `{name, visible_name}` items (Baserow's list of FileFieldRequestSerializer, names or a comma string). */
+  /**
+   * A request value as `{name, visible_name}` items: Baserow's FileFieldRequestSerializer takes
+   * a list of names, a list of `{name, visible_name?}` objects (never both in one cell) or a
+   * comma-separated string of names; every name must be a user file name.
+   */
   private requestItems(value: unknown): { name: string; visible_name: string | null }[] {
-    if (value === null || value === undefined || value === '') return [];
-    if (typeof value === 'string') return value.split(',').map((name) => name.trim()).filter(Boolean).map((name) => ({ name, visible_name: null }));
-    if (!Array.isArray(value)) throw cellError(`Expected a list of items but got type "${pythonTypeName(value)}".`, 'not_a_list');
-    return value.map((item) => {
-      if (typeof item === 'string' && item.trim()) return { name: item.trim(), visible_name: null };
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        throw cellError('Every provided value must at least contain the file name as `name`.', 'invalid');
-      }
-      const { name, visible_name: visibleName } = item as Record<string, unknown>;
-      if (typeof name !== 'string' || !name.trim()) throw cellError('Every provided value must at least contain the file name as `name`.', 'invalid');
+    if (value === null || value === undefined) return [];
+    if (typeof value !== 'string' && !Array.isArray(value)) throw cellError('This value must be a list or a string.', 'not_a_list');
+    if (value.length === 0) return [];
+    const items: unknown[] = typeof value === 'string' ? splitCommaSeparated(value) : value;
+    const first = pythonTypeName(items[0]);
+    // Python's `isinstance(item, type(first))`: a bool is an int too.
+    if (items.some((item) => pythonTypeName(item) !== first && !(first === 'int' && typeof item === 'boolean'))) {
+      throw cellError('All list values must be same type.', 'not_same_type');
+    }
+    if (first === 'str') return items.map((name) => ({ name: requestedFileName(name), visible_name: null }));
+    if (first !== 'dict') throw cellError('The provided value should be a list of valid string or objects containing a value property.', 'invalid');
+    const named = items as Record<string, unknown>[];
+    for (const item of named) {
+      if (item.name === undefined || item.name === null) throw cellError('A name property is required for all values of the list.', 'required');
+      requestedFileName(item.name);
+    }
+    return named.map(({ name, visible_name: visibleName }) => {
       if (visibleName !== undefined && visibleName !== null && typeof visibleName !== 'string') throw cellError('The provided `visible_name` must be a string.', 'invalid');
       // eslint-disable-next-line no-control-regex
       if (typeof visibleName === 'string' && /\u0000/.test(visibleName)) throw cellError('Null characters are not allowed.', 'null_characters_not_allowed');
-      return { name: name.trim(), visible_name: typeof visibleName === 'string' && visibleName.trim() ? visibleName.trim().slice(0, 255) : null };
+      return { name: name as string, visible_name: typeof visibleName === 'string' && visibleName.trim() ? visibleName.trim().slice(0, 255) : null };
     });
   }
 
@@ -155,11 +165,11 @@ export class FileFieldType implements FieldType {
     return (Array.isArray(apiValue) ? (apiValue as FileCell[]) : []).map(({ url: _url, thumbnails: _thumbnails, ...stored }) => stored);
   }
 
-  /** Baserow's `get_export_value`: rich → `{visible_name, name, url}` items; text → `visible_name (url), …`. */
+  /** Baserow's `get_export_value`: rich → `{visible_name, name, url}` items; text → `visible_name (url),…`. */
   exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
     const files = Array.isArray(apiValue) ? (apiValue as FileCell[]) : [];
     if (rich) return files.map((file) => ({ visible_name: file.visible_name, name: file.name, url: file.url }));
-    return commaSeparated(files.map((file) => `${file.visible_name} (${file.url})`));
+    return joinCommaSeparated(files.map((file) => `${file.visible_name} (${file.url})`));
   }
 
   /** As Baserow converts a file field to text: `visible_name (url)` items joined by `, `. */

@@ -12,6 +12,7 @@ import { CellError, cellError, ColumnRef, FieldContext, FieldType, FieldTypeRegi
 import { FieldRepository } from '../field.repository';
 import { FieldsService } from '../fields.service';
 import { joinedText } from './search-text';
+import { joinCommaSeparated } from '../values/comma-separated';
 import { Junction } from './junction';
 import type { FieldDocument, ImportIds } from '../../serialization/database-document';
 import { TrashErrors } from '../../../trash/trash.errors';
@@ -378,9 +379,10 @@ export class LinkRowFieldType implements FieldType {
     return values.length ? values.join(', ') : null;
   }
 
-  /** Exported as the linked rows' primary values: a list (JSON, XML) or joined with ", " (CSV, Excel). */
-  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
-    return rich ? ((apiValue as LinkValue[] | null) ?? []).map((v) => v.value) : (this.toText(field, apiValue) ?? '');
+  /** Exported as the linked rows' primary values: a list (JSON, XML) or Baserow's comma-separated text (CSV, Excel). */
+  exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const values = ((apiValue as LinkValue[] | null) ?? []).map((v) => v.value);
+    return rich ? values : joinCommaSeparated(values.map((value) => value ?? ''));
   }
 
   historyValue(_field: FieldEntity, apiValue: unknown): number[] {

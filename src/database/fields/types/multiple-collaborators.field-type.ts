@@ -5,6 +5,7 @@ import type { FieldEntity } from '../field.entity';
 import { CellError, cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource, USERS_SEARCH_SOURCE } from '../field-type';
 import { Junction } from './junction';
 import { joinedText } from './search-text';
+import { joinCommaSeparated } from '../values/comma-separated';
 import type { ImportIds } from '../../serialization/database-document';
 
 type Collaborator = { id: number; name: string };
@@ -117,9 +118,10 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     return names.length ? names.join(', ') : null;
   }
 
-  /** Exported as the collaborators' names: a list (JSON, XML) or joined with ", " (CSV, Excel). */
-  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
-    return rich ? ((apiValue as Collaborator[] | null) ?? []).map((c) => c.name) : (this.toText(field, apiValue) ?? '');
+  /** Exported as the collaborators' names: a list (JSON, XML) or Baserow's comma-separated text (CSV, Excel). */
+  exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const names = ((apiValue as Collaborator[] | null) ?? []).map((c) => c.name);
+    return rich ? names : joinCommaSeparated(names);
   }
 
   /** Collaborators only come from collaborator fields (other values are not user ids). */

@@ -4,6 +4,7 @@ import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, 
 import { FieldRepository } from '../field.repository';
 import { Junction } from './junction';
 import { joinedText, optionValueText } from './search-text';
+import { joinCommaSeparated } from '../values/comma-separated';
 import {
   optionJson,
   OptionJson,
@@ -127,9 +128,10 @@ export class MultipleSelectFieldType implements FieldType {
     return values.length ? values.join(', ') : null;
   }
 
-  /** Exported as the options' values: a list (JSON, XML) or joined with ", " (CSV, Excel). */
-  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
-    return rich ? ((apiValue as OptionJson[] | null) ?? []).map((o) => o.value) : (this.toText(field, apiValue) ?? '');
+  /** Exported as the options' values: a list (JSON, XML) or Baserow's comma-separated text (CSV, Excel). */
+  exportValue(_field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const values = ((apiValue as OptionJson[] | null) ?? []).map((o) => o.value);
+    return rich ? values : joinCommaSeparated(values);
   }
 
   historyValue(_field: FieldEntity, apiValue: unknown): number[] {

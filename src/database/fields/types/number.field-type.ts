@@ -50,6 +50,14 @@ export class NumberFieldType extends ColumnFieldType {
     return formatDecimal(raw as string | number | null, places(field));
   }
 
+  /** Exported as answered (`"1.50"`), but a number without decimal places as a JSON number, as Baserow keeps integers literal. */
+  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    if (apiValue === null || apiValue === undefined) return null;
+    const integer = rich && places(field) === 0 && /^-?\d+$/.test(String(apiValue)) ? Number(apiValue) : null;
+    // Beyond 2^53 a JSON number would lose digits: those stay exact, as text.
+    return integer !== null && Number.isSafeInteger(integer) ? integer : String(apiValue);
+  }
+
   historyMetadata(field: FieldEntity): Record<string, unknown> {
     return { number_decimal_places: places(field), number_negative: !!field.properties.number_negative };
   }

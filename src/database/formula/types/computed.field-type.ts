@@ -4,7 +4,8 @@ import type { FieldSpec } from '../../../core/validation/field';
 import { DatabaseErrors } from '../../database.errors';
 import type { FieldEntity } from '../../fields/field.entity';
 import type { FieldDocument } from '../../serialization/database-document';
-import { ColumnRef, FieldContext, FieldType, FieldTypeRegistry, RawRow, fieldColumn } from '../../fields/field-type';
+import { ColumnRef, exportedValue, FieldContext, FieldType, FieldTypeRegistry, RawRow, fieldColumn } from '../../fields/field-type';
+import { joinCommaSeparated } from '../../fields/values/comma-separated';
 import { DATE_PROPERTIES } from '../../fields/types/date.field-type';
 import { NUMBER_SEPARATORS } from '../../fields/types/number.field-type';
 import { DURATION_FORMATS } from '../../fields/values/duration';
@@ -163,7 +164,7 @@ export abstract class ComputedFieldType implements FieldType {
     });
     if (result.name !== 'array') return values;
     const items = values.map((value) => (Array.isArray(value) ? (value as { id: number; value: unknown }[]) : []));
-    const element = result.sub ? this.plain({ ...field, properties: { ...field.properties, formula_type: result.sub.name } } as FieldEntity) : null;
+    const element = this.element(field);
     if (!element) return items;
     // Every row's items read at once, as cells of the element's plain type.
     const cells = await element.type.readValues(
@@ -173,6 +174,31 @@ export abstract class ComputedFieldType implements FieldType {
     );
     let next = 0;
     return items.map((list) => list.map((item) => ({ id: item.id, value: cells[next++] })));
+  }
+
+  /** The plain field of an array's items (a lookup of numbers: a number field), or null. */
+  private element(field: FieldEntity): { field: FieldEntity; type: FieldType } | null {
+    const sub = storedFormulaType(field).sub;
+    return sub ? this.plain({ ...field, properties: { ...field.properties, formula_type: sub.name } } as FieldEntity) : null;
+  }
+
+  /**
+   * Exported as the plain field of the result; an array item by item (a list, or Baserow's
+   * comma-separated text), a single select by its value.
+   */
+  exportValue(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {
+    const plain = this.plain(field);
+    if (plain) return exportedValue(plain.type, plain.field, apiValue, rich);
+    const result = storedFormulaType(field);
+    if (result.name === 'single_select') return (apiValue as { value?: unknown } | null)?.value ?? '';
+    if (result.name !== 'array') return rich ? apiValue : this.toText(field, apiValue);
+    const element = this.element(field);
+    const items = (Array.isArray(apiValue) ? (apiValue as { value: unknown }[]) : []).map(({ value }) => {
+      if (element) return exportedValue(element.type, element.field, value, rich);
+      // An option of a lookup of single selects, by its value.
+      return (typeof value === 'object' && value !== null ? (value as { value?: unknown }).value : value) ?? '';
+    });
+    return rich ? items : joinCommaSeparated(items.map(String));
   }
 
   toText(field: FieldEntity, apiValue: unknown): string | null {

@@ -4,7 +4,7 @@ import type { FieldEntity } from '../../database/fields/field.entity';
 import type { TableContext } from '../../database/table-context';
 import type { ViewEntity } from '../view.entity';
 import { specDefaults, ViewType } from '../view-type';
-import { FIELD_REFERENCE, referencedId, remapFieldReferences, unknownPk } from './field-reference';
+import { FIELD_REFERENCE, referencedFields, referencedId, remapFieldReferences, unknownPk } from './field-reference';
 
 const FIELD_OPTIONS = {
   hidden: { kind: 'bool', required: false, default: true },
@@ -62,6 +62,11 @@ export class GalleryViewType implements ViewType {
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {
     return firstThreeVisible(context, true);
+  }
+
+  /** Its cards need the cover image, hidden or not. */
+  neededFields(view: ViewEntity): number[] {
+    return referencedFields(view.properties, ['card_cover_image_field']);
   }
 
   fieldChanged(view: ViewEntity, field: FieldEntity, removed: boolean): Record<string, unknown> | null {

@@ -71,7 +71,7 @@ export class KanbanViewType implements ViewType {
   }
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {
-    return firstThreeVisible(context, false);
+    return firstThreeVisible(context);
   }
 
   /** Its columns need the single select's values and its cards the cover image, hidden or not. */

@@ -215,6 +215,25 @@ describe('shared kanban rows', () => {
     expect(bad.body.error).toBe('ERROR_INVALID_SELECT_OPTION_PARAMETER');
   });
 
+  it('shows its single select field even when hidden: its cells, its options and its place in public/info', async () => {
+    const tb = await table();
+    const view = await shared(tb, 'kanban');
+    await ok('PATCH', `/api/database/views/${view.id}/field-options/`, { field_options: { [tb.status.id]: { hidden: true } } });
+    const res = await t.request('GET', `/api/database/views/kanban/${view.slug}/public/rows/?include=field_options`, { token: stranger.token });
+    expect(res.status).toBe(200);
+    for (const column of Object.values(res.body.rows) as any[]) for (const row of column.results) expect(Object.keys(row).sort()).toEqual(visibleKeys(tb));
+    expect(res.body.rows[tb.open.id].results[0][`field_${tb.status.id}`]).toMatchObject({ id: tb.open.id, value: 'Open' });
+    expect(res.body.field_options[tb.status.id]).toMatchObject({ hidden: true });
+    expectNoHidden(res.body, tb);
+    const info = await t.request('GET', `/api/database/views/${view.slug}/public/info/`);
+    expect(info.body.fields.map((f: any) => f.id).sort()).toEqual([tb.name.id, tb.amount.id, tb.status.id].sort());
+    // A grid needs no such field: hidden there, the status is not shown.
+    const grid = await shared(tb, 'grid');
+    await ok('PATCH', `/api/database/views/${grid.id}/field-options/`, { field_options: { [tb.status.id]: { hidden: true } } });
+    const rows = await t.request('GET', `/api/database/views/grid/${grid.slug}/public/rows/`);
+    expect(rows.body.results[0]).not.toHaveProperty(`field_${tb.status.id}`);
+  });
+
   it('ANDs the request filters with the saved ones; hidden fields cannot be filtered on', async () => {
     const tb = await table();
     const view = await shared(tb, 'kanban');

@@ -92,6 +92,23 @@ describe('public info', () => {
     expect(JSON.stringify(res.body)).not.toContain(String(view.table_id === 0 ? 'x' : `"table_id":${view.table_id}`));
   });
 
+  it('lists the sortings and group-bys on visible fields as Baserow’s PublicViewSerializer (the view by its slug)', async () => {
+    const { view, name, notes, active } = await sharedGrid();
+    const post = async (path: string, body: unknown) => {
+      const res = await t.request('POST', `/api/database/views/${view.id}/${path}/`, { token: owner.token, body });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const sort = await post('sortings', { field: name.id, order: 'DESC' });
+    await post('sortings', { field: notes.id, order: 'ASC' });
+    const groupBy = await post('group_bys', { field: active.id, order: 'ASC' });
+    await post('group_bys', { field: notes.id, order: 'DESC' });
+    const res = await t.request('GET', `/api/database/views/${view.slug}/public/info/`);
+    expect(res.status).toBe(200);
+    expect(res.body.view.sortings).toEqual([{ id: sort.id, view: view.slug, field: name.id, order: 'DESC', type: 'default' }]);
+    expect(res.body.view.group_bys).toEqual([{ id: groupBy.id, view: view.slug, field: active.id, order: 'ASC', width: 200, type: 'default' }]);
+  });
+
   it('a non-public view is 404 for anonymous callers and other users, open to members', async () => {
     const { view } = await sharedGrid();
     await t.request('PATCH', `/api/database/views/${view.id}/`, { token: owner.token, body: { public: false } });

@@ -127,7 +127,6 @@ describe('bad input', () => {
     ['an unknown node type', { type: 'doc', content: [{ type: 'heading', content: [{ type: 'text', text: 'x' }] }] }],
     ['a mark (the schema has none)', { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x', marks: [{ type: 'bold' }] }] }] }],
     ['an unknown key', { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x' }] }], extra: 'y'.repeat(100) }],
-    ['a mention without an id', { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'mention', attrs: { label: 'x' } }] }] }],
     ['nested attrs', { type: 'doc', content: [{ type: 'paragraph', attrs: { deep: { x: 1 } }, content: [{ type: 'text', text: 'x' }] }] }],
   ])('refuses %s as a message and writes nothing', async (_, message) => {
     const before = await count();
@@ -153,12 +152,31 @@ describe('bad input', () => {
     expect(list.body.error).toBe('ERROR_REQUEST_BODY_VALIDATION');
   });
 
-  it('refuses mentions of users who are not members of the workspace', async () => {
+  it('accepts a mention of someone outside the workspace, which mentions nobody (Baserow: test_user_cant_be_mentioned_in_comments_if_outside_workspace)', async () => {
+    const mention = (id: unknown) => ({ type: 'mention', attrs: { id, label: 'Someone' } });
+    const cases = [
+      doc('hey', member, outsider),
+      doc('hey', { ...outsider, id: 2147483000 }),
+      // Baserow reads the id as Python's int() does; a mention without one mentions nobody.
+      { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'hey ' }, mention(String(member.id)), mention(null)] }] },
+      { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'mention', attrs: { label: 'x' } }] }] },
+    ];
+    for (const message of cases) {
+      const before = await count();
+      const res = await api('POST', `/api/row_comments/${tableId}/${rowId}/`, { message });
+      expect([res.status, res.body.message]).toEqual([200, message]);
+      expect(await count()).toBe(before + 1);
+    }
+  });
+
+  it('answers ERROR_INVALID_COMMENT_MENTION for a mention whose id is no number, once the row is found, writing nothing', async () => {
     const before = await count();
-    for (const mentioned of [outsider, { ...outsider, id: 2147483000 }]) {
-      const res = await api('POST', `/api/row_comments/${tableId}/${rowId}/`, { message: doc('hey', member, mentioned) });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'ERROR_INVALID_COMMENT_MENTION', detail: 'You cannot mention users that are not part of the workspace.' });
+    for (const id of ['abc', '', '1.5', '12a']) {
+      const message = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'hey ' }, { type: 'mention', attrs: { id, label: 'x' } }] }] };
+      const res = await api('POST', `/api/row_comments/${tableId}/${rowId}/`, { message });
+      expect([id, res.status, res.body]).toEqual([id, 400, { error: 'ERROR_INVALID_COMMENT_MENTION', detail: 'You cannot mention users that are not part of the workspace.' }]);
+      const missingRow = await api('POST', `/api/row_comments/${tableId}/999999/`, { message });
+      expect([id, missingRow.body.error]).toEqual([id, 'ERROR_ROW_DOES_NOT_EXIST']);
     }
     expect(await count()).toBe(before);
   });
@@ -202,7 +220,10 @@ describe('edit and delete', () => {
     const other = await api('PATCH', path, { message: doc('hijacked') }, member.token);
     expect(other.status).toBe(400);
     expect(other.body).toEqual({ error: 'ERROR_USER_NOT_COMMENT_AUTHOR', detail: 'The requesting user is not the author of the comment.' });
-    expect((await api('PATCH', path, { message: doc('hey', outsider) })).body.error).toBe('ERROR_INVALID_COMMENT_MENTION');
+    const malformed = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'mention', attrs: { id: 'nobody', label: 'x' } }] }] };
+    expect((await api('PATCH', path, { message: malformed })).body.error).toBe('ERROR_INVALID_COMMENT_MENTION');
+    const outside = await api('PATCH', path, { message: doc('hey', outsider) });
+    expect([outside.status, outside.body.message]).toEqual([200, doc('hey', outsider)]);
     expect((await api('PATCH', path, { message: { type: 'doc' } })).body.error).toBe('ERROR_REQUEST_BODY_VALIDATION');
     const edited = await api('PATCH', path, { message: doc('final', member) });
     expect(edited.status).toBe(200);
@@ -326,7 +347,8 @@ describe('messages', () => {
 
     // Refused requests send nothing.
     await api('PATCH', `/api/row_comments/${tableId}/comment/${created.body.id}/`, { message: doc('x') }, member.token);
-    await api('POST', `/api/row_comments/${tableId}/${row}/`, { message: doc('x', outsider) });
+    const malformed = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'mention', attrs: { id: 'nobody', label: 'x' } }] }] };
+    expect((await api('POST', `/api/row_comments/${tableId}/${row}/`, { message: malformed })).status).toBe(400);
     await expectNone(origin, watcher, rowPage, stranger);
   });
 

@@ -363,6 +363,22 @@ describe('full-text search: the exact row id and the count', () => {
     expect(await found('99999999999999')).toEqual([]);
   });
 
+  test('compat search: the same rule (SearchHandler.add_exact_id_search), so 02 is not row 2', async () => {
+    const ids = await emptyTable(t, ada, databaseId, 'Ids');
+    const name = (await ok('GET', `/api/database/fields/table/${ids}/`))[0].id;
+    const rows = (await ok('POST', `/api/database/rows/table/${ids}/batch/`, { items: ['alpha', 'beta', 'gamma'].map((n) => ({ [`field_${name}`]: n })) })).items;
+    const id = rows[1].id as number;
+    const compat = (search: string) => found(search, ids, 'compat');
+    expect(await compat(String(id))).toEqual([id]);
+    expect(await compat(` ${id} `)).toEqual([id]);
+    expect(await compat(`+${id}`)).toEqual([id]);
+    expect(await compat(`0${id}`)).toEqual([]);
+    expect(await compat(`00${id}`)).toEqual([]);
+    expect(await compat(`${id}x`)).toEqual([]);
+    expect(await compat('0')).toEqual([]);
+    expect(await compat('eta')).toEqual([id]);
+  });
+
   test('count is the number of rows found, whatever the page', async () => {
     const res = await api('GET', `/api/database/rows/table/${table}/?size=1&page=2&search=peter&search_mode=full-text-with-count`);
     expect(res.body.count).toBe(2);

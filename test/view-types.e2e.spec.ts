@@ -132,6 +132,18 @@ describe('kanban views', () => {
     expect(none.body.single_select_field).toBeNull();
   });
 
+  it('shows the primary field first among the three, as Baserow’s view_created orders them (-primary, id)', async () => {
+    const user = await signUp(t);
+    const table = await newTable(user);
+    const primary = await t.request('POST', `/api/database/fields/table/${table.id}/change-primary-field/`, { token: user.token, body: { new_primary_field_id: table.status.id } });
+    expect(primary.status).toBe(200);
+    const res = await createView(user, table.id, { name: 'Board', type: 'kanban', single_select_field: table.status.id });
+    const options = (await t.request('GET', `/api/database/views/${res.body.id}/field-options/`, { token: user.token })).body.field_options;
+    const others = table.fields.map((f) => f.id).filter((id) => id !== table.status.id).sort((a, b) => a - b);
+    const visible = Object.keys(options).map(Number).filter((id) => options[id].hidden === false).sort((a, b) => a - b);
+    expect(visible).toEqual([...others.slice(0, 2), table.status.id].sort((a, b) => a - b));
+  });
+
   it("refuses a field that is no single select, and another table's single select", async () => {
     const user = await signUp(t);
     const table = await newTable(user);

@@ -191,7 +191,7 @@ export class PublicViewsListener implements OnModuleInit {
     const context = await this.contexts.ofTable(view.tableId);
     if (!context) return;
     const access: PublicViewAccess = { view, context, visible: await this.publicViews.visibleFields(view, context), member: false };
-    const message = { type: 'force_view_refresh', view_id: view.slug, fields: await this.publicViews.publicFields(access), view: this.publicViews.publicView(view, context) };
+    const message = { type: 'force_view_refresh', view_id: view.slug, fields: await this.publicViews.publicFields(access), view: await this.publicViews.publicView(access) };
     await this.broadcaster.send(toViewPage(view.slug, message));
   }
 }

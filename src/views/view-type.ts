@@ -31,6 +31,11 @@ export interface ViewType {
   prepareProperties?(values: Record<string, unknown>, view: { properties: Record<string, unknown> }, context: TableContext, userId: number): Promise<void> | void;
   /** The type's settings as one user sees them (e.g. the form's per-user notification flag). */
   serializeProperties?(values: Record<string, unknown>, userId: number | null): Record<string, unknown>;
+  /**
+   * Fields the view shows even when their options hide them, because it needs their values
+   * (a kanban's single select field, a card cover image field).
+   */
+  neededFields?(view: ViewEntity): number[];
   /** Options stored when the view is created (gallery and kanban show their first three fields). */
   createdFieldOptions?(context: TableContext): Map<number, Record<string, unknown>>;
   /** Table duplication: the settings and field options of the copy, their field ids mapped to the copy's (unmapped: null or left out). */

@@ -18,6 +18,7 @@ import { AggregationsController } from './aggregations/aggregations.controller';
 import { AggregationsService } from './aggregations/aggregations.service';
 import { ViewAggregationTypeRegistry } from './aggregations/aggregation-type';
 import { VIEW_AGGREGATION_TYPES } from './aggregations/types';
+import { ViewVisibleFields } from './view-visible-fields';
 import { DecorationCopier } from './decorations/decoration-copier';
 import { ViewDecorationRepository } from './decorations/decoration.repository';
 import { DecoratorTypeRegistry, DecoratorValueProviderTypeRegistry } from './decorations/decorator-type';
@@ -67,6 +68,7 @@ import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
     ViewRepository,
     ViewTypeRegistry,
     ViewsService,
+    ViewVisibleFields,
     PublicViewTokens,
     GridViewService,
     GalleryViewService,
@@ -89,7 +91,7 @@ import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
+  exports: [ViewTypeRegistry, ViewsService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

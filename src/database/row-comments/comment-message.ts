@@ -1,5 +1,5 @@
 import type { FieldError } from '../../core/errors/api-error';
-import { databaseId } from '../../core/validation/ids';
+import { pythonInt } from '../../core/validation/python-int';
 import type { ProseMirrorDoc } from './row-comment.entity';
 
 /**
@@ -8,8 +8,12 @@ import type { ProseMirrorDoc } from './row-comment.entity';
  * `mention` (`attrs.id` a user id, `attrs.label` its name). Nodes carry only the keys
  * ProseMirror's JSON has, so the stored document is bounded by its length. A message with
  * nothing but whitespace is empty and refused like a malformed one.
+ *
+ * A mention's id is read as Baserow's `extract_mentioned_users_in_workspace` reads it (a user
+ * id filter: Python's `int()` of it; none without one): one it cannot read makes the mention
+ * malformed, which the service answers with ERROR_INVALID_COMMENT_MENTION once the row is found.
  */
-export type CheckedMessage = { doc: ProseMirrorDoc; mentionedUserIds: number[] } | { error: FieldError };
+export type CheckedMessage = { doc: ProseMirrorDoc; malformedMention: boolean } | { error: FieldError };
 
 const INVALID: FieldError = { error: 'The message must be a valid ProseMirror JSON document.', code: 'invalid' };
 
@@ -28,7 +32,7 @@ const INLINE = new Set(['text', 'hardBreak', 'mention']);
 
 export function checkCommentMessage(value: unknown, maxLength: number): CheckedMessage {
   if (!isObject(value)) return { error: INVALID };
-  const mentions = new Set<number>();
+  let malformedMention = false;
   let hasContent = false;
 
   const node = (json: unknown, allowed: (type: string) => boolean): boolean => {
@@ -48,9 +52,8 @@ export function checkCommentMessage(value: unknown, maxLength: number): CheckedM
         return true;
       case 'mention': {
         const attrs = json.attrs as Record<string, unknown> | undefined;
-        const userId = databaseId(attrs?.id);
-        if (userId === null || (attrs?.label !== undefined && attrs.label !== null && typeof attrs.label !== 'string')) return false;
-        mentions.add(userId);
+        if (attrs?.label !== undefined && attrs.label !== null && typeof attrs.label !== 'string') return false;
+        if (typeof attrs?.id === 'string' && pythonInt(attrs.id) === null) malformedMention = true;
         hasContent = true;
         return true;
       }
@@ -62,5 +65,5 @@ export function checkCommentMessage(value: unknown, maxLength: number): CheckedM
   if (!node(value, (type) => type === 'doc') || !hasContent) return { error: INVALID };
   // Measured once the shape is known: a valid document is at most five levels deep.
   if (JSON.stringify(value).length > maxLength) return { error: { error: `Ensure this field has no more than ${maxLength} characters.`, code: 'max_length' } };
-  return { doc: value, mentionedUserIds: [...mentions] };
+  return { doc: value, malformedMention };
 }

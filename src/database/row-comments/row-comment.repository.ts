@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { UserEntity } from '../../users/user.entity';
-import { WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { DEFAULT_NOTIFICATION_MODE, NotificationMode, RowCommentEntity, RowCommentsNotificationModeEntity } from './row-comment.entity';
 
 /** The SQL of row comments and notification modes. */
@@ -59,19 +58,6 @@ export class RowCommentRepository {
     if (!ids.length) return new Map();
     const users = await this.db.manager.getRepository(UserEntity).createQueryBuilder('u').select(['u.id', 'u.firstName']).where('u.id IN (:...ids)', { ids }).getMany();
     return new Map(users.map((user) => [user.id, user.firstName]));
-  }
-
-  /** Which of the users may be mentioned in the workspace: its members not scheduled for deletion. */
-  async mentionableUserIds(workspaceId: number, userIds: number[]): Promise<Set<number>> {
-    if (!userIds.length) return new Set();
-    const rows = await this.db.manager
-      .createQueryBuilder()
-      .select('wu.user_id', 'user_id')
-      .from(WorkspaceUserEntity, 'wu')
-      .innerJoin(UserEntity, 'u', 'u.id = wu.user_id')
-      .where('wu.workspace_id = :workspaceId AND wu.user_id IN (:...userIds) AND u.deletion_scheduled_at IS NULL', { workspaceId, userIds })
-      .getRawMany<{ user_id: number | string }>();
-    return new Set(rows.map((row) => Number(row.user_id)));
   }
 
   /** How many live (not trashed) comments each of the rows has; rows without any are left out. */

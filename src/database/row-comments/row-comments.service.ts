@@ -45,7 +45,9 @@ const DEFAULT_PAGE_SIZE = 100;
 
 /**
  * The rules of row comments: any member of the table's workspace reads and writes them on
- * rows that exist; only the author edits or deletes one; mentions name members only.
+ * rows that exist; only the author edits or deletes one. A mention of someone outside the
+ * workspace stays in the message and mentions nobody (Baserow records the members' mentions
+ * only, for notifications); a mention whose id is no number is ERROR_INVALID_COMMENT_MENTION.
  * Deleting trashes (the comment stays listed without its message, and counts no more).
  */
 @Injectable()
@@ -81,7 +83,7 @@ export class RowCommentsService {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       await this.rows.requireRow(context, rowId);
-      await this.checkMentions(context, message.mentionedUserIds);
+      if (message.malformedMention) throw RowCommentErrors.invalidMention();
       const comment = await this.repo.create({ tableId, rowId, userId: user.id, message: message.doc });
       const [json] = await this.serialize([comment]);
       this.db.record('row_comment.created', { tableId, rowId, comment: json });
@@ -95,7 +97,7 @@ export class RowCommentsService {
       const context = await this.contexts.require(tableId, user.id);
       const comment = await this.requireComment(context, commentId);
       if (comment.userId !== user.id) throw RowCommentErrors.notAuthor();
-      await this.checkMentions(context, message.mentionedUserIds);
+      if (message.malformedMention) throw RowCommentErrors.invalidMention();
       // `edited` is updated_on > created_on, so an edit within the creating millisecond still shows.
       const updatedOn = new Date(Math.max(Date.now(), comment.createdOn.getTime() + 1));
       await this.repo.update(comment.id, { message: message.doc, updatedOn });
@@ -203,11 +205,6 @@ export class RowCommentsService {
       throw RowCommentErrors.doesNotExist();
     }
     return comment;
-  }
-
-  private async checkMentions(context: TableContext, userIds: number[]): Promise<void> {
-    const mentionable = await this.repo.mentionableUserIds(context.workspaceId, userIds);
-    if (userIds.some((id) => !mentionable.has(id))) throw RowCommentErrors.invalidMention();
   }
 
   /** The body's `message`, checked as Baserow's serializer does before anything else. */

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { INT32_MAX } from '../../core/validation/ids';
 import { Dialect } from '../../core/database/dialect';
 import { DIALECT } from '../../core/database/tokens';
 import { quote, Sql } from '../../core/database/sql';
@@ -11,6 +10,7 @@ import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type
 import { builtinFilterField } from '../filters/builtin-fields';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
 import { SearchIndexService } from '../search/search-index.service';
+import { exactRowId } from '../search/full-text';
 import { TableContext, TableContextService } from '../table-context';
 import { liveRow } from './table-schema.repository';
 
@@ -278,10 +278,11 @@ export class RowListQuery {
     return parts.join(' AND ');
   }
 
-  /** Compat search: any searchable cell contains the term, or the term is the row id. */
+  /** Compat search: any searchable cell contains the term, or the term is the row id (not with a leading zero, as full-text). */
   private searchCondition(term: string, fields: FieldEntity[], sql: Sql, tables?: LinkedTables): string {
     const conditions: string[] = [];
-    if (/^\d+$/.test(term.trim()) && Number(term) <= INT32_MAX) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(Number(term))}`);
+    const id = exactRowId(term);
+    if (id !== null) conditions.push(`${quote(ROW_ALIAS)}."id" = ${sql.param(id)}`);
     for (const field of fields) {
       const condition = this.fieldTypes.of(field).searchCondition(field, { alias: ROW_ALIAS, sql, tables }, term);
       if (condition) conditions.push(condition);

@@ -1,4 +1,5 @@
 import { INT32_MAX } from '../../core/validation/ids';
+import { pythonInt } from '../../core/validation/python-int';
 
 /**
  * How full-text search (`search_mode=full-text-with-count`) reads text, the same on both
@@ -132,28 +133,14 @@ export function cellWords(text: string): CellWords {
   return { positioned, rest };
 }
 
-/** The numeric value of a decimal digit of any script (they come in runs of ten, 0 first). */
-function digitValue(char: string): number {
-  const code = char.codePointAt(0)!;
-  let start = code;
-  while (start > 0 && /\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
-  return (code - start) % 10;
-}
-
 /**
  * The row id a search also matches (Baserow's `add_exact_id_search`): the stripped term read
- * as Python's `int()` reads it (an optional sign, digits of any script, single `_` between
- * digits), unless it starts with `0` (`0006` is not row 6). Null when it names no row.
+ * as Python's `int()` reads it, unless it starts with `0` (`0006` is not row 6). Null when it
+ * names no row.
  */
 export function exactRowId(term: string): number | null {
   const stripped = term.trim();
-  if (stripped === '' || stripped.startsWith('0')) return null;
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(stripped);
-  if (!match || match[1] === '-') return null;
-  let value = 0;
-  for (const char of match[2].replace(/_/g, '')) {
-    value = value * 10 + digitValue(char);
-    if (value > INT32_MAX) return null;
-  }
-  return value >= 1 ? value : null;
+  if (stripped.startsWith('0')) return null;
+  const value = pythonInt(stripped);
+  return value !== null && value >= 1 && value <= INT32_MAX ? value : null;
 }

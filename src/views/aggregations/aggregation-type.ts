@@ -39,6 +39,11 @@ export interface ViewAggregationType {
    * `compatible_with_formula_types` lists them (`number`, `text`, `array(single_file)`, …).
    */
   readonly compatibleFormulaTypes?: readonly string[];
+  /**
+   * False for a type only the single-field endpoint answers, never a grid footer (Baserow's
+   * `allowed_in_view`: `count`); a field option naming it is not a valid choice.
+   */
+  readonly allowedInView?: boolean;
   compute(query: AggregationQuery): Promise<unknown>;
 }
 
@@ -48,6 +53,12 @@ export class ViewAggregationTypeRegistry extends TypeRegistry<ViewAggregationTyp
 
   constructor(private readonly fieldTypes: FieldTypeRegistry) {
     super();
+  }
+
+  /** A type a grid footer may name (`aggregation_raw_type`): registered and allowed in views. */
+  getInView(name: unknown): ViewAggregationType | undefined {
+    const type = this.get(name);
+    return type?.allowedInView === false ? undefined : type;
   }
 
   /** Whether the aggregation applies to the field: by its type, or a computed field by its result type. */

@@ -17,6 +17,7 @@ import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-typ
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';
 import { RowsService } from '../../database/rows/rows.service';
+import { ViewVisibleFields } from '../view-visible-fields';
 
 /** Field types whose cells are numbers in the API (aggregated values are answered as numbers). */
 const NUMBER_VALUES = new Set(['number', 'rating', 'autonumber', 'duration']);
@@ -46,13 +47,19 @@ export class AggregationsService {
     private readonly db: UnitOfWork,
     private readonly viewRepo: ViewRepository,
     private readonly rowsService: RowsService,
+    private readonly visibleFields: ViewVisibleFields,
   ) {}
 
-  /** `{"field_<id>": value, …, "total"?: n}` for the fields whose options set `aggregation_raw_type`. */
+  /**
+   * `{"field_<id>": value, …, "total"?: n}` for the visible fields whose options set
+   * `aggregation_raw_type` (a hidden field's footer is left out), searched on the visible fields,
+   * as Baserow's `get_view_field_aggregations`.
+   */
   async all(user: UserEntity, viewId: number, query: AggregationsQuery): Promise<Record<string, unknown>> {
     const access = await this.grid.requireGrid(user, viewId);
-    const selection = await this.grid.selection(access, query);
-    return this.ofSelection(access, selection, access.context.fields, query.include, user.id);
+    const visible = await this.visibleFields.of(access.view, access.context);
+    const selection = { ...(await this.grid.selection(access, query)), searchFields: visible };
+    return this.ofSelection(access, selection, visible, query.include, user.id);
   }
 
   /**
@@ -64,7 +71,7 @@ export class AggregationsService {
     const options = await this.views.fieldOptions(access.view, access.context);
     const result: Record<string, unknown> = {};
     for (const field of fields) {
-      const type = this.registry.get(options[String(field.id)]?.aggregation_raw_type);
+      const type = this.registry.getInView(options[String(field.id)]?.aggregation_raw_type);
       if (!type || !this.registry.compatible(type, field)) continue;
       result[`field_${field.id}`] = jsonSafe(await type.compute(this.query(access.context, selection, field, userId)));
     }

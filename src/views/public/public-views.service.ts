@@ -18,12 +18,14 @@ import type { ViewEntity } from '../view.entity';
 import { ViewRepository } from '../view.repository';
 import { specDefaults, ViewTypeRegistry } from '../view-type';
 import { adhocParameters, groupsFirst } from '../filters/view-selection.service';
-import { SlugCaller, ViewIncludes, ViewsService } from '../views.service';
+import { SlugCaller, ViewsService } from '../views.service';
 import { PublicViewErrors } from './public-view.errors';
 import { PublicViewTokens } from '../public-view-tokens';
 import { AggregationsService } from '../aggregations/aggregations.service';
 import type { AggregationsQuery } from '../aggregations/aggregations.dto';
 import { ViewErrors } from '../views.errors';
+import { ViewVisibleFields } from '../view-visible-fields';
+import { ViewSelectionService } from '../filters/view-selection.service';
 
 /** Who asks for a shared view: a user (JWT) or nobody, with the view's password token if any. */
 export type PublicViewCaller = SlugCaller;
@@ -64,6 +66,8 @@ export class PublicViewsService implements RowVisibilitySource {
     private readonly hasher: PasswordHasher,
     private readonly tokens: PublicViewTokens,
     private readonly aggregationsService: AggregationsService,
+    private readonly visible: ViewVisibleFields,
+    private readonly selections: ViewSelectionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     caches: Caches,
   ) {
@@ -101,15 +105,9 @@ export class PublicViewsService implements RowVisibilitySource {
     }
   }
 
-  /** The fields a view shows: field options not hidden, by their order then id. Types without a `hidden` option show every field. */
-  async visibleFields(view: ViewEntity, context: TableContext): Promise<FieldEntity[]> {
-    const type = this.types.of(view);
-    if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
-    const options = await this.views.fieldOptions(view, context);
-    const order = (field: FieldEntity): number => Number(options[String(field.id)]?.order ?? 32767);
-    return context.fields
-      .filter((field) => options[String(field.id)]?.hidden === false)
-      .sort((a, b) => order(a) - order(b) || a.id - b.id);
+  /** The fields a view shows (its visible and needed fields, in its order). */
+  visibleFields(view: ViewEntity, context: TableContext): Promise<FieldEntity[]> {
+    return this.visible.of(view, context);
   }
 
   // ------------------------------------------------------------------ password
@@ -137,21 +135,24 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /**
-   * Baserow's PublicViewSerializer: the slug as id, a table without ids, its sortings and
-   * group-bys (as the view's serializer gives them), the sharing settings and the type's keys.
+   * Baserow's PublicViewSerializer: the slug as id, a table without ids, the sortings and
+   * group-bys on the fields it shows (each naming the view by its slug; no group-bys for a type
+   * that cannot group), the sharing settings and the type's keys.
    */
-  publicView(view: ViewEntity, context: TableContext): Record<string, unknown> {
-    const includes: ViewIncludes = { filters: false, sortings: true, decorations: false, groupBys: true };
-    const full = this.views.serialize(view, context.table, includes);
+  async publicView(access: Pick<PublicViewAccess, 'view' | 'context' | 'visible'>): Promise<Record<string, unknown>> {
+    const { view, context } = access;
     const type = this.types.of(view);
+    const parts = await this.selections.includes(view, narrowed(context, access.visible), { filters: false, sortings: true, groupBys: type.canGroupBy });
+    const bySlug = (items: unknown): Record<string, unknown>[] => ((items as Record<string, unknown>[] | undefined) ?? []).map((item) => ({ ...item, view: view.slug }));
+    const full = this.views.serialize(view, context.table, { filters: false, sortings: false, decorations: false, groupBys: false });
     const json: Record<string, unknown> = {
       id: view.slug,
       table: { id: 0, database_id: 0 },
       name: view.name,
       order: view.order,
       type: view.type,
-      sortings: full.sortings ?? [],
-      group_bys: full.group_bys ?? [],
+      sortings: bySlug(parts.sortings),
+      group_bys: bySlug(parts.group_bys),
       public: view.public,
       slug: view.slug,
       show_logo: view.showLogo,
@@ -166,7 +167,7 @@ export class PublicViewsService implements RowVisibilitySource {
   async info(slug: string, caller: PublicViewCaller): Promise<{ fields: FieldJson[]; view: Record<string, unknown> }> {
     const access = await this.require(slug, caller);
     if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
-    return { fields: await this.publicFields(access), view: this.publicView(access.view, access.context) };
+    return { fields: await this.publicFields(access), view: await this.publicView(access) };
   }
 
   /** Rows keyed `field_<id>` reduced to the fields the view shows (copies). */

@@ -29,3 +29,8 @@ export function remapFieldReferences(properties: Record<string, unknown>, keys: 
     if (typeof properties[key] === 'number') properties[key] = fieldIds.get(properties[key] as number) ?? null;
   }
 }
+
+/** The field ids that these settings of a view name (unset ones left out). */
+export function referencedFields(properties: Record<string, unknown>, keys: readonly string[]): number[] {
+  return keys.map((key) => properties[key]).filter((id): id is number => typeof id === 'number');
+}

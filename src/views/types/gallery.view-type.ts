@@ -4,7 +4,7 @@ import type { FieldEntity } from '../../database/fields/field.entity';
 import type { TableContext } from '../../database/table-context';
 import type { ViewEntity } from '../view.entity';
 import { specDefaults, ViewType } from '../view-type';
-import { FIELD_REFERENCE, referencedId, remapFieldReferences, unknownPk } from './field-reference';
+import { FIELD_REFERENCE, referencedFields, referencedId, remapFieldReferences, unknownPk } from './field-reference';
 
 const FIELD_OPTIONS = {
   hidden: { kind: 'bool', required: false, default: true },
@@ -14,9 +14,9 @@ const FIELD_OPTIONS = {
 /** Field types whose cells can hold files (none exist yet: a file field comes with user files). */
 export const FILE_FIELD_TYPES: readonly string[] = ['file'];
 
-/** The first three fields (primary first, then by id) are shown, as Baserow's `view_created` does. */
-export function firstThreeVisible(context: TableContext, primaryFirst: boolean): Map<number, Record<string, unknown>> {
-  const ordered = [...context.fields].sort((a, b) => (primaryFirst ? Number(b.primary) - Number(a.primary) : 0) || a.id - b.id);
+/** The first three fields (primary first, then by id) are shown, as Baserow's gallery and kanban `view_created` do. */
+export function firstThreeVisible(context: TableContext): Map<number, Record<string, unknown>> {
+  const ordered = [...context.fields].sort((a, b) => Number(b.primary) - Number(a.primary) || a.id - b.id);
   return new Map(ordered.slice(0, 3).map((field) => [field.id, { hidden: false }]));
 }
 
@@ -61,7 +61,12 @@ export class GalleryViewType implements ViewType {
   }
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {
-    return firstThreeVisible(context, true);
+    return firstThreeVisible(context);
+  }
+
+  /** Its cards need the cover image, hidden or not. */
+  neededFields(view: ViewEntity): number[] {
+    return referencedFields(view.properties, ['card_cover_image_field']);
   }
 
   fieldChanged(view: ViewEntity, field: FieldEntity, removed: boolean): Record<string, unknown> | null {

@@ -26,12 +26,12 @@ export class GridViewType implements ViewType {
   readonly canSort = true;
   readonly canGroupBy = true;
   readonly canDecorate = true;
-  /** `aggregation_raw_type` is "" or a registered raw aggregation (else the options are invalid). */
+  /** `aggregation_raw_type` is "" or a raw aggregation allowed in a view (else the options are invalid; `count` is not). */
   readonly fieldOptions = {
     ...FIELD_OPTIONS,
     aggregation_raw_type: {
       ...FIELD_OPTIONS.aggregation_raw_type,
-      check: (value: string) => (value === '' || this.aggregations.get(value) ? null : { error: `"${value}" is not a valid choice.`, code: 'invalid_choice' }),
+      check: (value: string) => (value === '' || this.aggregations.getInView(value) ? null : { error: `"${value}" is not a valid choice.`, code: 'invalid_choice' }),
     },
   };
 
@@ -40,7 +40,7 @@ export class GridViewType implements ViewType {
   /** A raw aggregation must apply to its field: ERROR_AGGREGATION_DOES_NOT_SUPPORTED_FIELD. */
   prepareFieldOptions(changes: Map<number, Record<string, unknown>>, _stored: Map<number, Record<string, unknown>>, context: TableContext): void {
     for (const [fieldId, options] of changes) {
-      const type = this.aggregations.get(options.aggregation_raw_type);
+      const type = this.aggregations.getInView(options.aggregation_raw_type);
       if (type && !this.aggregations.compatible(type, context.byId.get(fieldId)!)) throw AggregationErrors.unsupportedField();
     }
   }

@@ -6,7 +6,7 @@ import type { TableContext } from '../../database/table-context';
 import { TableRepository } from '../../database/table.repository';
 import type { ViewEntity } from '../view.entity';
 import { specDefaults, ViewType } from '../view-type';
-import { FIELD_REFERENCE, referencedId, remapFieldReferences, storableId, unknownPk } from './field-reference';
+import { FIELD_REFERENCE, referencedFields, referencedId, remapFieldReferences, storableId, unknownPk } from './field-reference';
 import { FILE_FIELD_TYPES, firstThreeVisible } from './gallery.view-type';
 
 const FIELD_OPTIONS = {
@@ -71,7 +71,12 @@ export class KanbanViewType implements ViewType {
   }
 
   createdFieldOptions(context: TableContext): Map<number, Record<string, unknown>> {
-    return firstThreeVisible(context, false);
+    return firstThreeVisible(context);
+  }
+
+  /** Its columns need the single select's values and its cards the cover image, hidden or not. */
+  neededFields(view: ViewEntity): number[] {
+    return referencedFields(view.properties, ['single_select_field', 'card_cover_image_field']);
   }
 
   /** A trashed or converted single select (or file) field is no longer the view's. */

@@ -118,7 +118,20 @@ export interface FormulaDialect {
   dateAsDateTime(expression: string): string;
   /** A datetime value as its date in UTC. */
   dateTimeAsDate(expression: string): string;
-  /** A number value with NaN as NULL (PostgreSQL's numeric NaN; SQLite has none). */
+  /**
+   * NaN as a number value (Baserow's numeric 'NaN': a division by zero, tonumber('a')…).
+   * PostgreSQL's numeric holds it and carries it through its arithmetic; SQLite has no NaN
+   * (a REAL NaN becomes NULL), so there it is the text 'NaN', which a REAL column keeps as
+   * text, sorts after every number (as PostgreSQL sorts NaN) and equals only itself.
+   */
+  nan(): string;
+  /** Whether a number value is NaN (false for NULL). */
+  isNan(expression: string): string;
+  /** Whether the database's arithmetic carries NaN itself (NaN + 1 is NaN): else see `nanGuard`. */
+  readonly carriesNan: boolean;
+  /** `sql` computed from the number values `refs`, or `onNan` (NaN by default) when one of them is NaN; `sql` alone where NaN carries itself. */
+  nanGuard(refs: string[], sql: string, onNan?: string): string;
+  /** A number value with NaN as NULL (to use it as a count, a position, a duration). */
   nanToNull(expression: string): string;
 }
 
@@ -199,11 +212,11 @@ class SqliteFormulaDialect implements FormulaDialect {
   }
 
   round(expression: string, places: number): string {
-    return `ROUND(${expression}, ${Math.trunc(places)})`;
+    return `CASE WHEN ${expression} = 'NaN' THEN 'NaN' ELSE ROUND(${expression}, ${Math.trunc(places)}) END`;
   }
 
   numberText(expression: string, places: number): string {
-    return `CASE WHEN ${expression} IS NULL THEN NULL ELSE printf('%.${Math.trunc(places)}f', ${expression}) END`;
+    return `CASE WHEN ${expression} IS NULL THEN NULL WHEN ${expression} = 'NaN' THEN 'NaN' ELSE printf('%.${Math.trunc(places)}f', ${expression}) END`;
   }
 
   length(expression: string): string {
@@ -235,7 +248,8 @@ class SqliteFormulaDialect implements FormulaDialect {
   }
 
   jsonNumberValue(expression: string): string {
-    return `CAST(${expression} AS REAL)`;
+    // NaN is no JSON number: the string "NaN", as PostgreSQL's to_jsonb writes it.
+    return `CASE WHEN ${expression} = 'NaN' THEN '"NaN"' ELSE CAST(${expression} AS REAL) END`;
   }
 
   jsonObjectText(json: string, key: string): string {
@@ -295,8 +309,22 @@ class SqliteFormulaDialect implements FormulaDialect {
     return `substr(${expression}, 1, 10)`;
   }
 
+  readonly carriesNan = false;
+
+  nan(): string {
+    return `'NaN'`;
+  }
+
+  isNan(expression: string): string {
+    return `COALESCE(${expression} = 'NaN', FALSE)`;
+  }
+
+  nanGuard(refs: string[], sql: string, onNan = this.nan()): string {
+    return `CASE WHEN ${refs.map((ref) => `${ref} = 'NaN'`).join(' OR ')} THEN ${onNan} ELSE ${sql} END`;
+  }
+
   nanToNull(expression: string): string {
-    return expression;
+    return `NULLIF(${expression}, 'NaN')`;
   }
 }
 
@@ -487,6 +515,20 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   dateTimeAsDate(expression: string): string {
     return `CAST((${expression} AT TIME ZONE 'UTC') AS date)`;
+  }
+
+  readonly carriesNan = true;
+
+  nan(): string {
+    return `CAST('NaN' AS numeric)`;
+  }
+
+  isNan(expression: string): string {
+    return `COALESCE(${expression} = CAST('NaN' AS numeric), FALSE)`;
+  }
+
+  nanGuard(_refs: string[], sql: string): string {
+    return sql;
   }
 
   nanToNull(expression: string): string {

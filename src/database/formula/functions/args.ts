@@ -96,6 +96,17 @@ export function once(scope: CompileScope, values: string[], body: (refs: string[
   return `(SELECT ${sql} FROM (SELECT ${values.map((value, i) => `${value} AS "v${i}"`).join(', ')}) AS "${alias}")`;
 }
 
+/**
+ * `body` over number values, answering `onNan` (NaN by default) when one of them is NaN. Where
+ * the database's arithmetic carries NaN itself (PostgreSQL's numeric) `body` alone, written
+ * over the values as they are unless it reads one more than once (`reuse`); elsewhere the
+ * values are computed once and checked first.
+ */
+export function nanSafe(scope: CompileScope, values: string[], body: (refs: string[]) => string, options: { onNan?: string; reuse?: boolean } = {}): string {
+  if (scope.db.carriesNan && !options.reuse) return body(values);
+  return once(scope, values, (refs) => scope.db.nanGuard(refs, body(refs), options.onNan));
+}
+
 /** The text of a single select option id (NULL for none). */
 export function selectOptionValue(scope: CompileScope, id: string): string {
   const o = scope.nextAlias('o');

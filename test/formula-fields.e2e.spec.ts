@@ -363,6 +363,27 @@ describe('lookup, rollup and count through a link', () => {
     }
   });
 
+  test('moving a looked-up row reorders the lookup and its join (linked rows in their table order)', async () => {
+    const first = await createRow(items, { Name: 'first', Amount: 1 });
+    const second = await createRow(items, { Name: 'second', Amount: 2 });
+    const order = await createRow(orders, { Name: 'moved', Items: [first.id, second.id] });
+    const names = (await createField(orders, { name: 'Names', type: 'lookup', through_field_name: 'Items', target_field_name: 'Name' })).body;
+    const joined = (await createField(orders, { name: 'Joined', type: 'formula', formula: "join(lookup('Items', 'Name'), ',')" })).body;
+    const read = async () => (await rowsOf(orders)).find((r) => r.id === order.id);
+    let row = await read();
+    expect(row.Names.map((n: any) => n.value)).toEqual(['first', 'second']);
+    expect(row.Joined).toBe('first,second');
+    const moved = await req('PATCH', `/api/database/rows/table/${items}/${second.id}/move/?before_id=${first.id}`);
+    expect(moved.status).toBe(200);
+    row = await read();
+    expect(row.Names).toEqual([
+      { id: second.id, value: 'second' },
+      { id: first.id, value: 'first' },
+    ]);
+    expect(row.Joined).toBe('second,first');
+    for (const field of [names, joined]) expect((await req('DELETE', `/api/database/fields/${field.id}/`)).status).toBe(200);
+  });
+
   test('lookup errors', async () => {
     const through = await createField(orders, { name: 'Bad', type: 'lookup', through_field_name: 'Name', target_field_name: 'Amount' });
     expect(through.body.error).toBe('ERROR_INVALID_LOOKUP_THROUGH_FIELD');

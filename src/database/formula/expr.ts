@@ -12,7 +12,7 @@ export interface ArrayRelation {
   from: string;
   /** Conditions, ANDed: the link to the outer row, live rows only, `filter()` conditions. */
   where: string[];
-  /** ORDER BY of the elements (the link's order). */
+  /** ORDER BY list of the elements (a link's: the linked rows' order and id). */
   order: string;
   /** The element's source row id: the `id` of each `{id, value}` item. */
   id: string;

@@ -200,7 +200,7 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   stringAgg(relation: ArrayRelation, element: string, separator: string, alias: string): string {
     // The separator is a column of a subquery written after the relation's (bound values are positional).
-    return `(SELECT group_concat("${alias}"."v", "${alias}_s"."s" ORDER BY "${alias}"."o") FROM (SELECT ${element} AS "v", ${relation.order} AS "o" FROM ${relation.from} WHERE ${relation.where.join(' AND ') || '1'}) "${alias}" CROSS JOIN (SELECT ${separator} AS "s") "${alias}_s")`;
+    return `(SELECT group_concat("${alias}"."v", "${alias}_s"."s" ORDER BY "${alias}"."o") FROM (SELECT ${element} AS "v", row_number() OVER (ORDER BY ${relation.order}) AS "o" FROM ${relation.from} WHERE ${relation.where.join(' AND ') || '1'}) "${alias}" CROSS JOIN (SELECT ${separator} AS "s") "${alias}_s")`;
   }
 
   number(literal: string): string {

@@ -221,6 +221,12 @@ describe("Baserow's formula results", () => {
     expect((await cell("link('https://baserow.io')")).value).toEqual({ url: 'https://baserow.io', label: null });
   });
 
+  test('date_interval keeps calendar years: a date moves by a year, totext writes `1 year`', async () => {
+    expect((await cell("todate('20200101', 'YYYYMMDD') + date_interval('1 year')")).value).toBe('2021-01-01');
+    expect((await cell("totext(date_interval('1 year'))")).value).toBe('1 year');
+    expect((await cell("date_interval('1 year')")).value).toBe(365 * 24 * 3600);
+  });
+
   test('number formulas answer an empty prefix, suffix and separator, as the type endpoint does', async () => {
     const { field } = await cell('1 + 1');
     expect(field).toMatchObject({ formula_type: 'number', number_decimal_places: 0, number_prefix: '', number_suffix: '', number_separator: '' });
@@ -354,11 +360,15 @@ describe('lookup, rollup and count through a link', () => {
       writes.push(updateRow(orders, orders2[round % 3].id, { Items: items2.slice(0, 1 + (round % 4)).map((i) => i.id) }));
     }
     for (const res of (await Promise.all(writes)) as any[]) expect(res.status).toBe(200);
-    const amounts = new Map((await rowsOf(items)).map((r) => [r.id, Number(r.Amount)]));
+    const itemRows = await rowsOf(items);
+    const amounts = new Map(itemRows.map((r) => [r.id, Number(r.Amount)]));
+    // A lookup lists the linked rows in their table's order (Baserow's), the link cell in the order they were linked.
+    const position = new Map(itemRows.map((r, i) => [r.id, i]));
     for (const order of (await rowsOf(orders)).filter((r) => r.Name.startsWith('co'))) {
       const expected = order.Items.reduce((sum: number, link: any) => sum + amounts.get(link.id)!, 0);
       expect(Number(order.Total)).toBeCloseTo(expected, 5);
-      expect(order.Amounts.map((a: any) => Number(a.value))).toEqual(order.Items.map((link: any) => amounts.get(link.id)));
+      const linked = [...order.Items].sort((a: any, b: any) => position.get(a.id)! - position.get(b.id)!);
+      expect(order.Amounts.map((a: any) => Number(a.value))).toEqual(linked.map((link: any) => amounts.get(link.id)));
       expect(order.Count).toBe(String(order.Items.length));
     }
   });

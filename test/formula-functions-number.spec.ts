@@ -251,6 +251,15 @@ describe('operators on texts, dates and durations', () => {
     expect(await date("field('DateTime') - date_interval('1 hour')", { DateTime: '2020-01-07T00:30:00Z' })).toBe('2020-01-06T23:30:00Z');
     expect(await date("field('Date') + date_interval('1 day')", { Date: null })).toBeNull();
     expect(await num("month(todate('20200601', 'YYYYMMDD') - date_interval('1 year'))")).toBe(6);
+    // Calendar intervals, as Baserow's PostgreSQL interval: a year is 12 months, not 365 days.
+    expect(await date("todate('20200101', 'YYYYMMDD') + date_interval('1 year')")).toBe('2021-01-01');
+    expect(await date("date_interval('1 year') + todate('20200101', 'YYYYMMDD')")).toBe('2021-01-01');
+    expect(await date("todate('20200101', 'YYYYMMDD') - date_interval('1 year')")).toBe('2019-01-01');
+    expect(await date("todate('20200131', 'YYYYMMDD') + date_interval('1 month')")).toBe('2020-02-29');
+    expect(await date("todate('20200131', 'YYYYMMDD') + date_interval('1 month 1 day')")).toBe('2020-03-01');
+    expect(await date("field('DateTime') + date_interval('1 year 2 hours')", { DateTime: '2020-02-29T10:00:00Z' })).toBe('2021-02-28T12:00:00Z');
+    expect(await date("todate('20200101', 'YYYYMMDD') + (date_interval('1 year') + date_interval('1 day'))")).toBe('2021-01-02');
+    expect(await num("date_interval('1 year')")).toBe(365 * 24 * 3600);
     const moved = await run("field('Date') + date_interval('1 day')");
     expect(moved.type.name).toBe('date');
     expect(moved.type.props.date_include_time).toBe(false);
@@ -428,6 +437,11 @@ describe('date functions', () => {
     expect(await num("date_interval('1 year 1 year')")).toBeNull();
     expect((await run("date_interval('1 day')")).type).toMatchObject({ name: 'duration', nullable: true });
     expect(await num("toseconds(date_interval('1 minute'))")).toBe(60);
+    expect(await value("totext(date_interval('1 year'))")).toBe('1 year');
+    expect(await value("totext(date_interval('2 years 3 months 4 days 1.5 hours'))")).toBe('2 years 3 mons 4 days 01:30:00');
+    expect(await value("totext(date_interval('1 day ago'))")).toBe('-1 days');
+    expect(await value("totext(date_interval('36 hours'))")).toBe('36:00:00');
+    expect(await value("totext(date_interval('1.5 days'))")).toBe('1 day 12:00:00');
     expect(await num('toseconds(toduration(60))')).toBe(60);
     expect(await num('toduration(1/0)')).toBeNull();
   });

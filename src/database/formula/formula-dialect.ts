@@ -19,6 +19,8 @@ export interface FormulaDialect {
   epoch(expression: string): string;
   /** A date or datetime value moved by `seconds` (a number value); a date stays a date (the UTC day the moment falls on). */
   addSeconds(expression: string, seconds: string, includeTime: boolean): string;
+  /** A date or datetime value moved by whole `months` (a constant), as PostgreSQL adds an interval's months (in UTC; the day kept or the month's last). */
+  addMonths(expression: string, months: number, includeTime: boolean): string;
   /** The year, month, day or second (with its fraction) of a date or datetime value, in UTC, as a number value. */
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string, includeTime: boolean): string;
   /** The current moment, as a datetime value. */
@@ -144,6 +146,10 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   addSeconds(expression: string, seconds: string, includeTime: boolean): string {
     return `formula_from_epoch(formula_epoch(${expression}) + ${seconds}, ${includeTime ? 1 : 0})`;
+  }
+
+  addMonths(expression: string, months: number, includeTime: boolean): string {
+    return `formula_add_months(${expression}, ${Math.trunc(months)}, ${includeTime ? 1 : 0})`;
   }
 
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string): string {
@@ -339,6 +345,11 @@ class PostgresFormulaDialect implements FormulaDialect {
     // Beyond ±10^11 seconds (thousands of years) NULL, never out of PostgreSQL's timestamps.
     const shift = `CAST(CASE WHEN abs(${seconds}) < 1e11 THEN ${seconds} END AS double precision) * interval '1 second'`;
     return includeTime ? `(${expression} + ${shift})` : `CAST(CAST(${expression} AS timestamp) + ${shift} AS date)`;
+  }
+
+  addMonths(expression: string, months: number, includeTime: boolean): string {
+    const interval = `make_interval(months => ${Math.trunc(months)})`;
+    return includeTime ? `((${expression} AT TIME ZONE 'UTC') + ${interval}) AT TIME ZONE 'UTC'` : `CAST(${expression} + ${interval} AS date)`;
   }
 
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string, includeTime: boolean): string {

@@ -69,11 +69,11 @@ export function notNull(arg: Expr, scope: CompileScope): Expr {
     case 'text':
     case 'char':
     case 'url':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
+      return { ...arg, type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
     case 'number':
     case 'duration':
     case 'date_interval':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
+      return { ...arg, type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
     default:
       return arg;
   }

@@ -2,6 +2,7 @@ import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { accepts, argumentError, checkArgs, nanSafe, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
+import { intervalPartsText, type IntervalParts } from '../../../core/database/sqlite-functions';
 
 /*
  * Number functions of Baserow's formula language (function_defs.py: add, minus, multiply,
@@ -51,6 +52,26 @@ const durationLike = (like: FormulaType, a: Expr, b: Expr): FormulaType => formu
 /** A date moved by a duration: the date's type (nullable when either is). */
 function shifted(date: Expr, seconds: string, nullable: boolean, scope: CompileScope): Expr {
   return { type: withNullable(date.type, nullable), sql: scope.db.addSeconds(date.sql, seconds, includesTime(date.type)) };
+}
+
+/**
+ * A date moved forward (`sign` 1) or back by a duration: by a literal interval's calendar parts
+ * (its months as PostgreSQL adds them, then its days and time), else by its seconds.
+ */
+function moved(date: Expr, by: Expr, sign: 1 | -1, nullable: boolean, scope: CompileScope): Expr {
+  const parts = by.interval;
+  if (!parts) return shifted(date, sign < 0 ? `(-(${by.sql}))` : by.sql, nullable, scope);
+  const time = includesTime(date.type);
+  const months = parts.months ? scope.db.addMonths(date.sql, sign * parts.months, time) : date.sql;
+  const moment = scope.db.addSeconds(months, scope.db.number(String(sign * (parts.days * 86400 + parts.seconds))), time);
+  // The duration's SQL stays in (its bound text), though its value is known.
+  return { type: withNullable(date.type, nullable), sql: `CASE WHEN ${by.sql} IS NULL THEN NULL ELSE ${moment} END` };
+}
+
+/** The calendar parts of a sum or difference of two literal intervals. */
+function combined(a: Expr, b: Expr, sign: 1 | -1): { interval?: IntervalParts } {
+  if (!a.interval || !b.interval) return {};
+  return { interval: { months: a.interval.months + sign * b.interval.months, days: a.interval.days + sign * b.interval.days, seconds: a.interval.seconds + sign * b.interval.seconds } };
 }
 
 /**
@@ -150,6 +171,8 @@ export function toTextValue(arg: Expr, scope: CompileScope): Expr {
     }
     case 'duration':
     case 'date_interval':
+      // A literal interval as PostgreSQL writes it (`1 year`): a constant of digits, letters and `:+-.`.
+      if (arg.interval) return text(`CASE WHEN ${arg.sql} IS NULL THEN NULL ELSE '${intervalPartsText(arg.interval)}' END`);
       return text(db.intervalText(arg.sql));
     case 'single_select':
       return text(selectOptionValue(scope, arg.sql));
@@ -170,17 +193,20 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
       return { type: formulaTypes.text(), sql: `(${a.sql} || ${right})` };
     }
     const nullable = a.type.nullable || b.type.nullable;
-    if (a.type.name === 'date') return shifted(a, b.sql, nullable, scope);
-    if (b.type.name === 'date') return { type: withNullable(b.type, nullable), sql: once(scope, [a.sql, b.sql], ([d, date]) => scope.db.addSeconds(date, d, includesTime(b.type))) };
-    return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})` };
+    if (a.type.name === 'date') return moved(a, b, 1, nullable, scope);
+    if (b.type.name === 'date') {
+      if (a.interval) return moved(b, a, 1, nullable, scope);
+      return { type: withNullable(b.type, nullable), sql: once(scope, [a.sql, b.sql], ([d, date]) => scope.db.addSeconds(date, d, includesTime(b.type))) };
+    }
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})`, ...combined(a, b, 1) };
   }),
   operator('minus', '-', SUBTRACTABLE, (a, b, scope) => {
     if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `(${x} - ${y})`) };
     if (a.type.name === 'date' && b.type.name === 'date') {
       return { type: formulaTypes.duration('d h:mm:ss', a.type.nullable || b.type.nullable), sql: `(${scope.db.epoch(a.sql)} - ${scope.db.epoch(b.sql)})` };
     }
-    if (a.type.name === 'date') return shifted(a, `(-(${b.sql}))`, a.type.nullable || b.type.nullable, scope);
-    return { type: durationLike(a.type, a, b), sql: `(${a.sql} - ${b.sql})` };
+    if (a.type.name === 'date') return moved(a, b, -1, a.type.nullable || b.type.nullable, scope);
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} - ${b.sql})`, ...combined(a, b, -1) };
   }),
   operator('multiply', '*', MULTIPLIABLE, (a, b, scope) => {
     // A duration times NaN is no duration (NULL, as Baserow's interval arithmetic fails).

@@ -214,6 +214,16 @@ describe("Baserow's formula results", () => {
     expect(await names(`&filter__field_${ratio.id}__empty=`)).toEqual([]);
     expect(await names(`&filter__field_${next.id}__not_empty=`)).toEqual(['zero', 'two', 'ten']);
     expect(nan.formula_type).toBe('boolean');
+    // Through a link: the lookup lists NaN, the sum and average are NaN, min and max order it above every number.
+    const linking = await createTable('Links to NaN');
+    await createField(linking, { name: 'Rows', type: 'link_row', link_row_table_id: other });
+    await createRow(linking, { Name: 'all', Rows: rows.map((r) => r.id) });
+    const aggregates: Record<string, string> = {};
+    for (const fn of ['sum', 'avg', 'min', 'max']) aggregates[fn] = (await createField(linking, { name: fn, type: 'formula', formula: `${fn}(lookup('Rows', 'Ratio'))` })).body.name;
+    const ratios = (await createField(linking, { name: 'Ratios', type: 'lookup', through_field_name: 'Rows', target_field_name: 'Ratio' })).body;
+    const [all] = await rowsOf(linking);
+    expect(['sum', 'avg', 'min', 'max'].map((fn) => all[aggregates[fn]])).toEqual(['NaN', 'NaN', '1.0000000000', 'NaN']);
+    expect(all[ratios.name].map((item: any) => item.value)).toEqual(['NaN', '5.0000000000', '1.0000000000']);
   });
 
   test('not(isblank(tonumber(…))) is true; link(url) has a null label', async () => {

@@ -135,6 +135,8 @@ export interface FormulaDialect {
   nanGuard(refs: string[], sql: string, onNan?: string): string;
   /** A number value with NaN as NULL (to use it as a count, a position, a duration). */
   nanToNull(expression: string): string;
+  /** An aggregate of number elements (sum, avg, variances) that is NaN when an element is (PostgreSQL's numeric aggregates). */
+  nanAggregate(element: string, aggregate: string): string;
 }
 
 class SqliteFormulaDialect implements FormulaDialect {
@@ -331,6 +333,10 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   nanToNull(expression: string): string {
     return `NULLIF(${expression}, 'NaN')`;
+  }
+
+  nanAggregate(element: string, aggregate: string): string {
+    return `CASE WHEN max(${element} = 'NaN') THEN 'NaN' ELSE ${aggregate} END`;
   }
 }
 
@@ -544,6 +550,10 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   nanToNull(expression: string): string {
     return `NULLIF(${expression}, CAST('NaN' AS numeric))`;
+  }
+
+  nanAggregate(_element: string, aggregate: string): string {
+    return aggregate;
   }
 }
 

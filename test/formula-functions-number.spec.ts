@@ -544,3 +544,12 @@ describe('argument errors, in Baserow words', () => {
     expect(await error(formula)).toBe(expected);
   });
 });
+
+describe('deep formulas', () => {
+  it('compute on both databases up to the deepest nesting the parser accepts', async () => {
+    expect(await num(`field('Num')${' + 1'.repeat(198)}`, { Num: 1 })).toBe(199);
+    expect(await num(`${'abs('.repeat(198)}field('Num')${')'.repeat(198)}`, { Num: -2 })).toBe(2);
+    expect(await num(`${'round('.repeat(198)}field('Num')${', 2)'.repeat(198)}`, { Num: 1.5 })).toBe(1.5);
+    expect(await num(`1/0${' + 1'.repeat(198)}`)).toBeNaN();
+  });
+});

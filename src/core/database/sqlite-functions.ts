@@ -28,6 +28,8 @@ export const SQLITE_FUNCTIONS: Record<string, { fn: SqliteFunction; deterministi
   formula_add_months: { fn: addMonths },
   // round(numeric, n), n < 0 rounding left of the point.
   formula_round: { fn: roundDecimal },
+  // numeric a + b, a - b, a * b, a / b, mod(a, b), abs, trunc, ceil, floor, sign with PostgreSQL's NaN (here the text 'NaN'); a division by 0 is NaN.
+  formula_numeric: { fn: numericOperation, varargs: true },
   // var_pop / var_samp / stddev_pop / stddev_samp, over json_group_array(value).
   formula_variance: { fn: variance },
   // PostgreSQL: `text ~ pattern` (here with JavaScript's regular expression syntax).
@@ -970,6 +972,42 @@ function roundDecimal(value: unknown, places: unknown): number | null {
   if (!Number.isFinite(scaled) || scaled >= 1e21) return x;
   const rounded = Number(`${Math.round(scaled)}e${-n}`);
   return x < 0 ? -rounded : rounded;
+}
+
+/** A formula's number operation (see formula_numeric): NULL for NULL, 'NaN' for NaN or a division by zero. */
+function numericOperation(op: unknown, a: unknown, b: unknown = 0): number | string | null {
+  if (a == null || b == null) return null;
+  if (a === 'NaN' || b === 'NaN') return 'NaN';
+  const result = numericResult(op, Number(a), Number(b));
+  // PostgreSQL's numeric has no -0, and its NaN is the text 'NaN' here.
+  return result === null ? null : Number.isNaN(result) ? 'NaN' : result === 0 ? 0 : result;
+}
+
+function numericResult(op: unknown, x: number, y: number): number | null {
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return y === 0 ? NaN : x / y;
+    case 'mod':
+      return y === 0 ? NaN : x % y;
+    case 'abs':
+      return Math.abs(x);
+    case 'trunc':
+      return Math.trunc(x);
+    case 'ceil':
+      return Math.ceil(x);
+    case 'floor':
+      return Math.floor(x);
+    case 'sign':
+      return Math.sign(x);
+    default:
+      return null;
+  }
 }
 
 /** var_pop, var_samp, stddev_pop or stddev_samp of the numbers of a JSON array (nulls left out); NULL without enough of them. */

@@ -135,6 +135,11 @@ export interface FormulaDialect {
   nanGuard(refs: string[], sql: string, onNan?: string): string;
   /** A number value with NaN as NULL (to use it as a count, a position, a duration). */
   nanToNull(expression: string): string;
+  /**
+   * PostgreSQL's numeric `a + b`, `a - b`, `a * b`, `a / b`, `mod(a, b)`, and `abs`, `trunc`,
+   * `ceil`, `floor`, `sign` of `a`, with NaN: NaN in, NaN out, and a division by zero NaN.
+   */
+  arithmetic(op: '+' | '-' | '*' | '/' | 'mod' | 'abs' | 'trunc' | 'ceil' | 'floor' | 'sign', a: string, b?: string): string;
   /** An aggregate of number elements (sum, avg, variances) that is NaN when an element is (PostgreSQL's numeric aggregates). */
   nanAggregate(element: string, aggregate: string): string;
 }
@@ -337,6 +342,11 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   nanAggregate(element: string, aggregate: string): string {
     return `CASE WHEN max(${element} = 'NaN') THEN 'NaN' ELSE ${aggregate} END`;
+  }
+
+  arithmetic(op: string, a: string, b?: string): string {
+    // One call per operation: no NaN checks around it, so deep formulas stay within SQLite's expression depth.
+    return `formula_numeric('${op}', ${a}${b === undefined ? '' : `, ${b}`})`;
   }
 }
 
@@ -554,6 +564,13 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   nanAggregate(_element: string, aggregate: string): string {
     return aggregate;
+  }
+
+  arithmetic(op: string, a: string, b?: string): string {
+    // numeric carries NaN itself; a division by zero (an error) is NaN.
+    if (op === '/') return `COALESCE(${a} / NULLIF(${b}, 0), ${this.nan()})`;
+    if (op === 'mod') return `COALESCE(mod(${a}, NULLIF(${b}, 0)), ${this.nan()})`;
+    return b === undefined ? `${op}(${a})` : `(${a} ${op} ${b})`;
   }
 }
 

@@ -12,7 +12,7 @@ import { intervalPartsText, type IntervalParts } from '../../../core/database/sq
  *
  * Baserow answers NaN for a division by zero, ln(0), tonumber('a')… and for results of 10^50
  * and more (its error_to_nan), and NaN carries through every number function: so here (the
- * dialect's `nan`, see `nanSafe` for SQLite, whose arithmetic has no NaN).
+ * dialect's `nan`; SQLite, whose arithmetic has no NaN, computes with `arithmetic` and `nanSafe`).
  */
 
 /** Baserow's NUMBER_MAX_DECIMAL_PLACES: a division, tonumber and round by a non-literal keep this many. */
@@ -114,8 +114,8 @@ function numeric(type: string, count: number, compile: (args: Expr[], scope: Com
 const sameType = (type: string, sql: (x: string, scope: CompileScope) => string) => numeric(type, 1, ([x], scope) => ({ type: x.type, sql: sql(x.sql, scope) }));
 
 /** A whole-number function of one argument (number with 0 decimal places); NaN stays NaN. */
-const whole = (type: string, fn: string, keepNullable = false) =>
-  numeric(type, 1, ([x], scope) => ({ type: numberType(0, keepNullable && x.type.nullable), sql: nanSafe(scope, [x.sql], ([v]) => `${fn}(${v})`) }));
+const whole = (type: string, fn: 'trunc' | 'ceil' | 'floor' | 'sign', keepNullable = false) =>
+  numeric(type, 1, ([x], scope) => ({ type: numberType(0, keepNullable && x.type.nullable), sql: scope.db.arithmetic(fn, x.sql) }));
 
 /** A function of number values defined where `defined` holds (its refs), NaN elsewhere and for NaN. */
 const partial = (scope: CompileScope, values: string[], defined: (refs: string[]) => string, value: (refs: string[]) => string) =>
@@ -186,7 +186,7 @@ export function toTextValue(arg: Expr, scope: CompileScope): Expr {
 
 export const NUMBER_FUNCTIONS: FormulaFunction[] = [
   operator('add', '+', ADDABLE, (a, b, scope) => {
-    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `(${x} + ${y})`) };
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: scope.db.arithmetic('+', a.sql, b.sql) };
     if (isTextual(a.type)) {
       // Baserow's concat: both as text, NULL as ''.
       const right = isTextual(b.type) ? b.sql : `COALESCE(${toTextValue(b, scope).sql}, '')`;
@@ -201,7 +201,7 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
     return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})`, ...combined(a, b, 1) };
   }),
   operator('minus', '-', SUBTRACTABLE, (a, b, scope) => {
-    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `(${x} - ${y})`) };
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: scope.db.arithmetic('-', a.sql, b.sql) };
     if (a.type.name === 'date' && b.type.name === 'date') {
       return { type: formulaTypes.duration('d h:mm:ss', a.type.nullable || b.type.nullable), sql: `(${scope.db.epoch(a.sql)} - ${scope.db.epoch(b.sql)})` };
     }
@@ -212,14 +212,14 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
     // A duration times NaN is no duration (NULL, as Baserow's interval arithmetic fails).
     if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} * ${scope.db.nanToNull(b.sql)})` };
     if (isDuration(b.type)) return { type: b.type, sql: `(${scope.db.nanToNull(a.sql)} * ${b.sql})` };
-    return { type: widest(a.type, b.type), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `(${x} * ${y})`) };
+    return { type: widest(a.type, b.type), sql: scope.db.arithmetic('*', a.sql, b.sql) };
   }),
   // A number divided by zero is NaN; a duration divided by zero (or NaN) is NULL, as Baserow's.
   operator('divide', '/', DIVIDABLE, (a, b, scope) => {
     if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} / NULLIF(${scope.db.nanToNull(b.sql)}, 0))` };
-    return { type: numberType(MAX_DECIMAL_PLACES), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `COALESCE(${x} / NULLIF(${y}, 0), ${scope.db.nan()})`) };
+    return { type: numberType(MAX_DECIMAL_PLACES), sql: scope.db.arithmetic('/', a.sql, b.sql) };
   }),
-  numeric('mod', 2, ([a, b], scope) => ({ type: widest(a.type, b.type), sql: nanSafe(scope, [a.sql, b.sql], ([x, y]) => `COALESCE(mod(${x}, NULLIF(${y}, 0)), ${scope.db.nan()})`) })),
+  numeric('mod', 2, ([a, b], scope) => ({ type: widest(a.type, b.type), sql: scope.db.arithmetic('mod', a.sql, b.sql) })),
   {
     // round(x, n): n decimals (n < 0 rounds left of the point); the type keeps n decimals when n is a literal, else 10.
     type: 'round',
@@ -231,7 +231,7 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
       const literal = numberLiteral(args[1]);
       const [x, n] = args.map((arg) => notNull(arg, scope));
       // NaN for NaN and for places the database cannot round to.
-      return { type: numberType(literal === null ? MAX_DECIMAL_PLACES : literal), sql: nanSafe(scope, [x.sql, n.sql], ([v, p]) => `COALESCE(${scope.db.roundTo(v, p)}, ${scope.db.nan()})`) };
+      return { type: numberType(literal === null ? MAX_DECIMAL_PLACES : literal), sql: `COALESCE(${scope.db.roundTo(x.sql, n.sql)}, ${scope.db.nan()})` };
     },
   },
   whole('trunc', 'trunc', true),
@@ -240,7 +240,7 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
   whole('ceil', 'ceil'),
   whole('floor', 'floor'),
   whole('sign', 'sign'),
-  sameType('abs', (x, scope) => nanSafe(scope, [x], ([v]) => `abs(${v})`)),
+  sameType('abs', (x, scope) => scope.db.arithmetic('abs', x)),
   // Out of their domain: NaN (as Baserow), never a database error.
   sameType('exp', (x, scope) => partial(scope, [x], ([v]) => `${v} < ${LN_MAX}`, ([v]) => `exp(${v})`)),
   sameType('ln', (x, scope) => partial(scope, [x], ([v]) => `${v} > 0`, ([v]) => `ln(${v})`)),

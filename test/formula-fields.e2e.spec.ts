@@ -63,10 +63,10 @@ describe('formula fields', () => {
     expect(searched.map((r) => r.Name)).toEqual(['b']);
   });
 
-  test('division by zero gives an empty cell, not an error', async () => {
+  test('division by zero gives NaN, as Baserow, not an error', async () => {
     const ratio = await createField(table, { name: 'Ratio', type: 'formula', formula: "field('Price') / (field('Price') - field('Price'))" });
     expect(ratio.status).toBe(200);
-    expect((await rowsOf(table)).map((r) => r.Ratio)).toEqual([null, null, null]);
+    expect((await rowsOf(table)).map((r) => r.Ratio)).toEqual(['NaN', 'NaN', 'NaN']);
     expect((await req('DELETE', `/api/database/fields/${ratio.body.id}/`)).status).toBe(200);
   });
 
@@ -92,8 +92,11 @@ describe('formula fields', () => {
     expect(unknown.body).toEqual({ error: 'ERROR_WITH_FORMULA', detail: 'Error with formula: references the deleted or unknown field Nope.' });
     const types = await createField(table, { name: 'Bad', type: 'formula', formula: 'upper(1)' });
     expect(types.body.detail).toBe('Error with formula: argument number 1 given to function upper was of type number but the only usable type for this argument is text.');
-    const nested = await createField(table, { name: 'Bad', type: 'formula', formula: `${'upper('.repeat(300)}'a'${')'.repeat(300)}` });
-    expect(nested.body.error).toBe('ERROR_TOO_DEEPLY_NESTED_FORMULA');
+    // Baserow's MaximumFormulaSizeError (ERROR_TOO_DEEPLY_NESTED_FORMULA is the database's own stack limit).
+    for (const depth of [300, 1000]) {
+      const nested = await createField(table, { name: 'Bad', type: 'formula', formula: `${'upper('.repeat(depth)}'a'${')'.repeat(depth)}` });
+      expect(nested.body).toEqual({ error: 'ERROR_WITH_FORMULA', detail: 'Error with formula: it exceeded the maximum formula size.' });
+    }
     const self = await createField(table, { name: 'Self', type: 'formula', formula: "field('Self') + 1" });
     expect(self.body.error).toBe('ERROR_FIELD_SELF_REFERENCE');
     const circular = await updateField(doubled.id, { formula: "field('Text')" });
@@ -170,6 +173,92 @@ describe('formula fields', () => {
     expect(res.body).toMatchObject({ formula: "field('Name')", formula_type: 'text', error: null });
     const bad = await req('POST', `/api/database/formula/${table}/type/`, { formula: 'upper(1)', name: 'X' });
     expect(bad.body.error).toBe('ERROR_WITH_FORMULA');
+  });
+});
+
+describe("Baserow's formula results", () => {
+  let table: number;
+  beforeAll(async () => {
+    table = await createTable('Results');
+    await createField(table, { name: 'Text', type: 'text' });
+    await createRow(table, { Name: 'a', Text: 'x' });
+  });
+  const cell = async (formula: string) => {
+    const res = await createField(table, { name: `F${formula.length}-${Math.random()}`, type: 'formula', formula });
+    expect([formula, res.status]).toEqual([formula, 200]);
+    const [row] = await rowsOf(table);
+    return { field: res.body, value: row[res.body.name] };
+  };
+
+  test('NaN is answered "NaN", kept, read by other formulas, filtered and sorted as PostgreSQL sorts it', async () => {
+    const dates = "todate('20200101', 'YYYYMMDD'), todate('20100101', 'YYYYMMDD')";
+    for (const formula of ['1/0', "tonumber('a')", 'round(1/0, 2)', 'mod(1234, 0)', 'sqrt(-1)', `date_diff('incorrect thingy', ${dates})`, `${'9'.repeat(100)}+1`, `tonumber('${'9'.repeat(100)}')+1`]) {
+      expect([formula, (await cell(formula)).value]).toEqual([formula, 'NaN']);
+    }
+    const other = await createTable('NaN rows');
+    await createField(other, { name: 'Num', type: 'number', number_decimal_places: 1 });
+    for (const [name, num] of [['zero', '0'], ['two', '2'], ['ten', '10']]) await createRow(other, { Name: name, Num: num });
+    const ratio = (await createField(other, { name: 'Ratio', type: 'formula', formula: "10 / field('Num')" })).body;
+    const next = (await createField(other, { name: 'Next', type: 'formula', formula: "field('Ratio') + 1" })).body;
+    const nan = (await createField(other, { name: 'Nan', type: 'formula', formula: "is_nan(field('Ratio'))" })).body;
+    const rows = await rowsOf(other);
+    expect(rows.map((r) => [r.Name, r.Ratio, r.Next, r.Nan])).toEqual([
+      ['zero', 'NaN', 'NaN', true],
+      ['two', '5.0000000000', '6.0000000000', false],
+      ['ten', '1.0000000000', '2.0000000000', false],
+    ]);
+    const names = async (query: string) => (await rowsOf(other, query)).map((r) => r.Name);
+    // PostgreSQL's numeric NaN is above every number and equal to itself; it is not empty.
+    expect(await names(`&order_by=field_${ratio.id}`)).toEqual(['ten', 'two', 'zero']);
+    expect(await names(`&filter__field_${ratio.id}__higher_than=3`)).toEqual(['zero', 'two']);
+    expect(await names(`&filter__field_${ratio.id}__empty=`)).toEqual([]);
+    expect(await names(`&filter__field_${next.id}__not_empty=`)).toEqual(['zero', 'two', 'ten']);
+    expect(nan.formula_type).toBe('boolean');
+    // Through a link: the lookup lists NaN, the sum and average are NaN, min and max order it above every number.
+    const linking = await createTable('Links to NaN');
+    await createField(linking, { name: 'Rows', type: 'link_row', link_row_table_id: other });
+    await createRow(linking, { Name: 'all', Rows: rows.map((r) => r.id) });
+    const aggregates: Record<string, string> = {};
+    for (const fn of ['sum', 'avg', 'min', 'max']) aggregates[fn] = (await createField(linking, { name: fn, type: 'formula', formula: `${fn}(lookup('Rows', 'Ratio'))` })).body.name;
+    const ratios = (await createField(linking, { name: 'Ratios', type: 'lookup', through_field_name: 'Rows', target_field_name: 'Ratio' })).body;
+    const [all] = await rowsOf(linking);
+    expect(['sum', 'avg', 'min', 'max'].map((fn) => all[aggregates[fn]])).toEqual(['NaN', 'NaN', '1.0000000000', 'NaN']);
+    expect(all[ratios.name].map((item: any) => item.value)).toEqual(['NaN', '5.0000000000', '1.0000000000']);
+  });
+
+  test('not(isblank(tonumber(…))) is true; link(url) has a null label', async () => {
+    expect((await cell("not(isblank(tonumber('x')))")).value).toBe(true);
+    expect((await cell("link('https://baserow.io')")).value).toEqual({ url: 'https://baserow.io', label: null });
+  });
+
+  test('date_interval keeps calendar years: a date moves by a year, totext writes `1 year`', async () => {
+    expect((await cell("todate('20200101', 'YYYYMMDD') + date_interval('1 year')")).value).toBe('2021-01-01');
+    expect((await cell("totext(date_interval('1 year'))")).value).toBe('1 year');
+    expect((await cell("date_interval('1 year')")).value).toBe(365 * 24 * 3600);
+  });
+
+  test('number formulas answer an empty prefix, suffix and separator, as the type endpoint does', async () => {
+    const { field } = await cell('1 + 1');
+    expect(field).toMatchObject({ formula_type: 'number', number_decimal_places: 0, number_prefix: '', number_suffix: '', number_separator: '' });
+    expect((await fieldsOf(table)).find((f) => f.id === field.id)).toMatchObject({ number_prefix: '', number_suffix: '', number_separator: '' });
+    const typed = await req('POST', `/api/database/formula/${table}/type/`, { formula: '1 + 1', name: 'Typed' });
+    expect(typed.body).toMatchObject({ formula_type: 'number', number_prefix: '', number_suffix: '', number_separator: '' });
+    const text = await req('POST', `/api/database/formula/${table}/type/`, { formula: "'a'", name: 'Typed' });
+    expect(text.body).toMatchObject({ formula_type: 'text', number_prefix: null, number_suffix: null, number_separator: null });
+  });
+
+  test('renaming a referenced field keeps the formula as written', async () => {
+    const written = "FIELD('Text')  +  \"!\"  // shout\n+ field(\"Text\")";
+    const shout = (await createField(table, { name: 'Shout', type: 'formula', formula: written })).body;
+    const count = (await createField(table, { name: 'Count', type: 'number' })).body;
+    const plus = (await createField(table, { name: 'Plus', type: 'formula', formula: "field('Count')+1" })).body;
+    expect((await updateField((await fieldsOf(table)).find((f) => f.name === 'Text').id, { name: "new_name's" })).status).toBe(200);
+    expect((await updateField(count.id, { name: 'new_name' })).status).toBe(200);
+    const fields = await fieldsOf(table);
+    expect(fields.find((f) => f.id === shout.id).formula).toBe("FIELD('new_name\\'s')  +  \"!\"  // shout\n+ field(\"new_name's\")");
+    expect(fields.find((f) => f.id === plus.id).formula).toBe("field('new_name')+1");
+    const [row] = await rowsOf(table);
+    expect(row.Shout).toBe('x!x');
   });
 });
 
@@ -281,13 +370,38 @@ describe('lookup, rollup and count through a link', () => {
       writes.push(updateRow(orders, orders2[round % 3].id, { Items: items2.slice(0, 1 + (round % 4)).map((i) => i.id) }));
     }
     for (const res of (await Promise.all(writes)) as any[]) expect(res.status).toBe(200);
-    const amounts = new Map((await rowsOf(items)).map((r) => [r.id, Number(r.Amount)]));
+    const itemRows = await rowsOf(items);
+    const amounts = new Map(itemRows.map((r) => [r.id, Number(r.Amount)]));
+    // A lookup lists the linked rows in their table's order (Baserow's), the link cell in the order they were linked.
+    const position = new Map(itemRows.map((r, i) => [r.id, i]));
     for (const order of (await rowsOf(orders)).filter((r) => r.Name.startsWith('co'))) {
       const expected = order.Items.reduce((sum: number, link: any) => sum + amounts.get(link.id)!, 0);
       expect(Number(order.Total)).toBeCloseTo(expected, 5);
-      expect(order.Amounts.map((a: any) => Number(a.value))).toEqual(order.Items.map((link: any) => amounts.get(link.id)));
+      const linked = [...order.Items].sort((a: any, b: any) => position.get(a.id)! - position.get(b.id)!);
+      expect(order.Amounts.map((a: any) => Number(a.value))).toEqual(linked.map((link: any) => amounts.get(link.id)));
       expect(order.Count).toBe(String(order.Items.length));
     }
+  });
+
+  test('moving a looked-up row reorders the lookup and its join (linked rows in their table order)', async () => {
+    const first = await createRow(items, { Name: 'first', Amount: 1 });
+    const second = await createRow(items, { Name: 'second', Amount: 2 });
+    const order = await createRow(orders, { Name: 'moved', Items: [first.id, second.id] });
+    const names = (await createField(orders, { name: 'Names', type: 'lookup', through_field_name: 'Items', target_field_name: 'Name' })).body;
+    const joined = (await createField(orders, { name: 'Joined', type: 'formula', formula: "join(lookup('Items', 'Name'), ',')" })).body;
+    const read = async () => (await rowsOf(orders)).find((r) => r.id === order.id);
+    let row = await read();
+    expect(row.Names.map((n: any) => n.value)).toEqual(['first', 'second']);
+    expect(row.Joined).toBe('first,second');
+    const moved = await req('PATCH', `/api/database/rows/table/${items}/${second.id}/move/?before_id=${first.id}`);
+    expect(moved.status).toBe(200);
+    row = await read();
+    expect(row.Names).toEqual([
+      { id: second.id, value: 'second' },
+      { id: first.id, value: 'first' },
+    ]);
+    expect(row.Joined).toBe('second,first');
+    for (const field of [names, joined]) expect((await req('DELETE', `/api/database/fields/${field.id}/`)).status).toBe(200);
   });
 
   test('lookup errors', async () => {

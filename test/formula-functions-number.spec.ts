@@ -4,7 +4,7 @@ import { FormulaEval, type FormulaResult, type TableOneRow } from './support/for
 /*
  * The number, date and array functions of the formula language, evaluated on the test
  * database (SQLite, or PostgreSQL with ROWSPACE_TEST_DB=postgres): the values and types
- * Baserow 1.35's tests expect (test_baserow_formula_results.py), except that NaN is NULL here.
+ * Baserow 1.35's tests expect (test_baserow_formula_results.py), NaN included (the text 'NaN').
  */
 
 let db: FormulaEval;
@@ -25,10 +25,12 @@ async function run(formula: string, row: TableOneRow = {}): Promise<FormulaResul
 
 /** The value as the driver answers it. */
 const value = async (formula: string, row?: TableOneRow) => (await run(formula, row)).value;
-/** A number (PostgreSQL answers numeric as text), or null. */
+/** A number (PostgreSQL answers numeric as text), NaN for Baserow's NaN (the text 'NaN' on both databases), or null. */
 const num = async (formula: string, row?: TableOneRow) => {
   const v = await value(formula, row);
-  return v === null ? null : Number(v);
+  if (v === null || v === 'NaN') return v === null ? null : NaN;
+  if (Number.isNaN(Number(v))) throw new Error(`${formula}: ${String(v)} is not a number`);
+  return Number(v);
 };
 /** A boolean (SQLite answers 0/1), or null. */
 const bool = async (formula: string, row?: TableOneRow) => {
@@ -79,11 +81,11 @@ describe('number functions', () => {
     expect((await run("field('Num')")).type.nullable).toBe(true);
   });
 
-  it('answers NULL (Baserow: NaN) for a division by zero', async () => {
-    expect(await num('1/0')).toBeNull();
-    expect(await num("1/field('Num')", { Num: 0 })).toBeNull();
-    expect(await num("1/field('Num')", { Num: null })).toBeNull();
-    expect(await num('mod(1234, 0)')).toBeNull();
+  it('answers NaN for a division by zero, as Baserow', async () => {
+    expect(await num('1/0')).toBeNaN();
+    expect(await num("1/field('Num')", { Num: 0 })).toBeNaN();
+    expect(await num("1/field('Num')", { Num: null })).toBeNaN();
+    expect(await num('mod(1234, 0)')).toBeNaN();
   });
 
   it('mod', async () => {
@@ -111,14 +113,14 @@ describe('number functions', () => {
     expect(await num("round(field('Num'), field('Num'))", { Num: 1.55 })).toBeCloseTo(1.6, 9);
     expect(await places("round(field('Num'), 1)")).toBe(1);
     expect(await places("round(1, field('Num'))")).toBe(10);
-    expect(await num('round(1234.5678, 1/0)')).toBeNull();
+    expect(await num('round(1234.5678, 1/0)')).toBeNaN();
   });
 
   it('trunc, int, ceil, floor, sign and abs', async () => {
     expect(await num('trunc(1.56)')).toBe(1);
     expect(await num('trunc(-1.56)')).toBe(-1);
     expect(await num('int(-1.56)')).toBe(-1);
-    expect(await num('trunc(1/0)')).toBeNull();
+    expect(await num('trunc(1/0)')).toBeNaN();
     expect(await num('ceil(1.1234)')).toBe(2);
     expect(await num('ceil(-1.56)')).toBe(-1);
     expect(await num('floor(1.56)')).toBe(1);
@@ -143,33 +145,33 @@ describe('number functions', () => {
     expect(await bool('odd(1/0)')).toBe(false);
   });
 
-  it('ln, log, sqrt, power and exp, NULL out of their domain', async () => {
+  it('ln, log, sqrt, power and exp, NaN out of their domain', async () => {
     expect(await num('ln(9.0)')).toBeCloseTo(2.1972245773, 8);
     expect(await places('ln(9.0)')).toBe(1);
-    expect(await num('ln(0)')).toBeNull();
-    expect(await num('ln(-1)')).toBeNull();
+    expect(await num('ln(0)')).toBeNaN();
+    expect(await num('ln(-1)')).toBeNaN();
     expect(await num('log(3, 9.0)')).toBeCloseTo(2, 9);
     expect(await places('log(3, 9.0)')).toBe(1);
     expect(await num('log(125.000, 5)')).toBeCloseTo(1 / 3, 9);
-    expect(await num('log(0, 5)')).toBeNull();
-    expect(await num('log(5, 0)')).toBeNull();
-    expect(await num('log(1, 5)')).toBeNull();
+    expect(await num('log(0, 5)')).toBeNaN();
+    expect(await num('log(5, 0)')).toBeNaN();
+    expect(await num('log(1, 5)')).toBeNaN();
     expect(await num('sqrt(9)')).toBeCloseTo(3, 9);
     expect(await num('sqrt(2.00)')).toBeCloseTo(Math.SQRT2, 9);
-    expect(await num('sqrt(-1)')).toBeNull();
+    expect(await num('sqrt(-1)')).toBeNaN();
     expect(await num('power(3.0, 2)')).toBeCloseTo(9, 9);
     expect(await places('power(3.0, 2)')).toBe(1);
     expect(await num('power(-2, 3)')).toBeCloseTo(-8, 9);
     expect(await num('power(25, 0.5)')).toBeCloseTo(5, 9);
     expect(await num('power(-4.55, 0)')).toBeCloseTo(1, 9);
-    expect(await num('power(0, -1)')).toBeNull();
-    expect(await num('power(-8, 0.5)')).toBeNull();
-    expect(await num('power(10, 60)')).toBeNull();
+    expect(await num('power(0, -1)')).toBeNaN();
+    expect(await num('power(-8, 0.5)')).toBeNaN();
+    expect(await num('power(10, 60)')).toBeNaN();
     expect(await num('exp(1.000)')).toBeCloseTo(Math.E, 9);
     expect(await places('exp(1.000)')).toBe(3);
     expect(await num('exp(0)')).toBeCloseTo(1, 9);
     expect(await num('exp(-1.00)')).toBeCloseTo(0.3678794412, 9);
-    expect(await num('exp(200)')).toBeNull();
+    expect(await num('exp(200)')).toBeNaN();
   });
 
   it('greatest and least (an empty argument leaves the other one)', async () => {
@@ -191,19 +193,44 @@ describe('number functions', () => {
     expect(await num('when_nan(1.0, 4)')).toBe(1);
     expect(await places('when_nan(1.0, 4)')).toBe(1);
     expect(await num('error_to_nan(2)')).toBe(2);
+    expect(await num('when_nan(1/0, 1/0)')).toBeNaN();
+    expect(await bool("is_nan(tonumber('a'))")).toBe(true);
   });
 
-  it('tonumber: 10 decimal places, NULL (Baserow: NaN) for what is not a number', async () => {
+  it('NaN carries through every number function, as Baserow', async () => {
+    for (const formula of ['round(1/0, 2)', 'round(1/0, 1/0)', "round(tonumber('invalid'), 2)", "round(1234.5678, tonumber('invalid'))", 'mod(0, 1/0)', 'mod(1/0, 2)', "mod(12, tonumber('invalid'))"]) {
+      expect(await num(formula)).toBeNaN();
+    }
+    for (const formula of ['abs(1/0)', 'ceil(1/0)', 'floor(1/0)', 'sign(1/0)', 'int(1/0)', 'ln(1/0)', 'log(1/0, 2)', 'sqrt(1/0)', 'power(1/0, 2)', 'power(2, 1/0)', 'exp(1/0)', '1/0 + 1', '2 * (1/0)', '1 - 1/0', '1/(1/0)']) {
+      expect(await num(formula)).toBeNaN();
+    }
+    expect(await num("field('Num') / 0", { Num: 5 })).toBeNaN();
+    expect(await bool("even(tonumber('invalid'))")).toBe(false);
+    expect(await bool("not(isblank(tonumber('x')))")).toBe(true);
+    expect(await bool('isblank(0)')).toBe(true);
+    expect(await value('totext(1/0)')).toBe('NaN');
+    expect(await bool('1/0 > 1000')).toBe(true);
+    expect(await bool('1/0 = 1/0')).toBe(true);
+  });
+
+  it('numbers beyond Baserow\'s decimals (10^50) are NaN', async () => {
+    expect(await num(`${'9'.repeat(100)}+1`)).toBeNaN();
+    expect(await num(`tonumber('${'9'.repeat(100)}')+1`)).toBeNaN();
+    expect(await num(`-${'9'.repeat(60)}`)).toBeNaN();
+    expect(await num("field('Num')", { Num: null })).toBeNull();
+  });
+
+  it('tonumber: 10 decimal places, NaN for what is not a number', async () => {
     expect(await num("tonumber('1')")).toBe(1);
     expect(await places("tonumber('1')")).toBe(10);
-    expect(await num("tonumber('a')")).toBeNull();
-    expect(await num("tonumber('12abc')")).toBeNull();
+    expect(await num("tonumber('a')")).toBeNaN();
+    expect(await num("tonumber('12abc')")).toBeNaN();
     expect(await num("tonumber('-12.12345')")).toBeCloseTo(-12.12345, 9);
     expect(await num("tonumber(' 42 ')")).toBe(42);
     expect(await num("tonumber('1.123456')")).toBeCloseTo(1.12346, 9);
     expect(await num("tonumber('1e3')")).toBe(1000);
-    expect(await num(`tonumber('${'9'.repeat(100)}')`)).toBeNull();
-    expect(await num("tonumber(field('Text'))", { Text: null })).toBeNull();
+    expect(await num(`tonumber('${'9'.repeat(100)}')`)).toBeNaN();
+    expect(await num("tonumber(field('Text'))", { Text: null })).toBeNaN();
     expect(await num("tonumber(field('Text')) + 1", { Text: '41' })).toBe(42);
   });
 });
@@ -224,6 +251,15 @@ describe('operators on texts, dates and durations', () => {
     expect(await date("field('DateTime') - date_interval('1 hour')", { DateTime: '2020-01-07T00:30:00Z' })).toBe('2020-01-06T23:30:00Z');
     expect(await date("field('Date') + date_interval('1 day')", { Date: null })).toBeNull();
     expect(await num("month(todate('20200601', 'YYYYMMDD') - date_interval('1 year'))")).toBe(6);
+    // Calendar intervals, as Baserow's PostgreSQL interval: a year is 12 months, not 365 days.
+    expect(await date("todate('20200101', 'YYYYMMDD') + date_interval('1 year')")).toBe('2021-01-01');
+    expect(await date("date_interval('1 year') + todate('20200101', 'YYYYMMDD')")).toBe('2021-01-01');
+    expect(await date("todate('20200101', 'YYYYMMDD') - date_interval('1 year')")).toBe('2019-01-01');
+    expect(await date("todate('20200131', 'YYYYMMDD') + date_interval('1 month')")).toBe('2020-02-29');
+    expect(await date("todate('20200131', 'YYYYMMDD') + date_interval('1 month 1 day')")).toBe('2020-03-01');
+    expect(await date("field('DateTime') + date_interval('1 year 2 hours')", { DateTime: '2020-02-29T10:00:00Z' })).toBe('2021-02-28T12:00:00Z');
+    expect(await date("todate('20200101', 'YYYYMMDD') + (date_interval('1 year') + date_interval('1 day'))")).toBe('2021-01-02');
+    expect(await num("date_interval('1 year')")).toBe(365 * 24 * 3600);
     const moved = await run("field('Date') + date_interval('1 day')");
     expect(moved.type.name).toBe('date');
     expect(moved.type.props.date_include_time).toBe(false);
@@ -378,7 +414,7 @@ describe('date functions', () => {
   it('date_diff counts whole units', async () => {
     const at = (text: string) => `todate_tz('${text}', 'YYYY-MM-DD HH24:MI', 'UTC')`;
     expect(await num("date_diff('yy', todate('20200101', 'YYYYMMDD'), todate('20100101', 'YYYYMMDD'))")).toBe(-10);
-    expect(await num("date_diff('incorrect thingy', todate('20200101', 'YYYYMMDD'), todate('20100101', 'YYYYMMDD'))")).toBeNull();
+    expect(await num("date_diff('incorrect thingy', todate('20200101', 'YYYYMMDD'), todate('20100101', 'YYYYMMDD'))")).toBeNaN();
     expect(await num(`date_diff('dd', ${at('2020-02-01 00:10')}, ${at('2020-03-02 00:10')})`)).toBe(30);
     expect(await num(`date_diff('dd', ${at('2020-02-01 02:00')}, ${at('2020-10-01 04:00')})`)).toBe(243);
     expect(await num(`date_diff('day', ${at('2020-01-03 00:00')}, ${at('2020-01-01 12:00')})`)).toBe(-1);
@@ -401,6 +437,11 @@ describe('date functions', () => {
     expect(await num("date_interval('1 year 1 year')")).toBeNull();
     expect((await run("date_interval('1 day')")).type).toMatchObject({ name: 'duration', nullable: true });
     expect(await num("toseconds(date_interval('1 minute'))")).toBe(60);
+    expect(await value("totext(date_interval('1 year'))")).toBe('1 year');
+    expect(await value("totext(date_interval('2 years 3 months 4 days 1.5 hours'))")).toBe('2 years 3 mons 4 days 01:30:00');
+    expect(await value("totext(date_interval('1 day ago'))")).toBe('-1 days');
+    expect(await value("totext(date_interval('36 hours'))")).toBe('36:00:00');
+    expect(await value("totext(date_interval('1.5 days'))")).toBe('1 day 12:00:00');
     expect(await num('toseconds(toduration(60))')).toBe(60);
     expect(await num('toduration(1/0)')).toBeNull();
   });
@@ -501,5 +542,14 @@ describe('argument errors, in Baserow words', () => {
     ['second(today())', 'cannot extract seconds from a date without time'],
   ])('%s', async (formula, expected) => {
     expect(await error(formula)).toBe(expected);
+  });
+});
+
+describe('deep formulas', () => {
+  it('compute on both databases up to the deepest nesting the parser accepts', async () => {
+    expect(await num(`field('Num')${' + 1'.repeat(198)}`, { Num: 1 })).toBe(199);
+    expect(await num(`${'abs('.repeat(198)}field('Num')${')'.repeat(198)}`, { Num: -2 })).toBe(2);
+    expect(await num(`${'round('.repeat(198)}field('Num')${', 2)'.repeat(198)}`, { Num: 1.5 })).toBe(1.5);
+    expect(await num(`1/0${' + 1'.repeat(198)}`)).toBeNaN();
   });
 });

@@ -186,10 +186,10 @@ describe('text functions', () => {
   });
 
   it('builds links and buttons as {url, label} objects, compared as objects', async () => {
-    expect(await json("link('1')")).toEqual({ url: '1' });
+    expect(await json("link('1')")).toEqual({ url: '1', label: null });
     expect(await json("link('https://www.google.com', 'Google')")).toEqual({ url: 'https://www.google.com', label: 'Google' });
     expect(await json("button('1', 'l')")).toEqual({ url: '1', label: 'l' });
-    expect(await json("link(field('Text'))", { Text: null })).toEqual({ url: null });
+    expect(await json("link(field('Text'))", { Text: null })).toEqual({ url: null, label: null });
     expect(await value("get_link_label(link('1'))")).toBeNull();
     expect(await bool("link('https://www.google.com', 'Google') = link('https://www.google.com')")).toBe(false);
     expect(await bool("button('https://www.google.com', 'Google') = button('https://www.google.com', 'Google')")).toBe(true);

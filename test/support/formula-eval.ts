@@ -16,7 +16,7 @@ import { TEST_DB } from './app';
  * Evaluates formulas straight on the test database (SQLite in memory, or a scratch
  * PostgreSQL schema), without the app: for the formula functions' own tests. Table 1 has the
  * fields below and one row (values given per call); its link field `Link` (id 10) links to
- * rows of table 2 (`Name` text id 20 primary, `Amount` number 2 places id 21).
+ * rows of table 2 (`Name` text id 20 primary, `Amount` number 2 places id 21), in that order.
  */
 export interface TableOneRow {
   Text?: string | null;
@@ -60,7 +60,7 @@ export class FormulaEval {
   static async open(kind: 'sqlite' | 'postgres' = TEST_DB): Promise<FormulaEval> {
     const ddl = (t: { text: string; num: string; bool: string; date: string; datetime: string; real: string; serial: string }) => [
       `CREATE TABLE "database_table_1" ("id" INTEGER PRIMARY KEY, "order" ${t.num}, "created_on" ${t.datetime}, "updated_on" ${t.datetime}, "trashed" ${t.bool} NOT NULL DEFAULT FALSE, "field_1" ${t.text}, "field_2" ${t.num}, "field_3" ${t.bool}, "field_4" ${t.date}, "field_5" ${t.datetime}, "field_6" ${t.real})`,
-      `CREATE TABLE "database_table_2" ("id" INTEGER PRIMARY KEY, "trashed" ${t.bool} NOT NULL DEFAULT FALSE, "field_20" ${t.text}, "field_21" ${t.num})`,
+      `CREATE TABLE "database_table_2" ("id" INTEGER PRIMARY KEY, "order" ${t.num}, "trashed" ${t.bool} NOT NULL DEFAULT FALSE, "field_20" ${t.text}, "field_21" ${t.num})`,
       `CREATE TABLE "database_relation_10" ("id" ${t.serial}, "row_a" INTEGER NOT NULL, "row_b" INTEGER NOT NULL)`,
       `CREATE TABLE "database_select_option" ("id" INTEGER PRIMARY KEY, "field_id" INTEGER, "value" ${t.text}, "color" ${t.text}, "order" INTEGER)`,
     ];
@@ -130,7 +130,7 @@ export class FormulaEval {
     let id = 0;
     for (const linked of row.Link ?? []) {
       id += 1;
-      await this.run(`INSERT INTO "database_table_2" ("id", "field_20", "field_21") VALUES (${p(1)}, ${p(2)}, ${p(3)})`, [id, linked.Name, linked.Amount]);
+      await this.run(`INSERT INTO "database_table_2" ("id", "order", "field_20", "field_21") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [id, id, linked.Name, linked.Amount]);
       await this.run(`INSERT INTO "database_relation_10" ("row_a", "row_b") VALUES (1, ${p(1)})`, [id]);
     }
   }

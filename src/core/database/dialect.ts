@@ -245,8 +245,8 @@ export class SqliteDialect implements Dialect {
   }
 
   decimalText(expression: string, places: number): string {
-    // printf() turns NULL into 0; an empty cell stays NULL.
-    return `CASE WHEN ${expression} IS NULL THEN NULL ELSE printf('%.${Math.max(0, Math.min(10, Math.trunc(places)))}f', ${expression}) END`;
+    // printf() turns NULL into 0; an empty cell stays NULL. A formula's NaN (the text 'NaN') is written as it is.
+    return `CASE WHEN ${expression} IS NULL THEN NULL WHEN ${expression} = 'NaN' THEN 'NaN' ELSE printf('%.${Math.max(0, Math.min(10, Math.trunc(places)))}f', ${expression}) END`;
   }
 
   containsWord(expression: string, word: string, bind: (value: unknown) => string): string {

@@ -24,8 +24,12 @@ export const SQLITE_FUNCTIONS: Record<string, { fn: SqliteFunction; deterministi
   formula_interval_seconds: { fn: intervalSeconds },
   // CAST(justify_hours(make_interval(secs => seconds)) AS text).
   formula_interval_text: { fn: intervalText },
+  // value + make_interval(months => n) (in UTC), a date staying a date (include_time 0).
+  formula_add_months: { fn: addMonths },
   // round(numeric, n), n < 0 rounding left of the point.
   formula_round: { fn: roundDecimal },
+  // numeric a + b, a - b, a * b, a / b, mod(a, b), abs, trunc, ceil, floor, sign with PostgreSQL's NaN (here the text 'NaN'); a division by 0 is NaN.
+  formula_numeric: { fn: numericOperation, varargs: true },
   // var_pop / var_samp / stddev_pop / stddev_samp, over json_group_array(value).
   formula_variance: { fn: variance },
   // PostgreSQL: `text ~ pattern` (here with JavaScript's regular expression syntax).
@@ -825,11 +829,26 @@ for (const [words, unit] of [
 
 const roundHalfAway = (x: number) => Math.sign(x) * Math.round(Math.abs(x));
 
+/** An interval as PostgreSQL keeps it: months, days and seconds apart (a year is 12 months, not 365 days). */
+export interface IntervalParts {
+  months: number;
+  days: number;
+  seconds: number;
+}
+
 /**
  * The seconds of an interval text (PostgreSQL's interval input, with whole years of 365 days
  * and months of 30 as Baserow's durations answer them); null when it is not one.
  */
 function intervalSeconds(text: unknown): number | null {
+  const parts = intervalParts(text);
+  if (!parts) return null;
+  const years = Math.trunc(parts.months / 12);
+  return (years * 365 + (parts.months - years * 12) * 30 + parts.days) * 86400 + parts.seconds;
+}
+
+/** An interval text's months, whole days and seconds, as PostgreSQL's interval input keeps them; null when it is not one. */
+export function intervalParts(text: unknown): IntervalParts | null {
   if (text == null) return null;
   const input = String(text);
   if (!INTERVAL_TEXT_REGEXP.test(input)) return null;
@@ -864,8 +883,43 @@ function intervalSeconds(text: unknown): number | null {
     }
   }
   const sign = /[aA][gG][oO][ \t]*$/.test(input) ? -1 : 1;
-  const years = Math.trunc(months / 12);
-  return sign * ((years * 365 + (months - years * 12) * 30 + days) * 86400 + seconds);
+  // A fraction of a day is time of day.
+  const wholeDays = Math.trunc(days);
+  return { months: sign * months, days: sign * wholeDays, seconds: sign * (seconds + (days - wholeDays) * 86400) };
+}
+
+/** An interval as PostgreSQL writes it (its `postgres` style): `1 year 2 mons -3 days +04:05:06`. */
+export function intervalPartsText({ months, days, seconds }: IntervalParts): string {
+  const parts: string[] = [];
+  let negativeBefore = false;
+  const add = (value: number, unit: string) => {
+    if (!value) return;
+    parts.push(`${negativeBefore && value > 0 ? '+' : ''}${value} ${unit}${value === 1 ? '' : 's'}`);
+    negativeBefore = value < 0;
+  };
+  add(Math.trunc(months / 12), 'year');
+  add(months % 12, 'mon');
+  add(days, 'day');
+  if (seconds || !parts.length) {
+    const us = Math.round(Math.abs(seconds) * 1_000_000);
+    const secs = Math.floor(us / 1_000_000);
+    const fraction = us % 1_000_000;
+    const time = `${zeroPad(Math.floor(secs / 3600), 2)}:${zeroPad(Math.floor(secs / 60) % 60, 2)}:${zeroPad(secs % 60, 2)}${fraction ? '.' + zeroPad(fraction, 6).replace(/0+$/, '') : ''}`;
+    parts.push(`${seconds < 0 ? '-' : negativeBefore ? '+' : ''}${time}`);
+  }
+  return parts.join(' ');
+}
+
+/** A stored date or datetime plus whole months, as PostgreSQL adds them: the day kept, or the month's last day. */
+function addMonths(stored: unknown, months: unknown, includeTime: unknown): string | null {
+  const us = instantMicros(stored);
+  if (us === null || months == null || !Number.isFinite(Number(months))) return null;
+  const w = wallClock(us);
+  const total = w.year * 12 + (w.month - 1) + Math.trunc(Number(months));
+  const year = Math.floor(total / 12);
+  const month = total - year * 12 + 1;
+  if (year < 1 || year > 9999) return null;
+  return isoText(wallMicros({ ...w, year, month, day: Math.min(w.day, daysInMonth(year, month)) }), !!includeTime);
 }
 
 /** Seconds as PostgreSQL writes a justified interval: `1 day 02:03:04.5`, `2 days`, `-01:00:00`. */
@@ -918,6 +972,42 @@ function roundDecimal(value: unknown, places: unknown): number | null {
   if (!Number.isFinite(scaled) || scaled >= 1e21) return x;
   const rounded = Number(`${Math.round(scaled)}e${-n}`);
   return x < 0 ? -rounded : rounded;
+}
+
+/** A formula's number operation (see formula_numeric): NULL for NULL, 'NaN' for NaN or a division by zero. */
+function numericOperation(op: unknown, a: unknown, b: unknown = 0): number | string | null {
+  if (a == null || b == null) return null;
+  if (a === 'NaN' || b === 'NaN') return 'NaN';
+  const result = numericResult(op, Number(a), Number(b));
+  // PostgreSQL's numeric has no -0, and its NaN is the text 'NaN' here.
+  return result === null ? null : Number.isNaN(result) ? 'NaN' : result === 0 ? 0 : result;
+}
+
+function numericResult(op: unknown, x: number, y: number): number | null {
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return y === 0 ? NaN : x / y;
+    case 'mod':
+      return y === 0 ? NaN : x % y;
+    case 'abs':
+      return Math.abs(x);
+    case 'trunc':
+      return Math.trunc(x);
+    case 'ceil':
+      return Math.ceil(x);
+    case 'floor':
+      return Math.floor(x);
+    case 'sign':
+      return Math.sign(x);
+    default:
+      return null;
+  }
 }
 
 /** var_pop, var_samp, stddev_pop or stddev_samp of the numbers of a JSON array (nulls left out); NULL without enough of them. */

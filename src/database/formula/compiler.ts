@@ -6,6 +6,7 @@ import { callName } from './expr';
 import type { FormulaDialect } from './formula-dialect';
 import { formulaTypes, FormulaType } from './formula-type';
 import type { FormulaFunctionRegistry } from './functions/function';
+import { beyondRangeToNan } from './functions/number';
 import { FieldReferences } from './references';
 
 /** A field a formula reads: directly, or through a link field (`via`, a lookup). */
@@ -69,6 +70,8 @@ export class FormulaCompiler {
     };
     const result: CompiledFormula = { expr: formulaTypes.invalid(''), dependencies: [], broken: [], selfReference: false } as never;
     result.expr = this.node(node, schema, scope, result);
+    // Baserow's wrap_at_field_level of numbers (error_to_nan): beyond its decimals is NaN.
+    if (result.expr.type.name === 'number' && !result.expr.relation) result.expr = { ...result.expr, sql: beyondRangeToNan(scope, result.expr.sql) };
     return result;
   }
 

@@ -1,4 +1,5 @@
 import type { Sql } from '../../core/database/sql';
+import type { IntervalParts } from '../../core/database/sqlite-functions';
 import type { FormulaDialect } from './formula-dialect';
 import type { FormulaType } from './formula-type';
 
@@ -12,7 +13,7 @@ export interface ArrayRelation {
   from: string;
   /** Conditions, ANDed: the link to the outer row, live rows only, `filter()` conditions. */
   where: string[];
-  /** ORDER BY of the elements (the link's order). */
+  /** ORDER BY list of the elements (a link's: the linked rows' order and id). */
   order: string;
   /** The element's source row id: the `id` of each `{id, value}` item. */
   id: string;
@@ -28,6 +29,11 @@ export interface Expr {
   relation?: ArrayRelation;
   /** The value of a literal as written in the formula (`'UTC'`, `2`), for functions that read it at compile time. */
   literal?: string | number | boolean;
+  /**
+   * A duration written as a literal interval (`date_interval('1 year')`): its calendar parts, so
+   * dates move by calendar months and totext writes it as PostgreSQL does (`1 year`, not 365 days).
+   */
+  interval?: IntervalParts;
 }
 
 /** What compiling needs: bound values, the dialect's SQL pieces, fresh aliases. */

@@ -19,6 +19,8 @@ export interface FormulaDialect {
   epoch(expression: string): string;
   /** A date or datetime value moved by `seconds` (a number value); a date stays a date (the UTC day the moment falls on). */
   addSeconds(expression: string, seconds: string, includeTime: boolean): string;
+  /** A date or datetime value moved by whole `months` (a constant), as PostgreSQL adds an interval's months (in UTC; the day kept or the month's last). */
+  addMonths(expression: string, months: number, includeTime: boolean): string;
   /** The year, month, day or second (with its fraction) of a date or datetime value, in UTC, as a number value. */
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string, includeTime: boolean): string;
   /** The current moment, as a datetime value. */
@@ -118,8 +120,28 @@ export interface FormulaDialect {
   dateAsDateTime(expression: string): string;
   /** A datetime value as its date in UTC. */
   dateTimeAsDate(expression: string): string;
-  /** A number value with NaN as NULL (PostgreSQL's numeric NaN; SQLite has none). */
+  /**
+   * NaN as a number value (Baserow's numeric 'NaN': a division by zero, tonumber('a')…).
+   * PostgreSQL's numeric holds it and carries it through its arithmetic; SQLite has no NaN
+   * (a REAL NaN becomes NULL), so there it is the text 'NaN', which a REAL column keeps as
+   * text, sorts after every number (as PostgreSQL sorts NaN) and equals only itself.
+   */
+  nan(): string;
+  /** Whether a number value is NaN (false for NULL). */
+  isNan(expression: string): string;
+  /** Whether the database's arithmetic carries NaN itself (NaN + 1 is NaN): else see `nanGuard`. */
+  readonly carriesNan: boolean;
+  /** `sql` computed from the number values `refs`, or `onNan` (NaN by default) when one of them is NaN; `sql` alone where NaN carries itself. */
+  nanGuard(refs: string[], sql: string, onNan?: string): string;
+  /** A number value with NaN as NULL (to use it as a count, a position, a duration). */
   nanToNull(expression: string): string;
+  /**
+   * PostgreSQL's numeric `a + b`, `a - b`, `a * b`, `a / b`, `mod(a, b)`, and `abs`, `trunc`,
+   * `ceil`, `floor`, `sign` of `a`, with NaN: NaN in, NaN out, and a division by zero NaN.
+   */
+  arithmetic(op: '+' | '-' | '*' | '/' | 'mod' | 'abs' | 'trunc' | 'ceil' | 'floor' | 'sign', a: string, b?: string): string;
+  /** An aggregate of number elements (sum, avg, variances) that is NaN when an element is (PostgreSQL's numeric aggregates). */
+  nanAggregate(element: string, aggregate: string): string;
 }
 
 class SqliteFormulaDialect implements FormulaDialect {
@@ -131,6 +153,10 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   addSeconds(expression: string, seconds: string, includeTime: boolean): string {
     return `formula_from_epoch(formula_epoch(${expression}) + ${seconds}, ${includeTime ? 1 : 0})`;
+  }
+
+  addMonths(expression: string, months: number, includeTime: boolean): string {
+    return `formula_add_months(${expression}, ${Math.trunc(months)}, ${includeTime ? 1 : 0})`;
   }
 
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string): string {
@@ -187,7 +213,7 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   stringAgg(relation: ArrayRelation, element: string, separator: string, alias: string): string {
     // The separator is a column of a subquery written after the relation's (bound values are positional).
-    return `(SELECT group_concat("${alias}"."v", "${alias}_s"."s" ORDER BY "${alias}"."o") FROM (SELECT ${element} AS "v", ${relation.order} AS "o" FROM ${relation.from} WHERE ${relation.where.join(' AND ') || '1'}) "${alias}" CROSS JOIN (SELECT ${separator} AS "s") "${alias}_s")`;
+    return `(SELECT group_concat("${alias}"."v", "${alias}_s"."s" ORDER BY "${alias}"."o") FROM (SELECT ${element} AS "v", row_number() OVER (ORDER BY ${relation.order}) AS "o" FROM ${relation.from} WHERE ${relation.where.join(' AND ') || '1'}) "${alias}" CROSS JOIN (SELECT ${separator} AS "s") "${alias}_s")`;
   }
 
   number(literal: string): string {
@@ -199,11 +225,11 @@ class SqliteFormulaDialect implements FormulaDialect {
   }
 
   round(expression: string, places: number): string {
-    return `ROUND(${expression}, ${Math.trunc(places)})`;
+    return `CASE WHEN ${expression} = 'NaN' THEN 'NaN' ELSE ROUND(${expression}, ${Math.trunc(places)}) END`;
   }
 
   numberText(expression: string, places: number): string {
-    return `CASE WHEN ${expression} IS NULL THEN NULL ELSE printf('%.${Math.trunc(places)}f', ${expression}) END`;
+    return `CASE WHEN ${expression} IS NULL THEN NULL WHEN ${expression} = 'NaN' THEN 'NaN' ELSE printf('%.${Math.trunc(places)}f', ${expression}) END`;
   }
 
   length(expression: string): string {
@@ -235,7 +261,8 @@ class SqliteFormulaDialect implements FormulaDialect {
   }
 
   jsonNumberValue(expression: string): string {
-    return `CAST(${expression} AS REAL)`;
+    // NaN is no JSON number: the string "NaN", as PostgreSQL's to_jsonb writes it.
+    return `CASE WHEN ${expression} = 'NaN' THEN '"NaN"' ELSE CAST(${expression} AS REAL) END`;
   }
 
   jsonObjectText(json: string, key: string): string {
@@ -295,8 +322,31 @@ class SqliteFormulaDialect implements FormulaDialect {
     return `substr(${expression}, 1, 10)`;
   }
 
+  readonly carriesNan = false;
+
+  nan(): string {
+    return `'NaN'`;
+  }
+
+  isNan(expression: string): string {
+    return `COALESCE(${expression} = 'NaN', FALSE)`;
+  }
+
+  nanGuard(refs: string[], sql: string, onNan = this.nan()): string {
+    return `CASE WHEN ${refs.map((ref) => `${ref} = 'NaN'`).join(' OR ')} THEN ${onNan} ELSE ${sql} END`;
+  }
+
   nanToNull(expression: string): string {
-    return expression;
+    return `NULLIF(${expression}, 'NaN')`;
+  }
+
+  nanAggregate(element: string, aggregate: string): string {
+    return `CASE WHEN max(${element} = 'NaN') THEN 'NaN' ELSE ${aggregate} END`;
+  }
+
+  arithmetic(op: string, a: string, b?: string): string {
+    // One call per operation: no NaN checks around it, so deep formulas stay within SQLite's expression depth.
+    return `formula_numeric('${op}', ${a}${b === undefined ? '' : `, ${b}`})`;
   }
 }
 
@@ -311,6 +361,11 @@ class PostgresFormulaDialect implements FormulaDialect {
     // Beyond ±10^11 seconds (thousands of years) NULL, never out of PostgreSQL's timestamps.
     const shift = `CAST(CASE WHEN abs(${seconds}) < 1e11 THEN ${seconds} END AS double precision) * interval '1 second'`;
     return includeTime ? `(${expression} + ${shift})` : `CAST(CAST(${expression} AS timestamp) + ${shift} AS date)`;
+  }
+
+  addMonths(expression: string, months: number, includeTime: boolean): string {
+    const interval = `make_interval(months => ${Math.trunc(months)})`;
+    return includeTime ? `((${expression} AT TIME ZONE 'UTC') + ${interval}) AT TIME ZONE 'UTC'` : `CAST(${expression} + ${interval} AS date)`;
   }
 
   datePart(part: 'year' | 'month' | 'day' | 'second', expression: string, includeTime: boolean): string {
@@ -489,8 +544,33 @@ class PostgresFormulaDialect implements FormulaDialect {
     return `CAST((${expression} AT TIME ZONE 'UTC') AS date)`;
   }
 
+  readonly carriesNan = true;
+
+  nan(): string {
+    return `CAST('NaN' AS numeric)`;
+  }
+
+  isNan(expression: string): string {
+    return `COALESCE(${expression} = CAST('NaN' AS numeric), FALSE)`;
+  }
+
+  nanGuard(_refs: string[], sql: string): string {
+    return sql;
+  }
+
   nanToNull(expression: string): string {
     return `NULLIF(${expression}, CAST('NaN' AS numeric))`;
+  }
+
+  nanAggregate(_element: string, aggregate: string): string {
+    return aggregate;
+  }
+
+  arithmetic(op: string, a: string, b?: string): string {
+    // numeric carries NaN itself; a division by zero (an error) is NaN.
+    if (op === '/') return `COALESCE(${a} / NULLIF(${b}, 0), ${this.nan()})`;
+    if (op === 'mod') return `COALESCE(mod(${a}, NULLIF(${b}, 0)), ${this.nan()})`;
+    return b === undefined ? `${op}(${a})` : `(${a} ${op} ${b})`;
   }
 }
 

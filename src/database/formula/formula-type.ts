@@ -42,7 +42,8 @@ export const formulaTypes = {
   char: (nullable = false): FormulaType => ({ name: 'char', nullable, props: {} }),
   url: (nullable = false): FormulaType => ({ name: 'url', nullable, props: {} }),
   boolean: (nullable = false): FormulaType => ({ name: 'boolean', nullable, props: {} }),
-  number: (decimalPlaces: number, nullable = false): FormulaType => ({ name: 'number', nullable, props: { number_decimal_places: decimalPlaces } }),
+  // Baserow's number formula type answers no prefix, suffix or separator ('') unless the field sets them.
+  number: (decimalPlaces: number, nullable = false): FormulaType => ({ name: 'number', nullable, props: { number_decimal_places: decimalPlaces, number_prefix: '', number_suffix: '', number_separator: '' } }),
   date: (includeTime: boolean, nullable = true, props: Record<string, unknown> = {}): FormulaType => ({
     name: 'date',
     nullable,

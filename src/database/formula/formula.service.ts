@@ -23,7 +23,7 @@ import { formulaDialect, FormulaDialect } from './formula-dialect';
 import { FormulaErrors } from './formula.errors';
 import { formulaTypes, FormulaType } from './formula-type';
 import { FormulaFunctionRegistry } from './functions/function';
-import { FormulaTooDeeplyNestedError, formulaToText, parseFormula } from './parser';
+import { parseFormula, renamedReference } from './parser';
 import { COMPUTED_TYPES, FORMATTING_KEYS, storedFormulaType } from './stored-type';
 
 /** The live fields of one database, as formulas of any of its tables may read them. */
@@ -32,6 +32,9 @@ export interface DatabaseFields {
   byTable: Map<number, FieldEntity[]>;
   byId: Map<number, FieldEntity>;
 }
+
+/** A database refusing SQL nested too deeply (PostgreSQL's stack depth limit, SQLite's expression depth and parser stack). */
+const STACK_DEPTH_ERROR = /stack depth limit exceeded|Expression tree is too large|parser stack overflow/i;
 
 /** The advisory lock scope of computed-cell recomputation (any fixed number). */
 const CASCADE_LOCK_SCOPE = 7701;
@@ -128,9 +131,8 @@ export class FormulaService implements RowCascadeSource {
     try {
       node = this.formulaOf(field, fields);
     } catch (error) {
-      if (error instanceof FormulaTooDeeplyNestedError) {
-        if (strict) throw FormulaErrors.tooDeeplyNested();
-      } else if (!(error instanceof FormulaSyntaxError)) throw error;
+      // Nesting too deep is Baserow's MaximumFormulaSizeError, an error with the formula like a syntax error.
+      if (!(error instanceof FormulaSyntaxError)) throw error;
       if (strict) throw FormulaErrors.withFormula((error as Error).message);
       return { expr: { type: formulaTypes.invalid((error as Error).message), sql: 'NULL' }, dependencies: [], broken: [], selfReference: false };
     }
@@ -299,7 +301,13 @@ export class FormulaService implements RowCascadeSource {
       if (compiled.expr.type.name !== 'invalid') value = this.storeSql(compiled.expr, field);
     }
     const where = rowIds ? ` WHERE "t"."id" IN ${this.dialect.idsIn(rowIds, (v) => sql.param(v))}` : '';
-    await this.rows.query(`UPDATE ${quote(rowsTable(field.tableId))} AS "t" SET ${quote(fieldColumn(field))} = ${value}${where}`, sql.bindings());
+    try {
+      await this.rows.query(`UPDATE ${quote(rowsTable(field.tableId))} AS "t" SET ${quote(fieldColumn(field))} = ${value}${where}`, sql.bindings());
+    } catch (error) {
+      // Baserow answers the database's own "stack depth limit exceeded" as a formula too deeply nested.
+      if (STACK_DEPTH_ERROR.test(String((error as Error)?.message))) throw FormulaErrors.tooDeeplyNested();
+      throw error;
+    }
   }
 
   /**
@@ -373,26 +381,35 @@ export class FormulaService implements RowCascadeSource {
     return { related: refreshed, retyped };
   }
 
-  /** `field('Old')` and `lookup('Old', …)` in formulas become the new name (formula fields keep names, not ids). */
+  /**
+   * `field('Old')` and `lookup('Old', …)` in formulas become the new name (formula fields keep
+   * names, not ids); the rest of each formula's text stays as written.
+   */
   private async rewriteRenamed(field: FieldEntity, previousName: string, edges: FieldDependencyEntity[], fields: DatabaseFields): Promise<void> {
     const dependants = new Set(edges.filter((e) => e.dependencyId === field.id).map((e) => e.dependantId));
     for (const id of dependants) {
       const dependant = fields.byId.get(id);
       if (!dependant || dependant.type !== 'formula') continue;
+      const text = String(dependant.properties.formula ?? '');
       let node: FormulaNode;
       try {
-        node = parseFormula(String(dependant.properties.formula ?? ''));
+        node = parseFormula(text);
       } catch {
         continue;
       }
-      const renamed = renameInFormula(node, dependant.tableId, field, previousName, fields);
-      if (!renamed) continue;
+      const edits = renameInFormula(node, dependant.tableId, field, previousName, fields);
+      if (!edits.length) continue;
+      let rewritten = text;
       try {
-        dependant.properties.formula = formulaToText(node);
+        // From the end, so the spans before each edit keep their offsets.
+        for (const edit of edits.sort((a, b) => b.node.start - a.node.start)) {
+          rewritten = rewritten.slice(0, edit.node.start) + renamedReference(text, edit.node, edit.names) + rewritten.slice(edit.node.end);
+        }
       } catch {
         // A name the formula language cannot write: the reference breaks, as a deleted field's would.
         continue;
       }
+      dependant.properties.formula = rewritten;
       await this.fields.save(dependant);
       await this.tables.bump(dependant.tableId, 'fields_version');
     }
@@ -599,25 +616,21 @@ function callsClock(node: FormulaNode): boolean {
   return node.kind === 'call' && (node.name === 'now' || node.name === 'today' || node.args.some(callsClock));
 }
 
-/** Renames references to `field` (formerly `previousName`) in a formula of table `tableId`; answers whether anything changed. */
-function renameInFormula(node: FormulaNode, tableId: number, field: FieldEntity, previousName: string, fields: DatabaseFields): boolean {
-  let changed = false;
+type ReferenceNode = Extract<FormulaNode, { kind: 'field' | 'lookup' }>;
+
+/** The references to `field` (formerly `previousName`) in a formula of table `tableId`, each with its names after the rename. */
+function renameInFormula(node: FormulaNode, tableId: number, field: FieldEntity, previousName: string, fields: DatabaseFields): { node: ReferenceNode; names: string[] }[] {
+  const edits: { node: ReferenceNode; names: string[] }[] = [];
   const visit = (n: FormulaNode) => {
     if (n.kind === 'field' && tableId === field.tableId && n.name === previousName) {
-      n.name = field.name;
-      changed = true;
+      edits.push({ node: n, names: [field.name] });
     } else if (n.kind === 'lookup') {
-      if (tableId === field.tableId && n.through === previousName) {
-        n.through = field.name;
-        changed = true;
-      }
-      const through = (fields.byTable.get(tableId) ?? []).find((f) => f.name === n.through);
-      if (through && Number(through.properties.link_row_table_id) === field.tableId && n.target === previousName) {
-        n.target = field.name;
-        changed = true;
-      }
+      const renameThrough = tableId === field.tableId && n.through === previousName;
+      const through = (fields.byTable.get(tableId) ?? []).find((f) => f.name === (renameThrough ? field.name : n.through));
+      const renameTarget = !!through && Number(through.properties.link_row_table_id) === field.tableId && n.target === previousName;
+      if (renameThrough || renameTarget) edits.push({ node: n, names: [renameThrough ? field.name : n.through, renameTarget ? field.name : n.target] });
     } else if (n.kind === 'call') n.args.forEach(visit);
   };
   visit(node);
-  return changed;
+  return edits;
 }

@@ -669,6 +669,34 @@ function print(node: FormulaNode, depth: number): string {
   }
 }
 
+/**
+ * The text of a `field('…')` or `lookup('…', '…')` reference written at `node`'s span of
+ * `text`, with its names (one for field, two for lookup) replaced and all else kept as
+ * written: the function's spelling, each name's quotes where they can hold it, the whitespace
+ * after lookup's comma (Baserow's update_field_names).
+ */
+export function renamedReference(text: string, node: Extract<FormulaNode, { kind: 'field' | 'lookup' }>, names: readonly string[]): string {
+  const span = text.slice(node.start, node.end);
+  let at = span.indexOf('(') + 1;
+  const parts = [span.slice(0, at)];
+  names.forEach((name, k) => {
+    const quote = span[at];
+    let end = at + 1;
+    while (end < span.length && span[end] !== quote) end += span[end] === '\\' ? 2 : 1;
+    parts.push(quoted(name, quote) ?? stringLiteral(name));
+    at = end + 1;
+    if (k < names.length - 1) {
+      // The comma and whitespace up to the next name's quote.
+      let next = at;
+      while (next < span.length && span[next] !== "'" && span[next] !== '"') next++;
+      parts.push(span.slice(at, next));
+      at = next;
+    }
+  });
+  parts.push(span.slice(at));
+  return parts.join('');
+}
+
 function precedenceOf(node: FormulaNode): number {
   return node.kind === 'call' && node.operator !== undefined ? (OPERATORS[node.operator]?.precedence ?? Infinity) : Infinity;
 }

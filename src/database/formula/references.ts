@@ -81,7 +81,8 @@ export class FieldReferences {
       relation: {
         from: `${junction} ${j} JOIN ${table} ${x} ON ${x}."id" = ${j}."${target}"`,
         where: [`${j}."${owner}" = ${quote(scope.alias)}."id"`, liveRow(x)],
-        order: `${j}."id"`,
+        // The linked rows in their table's order, as Baserow orders lookups (the joined rows' order, then id).
+        order: `${x}."order", ${x}."id"`,
         id: `${x}."id"`,
       },
     };

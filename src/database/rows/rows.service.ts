@@ -357,10 +357,13 @@ export class RowsService {
   async move(user: UserEntity, tableId: number, rowId: number, beforeId: number | null, userFieldNames: boolean): Promise<RowJson> {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
+      const session = await this.cascade.begin(context);
       const before = await this.existingRows(context, [rowId], true);
       const visibleBefore = await this.cascade.visibleBefore(context, [rowId]);
       const [order] = await this.newOrders(tableId, 1, beforeId);
       await this.rows.setOrder(tableId, rowId, order, user.id);
+      // Lookups through links order the linked rows by their order: theirs follow the move.
+      await this.cascade.run(session, context, [rowId], 'all');
       this.db.rowsChanged(tableId);
       const rows = await this.rowsByIds(context, [rowId]);
       this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows, visibleBefore });

@@ -69,11 +69,11 @@ export function notNull(arg: Expr, scope: CompileScope): Expr {
     case 'text':
     case 'char':
     case 'url':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
+      return { ...arg, type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, '')` };
     case 'number':
     case 'duration':
     case 'date_interval':
-      return { type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
+      return { ...arg, type: withNullable(arg.type, false), sql: `COALESCE(${arg.sql}, ${scope.db.number('0')})` };
     default:
       return arg;
   }
@@ -94,6 +94,17 @@ export function once(scope: CompileScope, values: string[], body: (refs: string[
   const alias = scope.nextAlias('l');
   const sql = body(values.map((_, i) => `"${alias}"."v${i}"`));
   return `(SELECT ${sql} FROM (SELECT ${values.map((value, i) => `${value} AS "v${i}"`).join(', ')}) AS "${alias}")`;
+}
+
+/**
+ * `body` over number values, answering `onNan` (NaN by default) when one of them is NaN. Where
+ * the database's arithmetic carries NaN itself (PostgreSQL's numeric) `body` alone, written
+ * over the values as they are unless it reads one more than once (`reuse`); elsewhere the
+ * values are computed once and checked first.
+ */
+export function nanSafe(scope: CompileScope, values: string[], body: (refs: string[]) => string, options: { onNan?: string; reuse?: boolean } = {}): string {
+  if (scope.db.carriesNan && !options.reuse) return body(values);
+  return once(scope, values, (refs) => scope.db.nanGuard(refs, body(refs), options.onNan));
 }
 
 /** The text of a single select option id (NULL for none). */

@@ -74,16 +74,17 @@ export const ARRAY_FUNCTIONS: FormulaFunction[] = [
   aggregate(
     'sum',
     NUMBERS,
-    (item, relation, scope) => ({ type: withNullable(item.type, false), sql: `COALESCE(${scope.db.aggregate(relation, `SUM(${item.sql})`)}, ${scope.db.number('0')})` }),
+    (item, relation, scope) => ({ type: withNullable(item.type, false), sql: `COALESCE(${scope.db.aggregate(relation, scope.db.nanAggregate(item.sql, `SUM(${item.sql})`))}, ${scope.db.number('0')})` }),
     true,
   ),
-  ofElements('avg', NUMBERS, (item) => `AVG(${item})`),
+  // A NaN element makes the sum, average and variances NaN (min and max order it above every number).
+  ofElements('avg', NUMBERS, (item, scope) => scope.db.nanAggregate(item, `AVG(${item})`)),
   ofElements('min', ORDERED, (item) => `MIN(${item})`),
   ofElements('max', ORDERED, (item) => `MAX(${item})`),
-  ofElements('stddev_pop', NUMBERS, (item, scope) => scope.db.variance(item, 'stddev_pop')),
-  ofElements('stddev_sample', NUMBERS, (item, scope) => scope.db.variance(item, 'stddev_samp')),
-  ofElements('variance_pop', NUMBERS, (item, scope) => scope.db.variance(item, 'var_pop')),
-  ofElements('variance_sample', NUMBERS, (item, scope) => scope.db.variance(item, 'var_samp')),
+  ofElements('stddev_pop', NUMBERS, (item, scope) => scope.db.nanAggregate(item, scope.db.variance(item, 'stddev_pop'))),
+  ofElements('stddev_sample', NUMBERS, (item, scope) => scope.db.nanAggregate(item, scope.db.variance(item, 'stddev_samp'))),
+  ofElements('variance_pop', NUMBERS, (item, scope) => scope.db.nanAggregate(item, scope.db.variance(item, 'var_pop'))),
+  ofElements('variance_sample', NUMBERS, (item, scope) => scope.db.nanAggregate(item, scope.db.variance(item, 'var_samp'))),
   ofElements('any', ['boolean'], (item, scope) => scope.db.boolOr(item)),
   ofElements('every', ['boolean'], (item, scope) => scope.db.boolAnd(item)),
   {

@@ -1,4 +1,5 @@
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
+import { intervalParts } from '../../../core/database/sqlite-functions';
 import { fixed, once, textLiteral, withNullable } from './args';
 import type { FormulaFunction } from './function';
 import { numberType } from './number';
@@ -12,8 +13,9 @@ import { numberType } from './number';
  * Dates read in UTC, as Baserow's database session does. Templates are PostgreSQL's
  * to_char/to_timestamp patterns on both databases (see the engine in sqlite-functions.ts).
  * Durations are numbers of seconds: a year of date_interval is 365 days (as Baserow answers
- * durations), so `todate('20200101', 'YYYYMMDD') + date_interval('1 year')` is 2020-12-31,
- * where Baserow's PostgreSQL interval keeps calendar years (2021-01-01).
+ * durations). A literal date_interval also keeps its calendar parts, as Baserow's PostgreSQL
+ * interval does: `todate('20200101', 'YYYYMMDD') + date_interval('1 year')` is 2021-01-01 and
+ * `totext(date_interval('1 year'))` is `1 year`.
  */
 
 const TEXT: readonly FormulaTypeName[] = ['text'];
@@ -85,7 +87,7 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
     includesTime(d.type) ? { type: numberType(0, d.type.nullable), sql: scope.db.datePart('second', d.sql, true) } : 'cannot extract seconds from a date without time',
   ),
   // date_diff(unit, start, end): whole units from start to end (years and months by their
-  // calendar numbers, weeks rounded); NULL (Baserow's NaN) for an unknown unit.
+  // calendar numbers, weeks rounded); NaN for an unknown unit.
   fixed('date_diff', [TEXT, DATE, DATE], ([unit, start, end], scope) => ({
     type: numberType(0, start.type.nullable || end.type.nullable),
     sql: once(scope, [unit.sql, start.sql, end.sql], ([u, s, e]) => {
@@ -100,13 +102,19 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
         WHEN ${unitIn(u, UNITS.day)} THEN ${days}
         WHEN ${unitIn(u, UNITS.hour)} THEN trunc(${seconds} / 3600)
         WHEN ${unitIn(u, UNITS.minute)} THEN trunc(${seconds} / 60)
-        WHEN ${unitIn(u, UNITS.second)} THEN ${seconds} END`;
+        WHEN ${unitIn(u, UNITS.second)} THEN ${seconds} ELSE ${db.nan()} END`;
     }),
   })),
   // date_interval(text): a duration read as a PostgreSQL interval (`1 day 2 hours`), NULL when it is not one.
-  fixed('date_interval', [TEXT], ([text], scope) => ({ type: duration(true), sql: scope.db.intervalSeconds(text.sql, scope.text) })),
+  // A literal interval also keeps its calendar parts (see Expr.interval).
+  fixed('date_interval', [TEXT], ([text], scope, raw) => {
+    const literal = textLiteral(raw[0]);
+    const interval = literal === null ? null : intervalParts(literal);
+    return { type: duration(true), sql: scope.db.intervalSeconds(text.sql, scope.text), ...(interval ? { interval } : {}) };
+  }),
   // toduration(seconds), toseconds(duration): durations are seconds already.
-  fixed('toduration', [['number']], ([seconds]) => ({ type: duration(true), sql: seconds.sql })),
+  // toduration(NaN) is NULL.
+  fixed('toduration', [['number']], ([seconds], scope) => ({ type: duration(true), sql: scope.db.nanToNull(seconds.sql) })),
   fixed('toseconds', [['duration']], ([d]) => ({ type: numberType(0), sql: d.sql })),
   // Baserow's wrapper of date fields: BC dates as NULL (dates here are years 1..9999 already).
   fixed('bc_to_null', [DATE], ([d]) => ({ type: withNullable(d.type, true), sql: d.sql }), { coerce: false }),

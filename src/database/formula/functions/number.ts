@@ -1,7 +1,8 @@
 import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { accepts, argumentError, checkArgs, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
+import { accepts, argumentError, checkArgs, nanSafe, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
+import { intervalPartsText, type IntervalParts } from '../../../core/database/sqlite-functions';
 
 /*
  * Number functions of Baserow's formula language (function_defs.py: add, minus, multiply,
@@ -9,9 +10,9 @@ import type { FormulaFunction } from './function';
  * greatest, least, is_nan, when_nan, error_to_nan, tonumber) and totext, which formats every
  * type. `+` and `-` also join texts and do date and duration arithmetic, as Baserow's do.
  *
- * Baserow answers NaN for a division by zero, ln(0), tonumber('a')…; neither database here
- * can store NaN (SQLite has none), so those answer NULL. Results of 10^50 and more (Baserow's
- * error_to_nan) are NULL too where they can arise (exp, power, tonumber).
+ * Baserow answers NaN for a division by zero, ln(0), tonumber('a')… and for results of 10^50
+ * and more (its error_to_nan), and NaN carries through every number function: so here (the
+ * dialect's `nan`; SQLite, whose arithmetic has no NaN, computes with `arithmetic` and `nanSafe`).
  */
 
 /** Baserow's NUMBER_MAX_DECIMAL_PLACES: a division, tonumber and round by a non-literal keep this many. */
@@ -54,6 +55,26 @@ function shifted(date: Expr, seconds: string, nullable: boolean, scope: CompileS
 }
 
 /**
+ * A date moved forward (`sign` 1) or back by a duration: by a literal interval's calendar parts
+ * (its months as PostgreSQL adds them, then its days and time), else by its seconds.
+ */
+function moved(date: Expr, by: Expr, sign: 1 | -1, nullable: boolean, scope: CompileScope): Expr {
+  const parts = by.interval;
+  if (!parts) return shifted(date, sign < 0 ? `(-(${by.sql}))` : by.sql, nullable, scope);
+  const time = includesTime(date.type);
+  const months = parts.months ? scope.db.addMonths(date.sql, sign * parts.months, time) : date.sql;
+  const moment = scope.db.addSeconds(months, scope.db.number(String(sign * (parts.days * 86400 + parts.seconds))), time);
+  // The duration's SQL stays in (its bound text), though its value is known.
+  return { type: withNullable(date.type, nullable), sql: `CASE WHEN ${by.sql} IS NULL THEN NULL ELSE ${moment} END` };
+}
+
+/** The calendar parts of a sum or difference of two literal intervals. */
+function combined(a: Expr, b: Expr, sign: 1 | -1): { interval?: IntervalParts } {
+  if (!a.interval || !b.interval) return {};
+  return { interval: { months: a.interval.months + sign * b.interval.months, days: a.interval.days + sign * b.interval.days, seconds: a.interval.seconds + sign * b.interval.seconds } };
+}
+
+/**
  * An operator function (`add` for `+`…): the left operand may be of any type, the right one
  * must be one the left one's type takes (Baserow's error names them). Both are coerced as
  * Baserow does (NULL number or duration 0, NULL text '').
@@ -92,14 +113,27 @@ function numeric(type: string, count: number, compile: (args: Expr[], scope: Com
 /** A number function of one argument keeping the argument's type (abs, exp, ln, sqrt). */
 const sameType = (type: string, sql: (x: string, scope: CompileScope) => string) => numeric(type, 1, ([x], scope) => ({ type: x.type, sql: sql(x.sql, scope) }));
 
-/** A whole-number function of one argument (number with 0 decimal places). */
-const whole = (type: string, fn: string, keepNullable = false) => numeric(type, 1, ([x]) => ({ type: numberType(0, keepNullable && x.type.nullable), sql: `${fn}(${x.sql})` }));
+/** A whole-number function of one argument (number with 0 decimal places); NaN stays NaN. */
+const whole = (type: string, fn: 'trunc' | 'ceil' | 'floor' | 'sign', keepNullable = false) =>
+  numeric(type, 1, ([x], scope) => ({ type: numberType(0, keepNullable && x.type.nullable), sql: scope.db.arithmetic(fn, x.sql) }));
+
+/** A function of number values defined where `defined` holds (its refs), NaN elsewhere and for NaN. */
+const partial = (scope: CompileScope, values: string[], defined: (refs: string[]) => string, value: (refs: string[]) => string) =>
+  nanSafe(scope, values, (refs) => `CASE WHEN ${defined(refs)} THEN ${value(refs)} ELSE ${scope.db.nan()} END`, { reuse: true });
 
 /** ln(10^50): exp() of more is out of Baserow's numbers (its error_to_nan). */
 const LN_MAX = '115.1292546497';
 
 /** A time zone name safe to write in SQL as a literal (IANA names: letters, digits, `/ _ + -`). */
 const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
+/**
+ * A number value, NaN when it is beyond Baserow's decimals (10^50 and more, either sign):
+ * Baserow's replace_errors_with_nan around number fields. NaN stays NaN.
+ */
+export function beyondRangeToNan(scope: CompileScope, sql: string): string {
+  return once(scope, [sql], ([v]) => `CASE WHEN abs(${v}) >= ${scope.db.number('1e50')} THEN ${scope.db.nan()} ELSE ${v} END`);
+}
 
 /** Baserow's `totext` of a date: its field's format (datetime_format_tz in its zone, UTC by default). */
 export function dateFormatTemplate(type: FormulaType): string {
@@ -137,6 +171,8 @@ export function toTextValue(arg: Expr, scope: CompileScope): Expr {
     }
     case 'duration':
     case 'date_interval':
+      // A literal interval as PostgreSQL writes it (`1 year`): a constant of digits, letters and `:+-.`.
+      if (arg.interval) return text(`CASE WHEN ${arg.sql} IS NULL THEN NULL ELSE '${intervalPartsText(arg.interval)}' END`);
       return text(db.intervalText(arg.sql));
     case 'single_select':
       return text(selectOptionValue(scope, arg.sql));
@@ -150,36 +186,40 @@ export function toTextValue(arg: Expr, scope: CompileScope): Expr {
 
 export const NUMBER_FUNCTIONS: FormulaFunction[] = [
   operator('add', '+', ADDABLE, (a, b, scope) => {
-    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: `(${a.sql} + ${b.sql})` };
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: scope.db.arithmetic('+', a.sql, b.sql) };
     if (isTextual(a.type)) {
       // Baserow's concat: both as text, NULL as ''.
       const right = isTextual(b.type) ? b.sql : `COALESCE(${toTextValue(b, scope).sql}, '')`;
       return { type: formulaTypes.text(), sql: `(${a.sql} || ${right})` };
     }
     const nullable = a.type.nullable || b.type.nullable;
-    if (a.type.name === 'date') return shifted(a, b.sql, nullable, scope);
-    if (b.type.name === 'date') return { type: withNullable(b.type, nullable), sql: once(scope, [a.sql, b.sql], ([d, date]) => scope.db.addSeconds(date, d, includesTime(b.type))) };
-    return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})` };
+    if (a.type.name === 'date') return moved(a, b, 1, nullable, scope);
+    if (b.type.name === 'date') {
+      if (a.interval) return moved(b, a, 1, nullable, scope);
+      return { type: withNullable(b.type, nullable), sql: once(scope, [a.sql, b.sql], ([d, date]) => scope.db.addSeconds(date, d, includesTime(b.type))) };
+    }
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} + ${b.sql})`, ...combined(a, b, 1) };
   }),
   operator('minus', '-', SUBTRACTABLE, (a, b, scope) => {
-    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: `(${a.sql} - ${b.sql})` };
+    if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: scope.db.arithmetic('-', a.sql, b.sql) };
     if (a.type.name === 'date' && b.type.name === 'date') {
       return { type: formulaTypes.duration('d h:mm:ss', a.type.nullable || b.type.nullable), sql: `(${scope.db.epoch(a.sql)} - ${scope.db.epoch(b.sql)})` };
     }
-    if (a.type.name === 'date') return shifted(a, `(-(${b.sql}))`, a.type.nullable || b.type.nullable, scope);
-    return { type: durationLike(a.type, a, b), sql: `(${a.sql} - ${b.sql})` };
+    if (a.type.name === 'date') return moved(a, b, -1, a.type.nullable || b.type.nullable, scope);
+    return { type: durationLike(a.type, a, b), sql: `(${a.sql} - ${b.sql})`, ...combined(a, b, -1) };
   }),
-  operator('multiply', '*', MULTIPLIABLE, (a, b) => {
-    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} * ${b.sql})` };
-    if (isDuration(b.type)) return { type: b.type, sql: `(${a.sql} * ${b.sql})` };
-    return { type: widest(a.type, b.type), sql: `(${a.sql} * ${b.sql})` };
+  operator('multiply', '*', MULTIPLIABLE, (a, b, scope) => {
+    // A duration times NaN is no duration (NULL, as Baserow's interval arithmetic fails).
+    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} * ${scope.db.nanToNull(b.sql)})` };
+    if (isDuration(b.type)) return { type: b.type, sql: `(${scope.db.nanToNull(a.sql)} * ${b.sql})` };
+    return { type: widest(a.type, b.type), sql: scope.db.arithmetic('*', a.sql, b.sql) };
   }),
-  // A division by zero is NaN in Baserow, NULL here.
-  operator('divide', '/', DIVIDABLE, (a, b) => {
-    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} / NULLIF(${b.sql}, 0))` };
-    return { type: numberType(MAX_DECIMAL_PLACES), sql: `(${a.sql} / NULLIF(${b.sql}, 0))` };
+  // A number divided by zero is NaN; a duration divided by zero (or NaN) is NULL, as Baserow's.
+  operator('divide', '/', DIVIDABLE, (a, b, scope) => {
+    if (isDuration(a.type)) return { type: durationLike(a.type, a, b), sql: `(${a.sql} / NULLIF(${scope.db.nanToNull(b.sql)}, 0))` };
+    return { type: numberType(MAX_DECIMAL_PLACES), sql: scope.db.arithmetic('/', a.sql, b.sql) };
   }),
-  numeric('mod', 2, ([a, b]) => ({ type: widest(a.type, b.type), sql: `mod(${a.sql}, NULLIF(${b.sql}, 0))` })),
+  numeric('mod', 2, ([a, b], scope) => ({ type: widest(a.type, b.type), sql: scope.db.arithmetic('mod', a.sql, b.sql) })),
   {
     // round(x, n): n decimals (n < 0 rounds left of the point); the type keeps n decimals when n is a literal, else 10.
     type: 'round',
@@ -190,7 +230,8 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
       if (error) return error;
       const literal = numberLiteral(args[1]);
       const [x, n] = args.map((arg) => notNull(arg, scope));
-      return { type: numberType(literal === null ? MAX_DECIMAL_PLACES : literal), sql: scope.db.roundTo(x.sql, n.sql) };
+      // NaN for NaN and for places the database cannot round to.
+      return { type: numberType(literal === null ? MAX_DECIMAL_PLACES : literal), sql: `COALESCE(${scope.db.roundTo(x.sql, n.sql)}, ${scope.db.nan()})` };
     },
   },
   whole('trunc', 'trunc', true),
@@ -199,26 +240,29 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
   whole('ceil', 'ceil'),
   whole('floor', 'floor'),
   whole('sign', 'sign'),
-  sameType('abs', (x) => `abs(${x})`),
-  // Out of their domain (Baserow's NaN): NULL, never a database error.
-  sameType('exp', (x, scope) => once(scope, [x], ([v]) => `exp(CASE WHEN ${v} < ${LN_MAX} THEN ${v} END)`)),
-  sameType('ln', (x, scope) => once(scope, [x], ([v]) => `ln(CASE WHEN ${v} > 0 THEN ${v} END)`)),
-  sameType('sqrt', (x, scope) => once(scope, [x], ([v]) => `sqrt(CASE WHEN ${v} >= 0 THEN ${v} END)`)),
+  sameType('abs', (x, scope) => scope.db.arithmetic('abs', x)),
+  // Out of their domain: NaN (as Baserow), never a database error.
+  sameType('exp', (x, scope) => partial(scope, [x], ([v]) => `${v} < ${LN_MAX}`, ([v]) => `exp(${v})`)),
+  sameType('ln', (x, scope) => partial(scope, [x], ([v]) => `${v} > 0`, ([v]) => `ln(${v})`)),
+  sameType('sqrt', (x, scope) => partial(scope, [x], ([v]) => `${v} >= 0`, ([v]) => `sqrt(${v})`)),
   // log(base, x)
   numeric('log', 2, ([base, x], scope) => ({
     type: widest(base.type, x.type),
-    sql: once(scope, [base.sql, x.sql], ([b, v]) => `log(CASE WHEN ${b} > 0 AND ${b} <> 1 THEN ${b} END, CASE WHEN ${v} > 0 THEN ${v} END)`),
+    sql: partial(scope, [base.sql, x.sql], ([b, v]) => `${b} > 0 AND ${b} <> 1 AND ${v} > 0`, ([b, v]) => `log(${b}, ${v})`),
   })),
   numeric('power', 2, ([a, b], scope) => ({
     type: widest(a.type, b.type),
-    sql: once(scope, [a.sql, b.sql], ([x, y]) => {
-      // 0 to a negative power, a negative number to a fraction, and results of 10^50 or more are NaN in Baserow.
-      const ok = `NOT (${x} = 0 AND ${y} < 0) AND NOT (${x} < 0 AND ${y} <> trunc(${y})) AND (${x} = 0 OR ${y} * ln(CASE WHEN ${x} <> 0 THEN abs(${x}) END) < ${LN_MAX})`;
-      return `power(CASE WHEN ${ok} THEN ${x} END, ${y})`;
-    }),
+    // 0 to a negative power, a negative number to a fraction, and results of 10^50 or more are NaN in Baserow.
+    sql: partial(
+      scope,
+      [a.sql, b.sql],
+      ([x, y]) => `NOT (${x} = 0 AND ${y} < 0) AND NOT (${x} < 0 AND ${y} <> trunc(${y})) AND (${x} = 0 OR ${y} * ln(CASE WHEN ${x} <> 0 THEN abs(${x}) END) < ${LN_MAX})`,
+      ([x, y]) => `power(${x}, ${y})`,
+    ),
   })),
-  numeric('even', 1, ([x]) => ({ type: formulaTypes.boolean(), sql: `COALESCE(mod(${x.sql}, 2) = 0, FALSE)` })),
-  numeric('odd', 1, ([x]) => ({ type: formulaTypes.boolean(), sql: `COALESCE(mod(${x.sql}, 2) = 1, FALSE)` })),
+  // NaN is neither even nor odd.
+  numeric('even', 1, ([x], scope) => ({ type: formulaTypes.boolean(), sql: nanSafe(scope, [x.sql], ([v]) => `COALESCE(mod(${v}, 2) = 0, FALSE)`, { onNan: 'FALSE' }) })),
+  numeric('odd', 1, ([x], scope) => ({ type: formulaTypes.boolean(), sql: nanSafe(scope, [x.sql], ([v]) => `COALESCE(mod(${v}, 2) = 1, FALSE)`, { onNan: 'FALSE' }) })),
   ...(['greatest', 'least'] as const).map(
     (name): FormulaFunction => ({
       // NULL arguments are not coerced: the other one answers.
@@ -233,13 +277,15 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
       },
     }),
   ),
-  // NaN is NULL here: a NULL that is not an empty argument.
-  numeric('is_nan', 1, ([x]) => ({ type: formulaTypes.boolean(x.type.nullable), sql: `(${x.sql} IS NULL)` })),
-  numeric('when_nan', 2, ([x, fallback]) => ({ type: widest(x.type, fallback.type), sql: `COALESCE(${x.sql}, ${fallback.sql})` })),
+  numeric('is_nan', 1, ([x], scope) => ({ type: formulaTypes.boolean(), sql: scope.db.isNan(x.sql) })),
+  numeric('when_nan', 2, ([x, fallback], scope) => ({
+    type: widest(x.type, fallback.type),
+    sql: once(scope, [x.sql, fallback.sql], ([v, f]) => `CASE WHEN ${scope.db.isNan(v)} THEN ${f} ELSE ${v} END`),
+  })),
   // Baserow's wrapper of number fields: numbers of 10^50 and more are NaN.
-  numeric('error_to_nan', 1, ([x], scope) => ({ type: x.type, sql: once(scope, [x.sql], ([v]) => `CASE WHEN ${v} < ${scope.db.number('1e50')} THEN ${v} END`) })),
+  numeric('error_to_nan', 1, ([x], scope) => ({ type: x.type, sql: beyondRangeToNan(scope, x.sql) })),
   {
-    // A text as a number (10 decimal places; Baserow reads it as numeric(55, 5)); NULL (Baserow's NaN) when it is not one.
+    // A text as a number (10 decimal places; Baserow reads it as numeric(55, 5)); NaN when it is not one.
     type: 'tonumber',
     arity: { min: 1, max: 1 },
     aggregate: false,
@@ -249,9 +295,9 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
       const { db } = scope;
       const sql = once(scope, [notNull(args[0], scope).sql], ([text]) => {
         const pattern = `'^\\s*[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?\\s*$'`;
-        return `CASE WHEN ${db.regexMatches(text, pattern)} THEN ${db.round(db.toNumber(text), 5)} END`;
+        return `CASE WHEN ${db.regexMatches(text, pattern)} THEN ${db.round(db.toNumber(text), 5)} ELSE ${db.nan()} END`;
       });
-      return { type: numberType(MAX_DECIMAL_PLACES), sql: once(scope, [sql], ([v]) => `CASE WHEN abs(${v}) < ${db.number('1e50')} THEN ${v} END`) };
+      return { type: numberType(MAX_DECIMAL_PLACES), sql: beyondRangeToNan(scope, sql) };
     },
   },
   {

@@ -39,10 +39,9 @@ const integer = (scope: CompileScope, sql: string) => `CAST(trunc(${scope.db.nan
 /** Baserow's URL check of `tourl` (its try_cast_to_url), a constant. */
 const URL_PATTERN = `^(?:([a-zA-Z]+):\\/\\/)?(?:([a-zA-Z0-9._%+-]+)(:[a-zA-Z0-9._%+-]+)?@)?([a-zA-Z0-9.-]+)(?::(\\d+))?(\\/[^?]*)?(\\?.*)?(#.*)?$`;
 
-/** The link object `{"url", "label"}` (label left out when not given), as Baserow's JSONObject. */
+/** The link object `{"url", "label"}` (label null when not given, as Baserow answers `link(url)`). */
 function linkObject(scope: CompileScope, url: Expr, label: Expr | undefined, type: FormulaType): Expr {
-  const entries: Record<string, string> = { url: scope.db.jsonText(url.sql) };
-  if (label) entries.label = scope.db.jsonText(label.sql);
+  const entries: Record<string, string> = { url: scope.db.jsonText(url.sql), label: scope.db.jsonText(label ? label.sql : 'NULL') };
   return { type, sql: scope.db.jsonObject(entries) };
 }
 

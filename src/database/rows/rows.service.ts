@@ -23,6 +23,7 @@ import { RowMetadataRegistry, RowsMetadata } from './row-metadata';
 import { ROW_ALIAS, RowListQuery, RowSelection, splitNames } from './row-list.query';
 import { AdjacentRowQuery, FilteredRowsQuery, ListRowsQuery, RowNamesQuery } from './rows.query';
 import { NewRow, RowRepository } from './row.repository';
+import { settleCells } from './settle-cells';
 
 export type RowJson = Record<string, unknown> & { id: number; order: string };
 
@@ -375,8 +376,9 @@ export class RowsService {
       if (given) {
         try {
           const prepared = type.prepareValue(field, body[key], ctx);
-          // Most types answer at once: no promise per cell (an import prepares millions).
-          value = prepared instanceof Promise ? await prepared : prepared;
+          // Most types answer at once: no promise per cell (an import prepares millions). Work off
+          // the event loop stays a promise until the whole batch is prepared (settleCells).
+          value = prepared instanceof Promise && !type.preparesOffLoop ? await prepared : prepared;
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
           if (typeof error.detail === 'string' && !cellErrorsOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
@@ -431,6 +433,7 @@ export class RowsService {
       if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
       prepared.push({ id, cells });
     }
+    await settleCells(prepared.map((item) => item.cells.values));
     if (Object.keys(errors).length) throw validationError(options.single ? (errors['0'] as ErrorTree) : { items: errors });
     return { prepared, fieldIds: [...fieldIds] };
   }
@@ -504,6 +507,7 @@ export class RowsService {
       if (Object.keys(errors).length || !cells) failing.set(index, messages(errors));
       else valid.push(cells);
     }
+    await settleCells(valid.map((cells) => cells.values));
     return { valid, failing };
   }
 

@@ -12,6 +12,7 @@ import { FilesModule } from './files/files.module';
 import { DatabaseModule } from './database/database.module';
 import { RowCommentsModule } from './database/row-comments/row-comments.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LicensesModule } from './licenses/licenses.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -38,6 +39,7 @@ export class AppModule {
         TrashModule,
         UsersModule,
         AuthModule,
+        LicensesModule,
         WorkspacesModule,
         ApplicationsModule,
         DatabaseModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
+import { LicensesModule } from '../licenses/licenses.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
@@ -12,7 +13,7 @@ import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 
 @Module({
-  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule],
+  imports: [UsersModule, WorkspacesModule, ApplicationsModule, SettingsModule, TokensModule, LicensesModule],
   controllers: [AuthController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
   exports: [AuthGuard, TokenService, TokenRepository],

@@ -26,6 +26,11 @@ describe('licenses', () => {
     expect(verify.body.active_licenses).toEqual(premium);
   });
 
+  it('announces it in the settings too, read where no one is signed in (public views)', async () => {
+    const settings = await t.request('GET', '/api/settings/');
+    expect(settings.body.instance_wide_licenses).toEqual({ premium: true });
+  });
+
   it('lists a built-in premium license to staff, with a seat for every user', async () => {
     const res = await t.request('GET', '/api/licenses/', { token: staff.token });
     expect(res.status).toBe(200);

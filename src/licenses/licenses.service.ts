@@ -3,14 +3,7 @@ import { toApiDateTime } from '../core/database/columns';
 import { Errors } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-
-/**
- * The licence types whose features this server serves to everyone (spec README decision 4:
- * Baserow's premium and enterprise features are ordinary here). Baserow's web client shows a
- * feature only when a licence of its type is active, so these are announced as active,
- * instance wide. `enterprise` joins once roles, the audit log and single sign-on exist.
- */
-export const SERVED_LICENSE_TYPES = ['premium'] as const;
+import { instanceWideLicenses, SERVED_LICENSE_TYPES } from './served-licenses';
 
 /** Baserow premium's `active_licenses` user data (`ActiveLicensesDataType`). */
 export interface ActiveLicenses {
@@ -44,7 +37,7 @@ export class LicensesService {
 
   /** What every user gets, whatever their workspaces. */
   activeLicenses(): ActiveLicenses {
-    return { instance_wide: Object.fromEntries(SERVED_LICENSE_TYPES.map((type) => [type, true])), per_workspace: {} };
+    return { instance_wide: instanceWideLicenses(), per_workspace: {} };
   }
 
   /**

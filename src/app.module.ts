@@ -13,6 +13,7 @@ import { FilesModule } from './files/files.module';
 import { DatabaseModule } from './database/database.module';
 import { RowCommentsModule } from './database/row-comments/row-comments.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LicensesModule } from './licenses/licenses.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -40,6 +41,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     TrashModule,
     UsersModule,
     AuthModule,
+    LicensesModule,
     WorkspacesModule,
     ApplicationsModule,
     DatabaseModule,

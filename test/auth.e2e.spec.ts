@@ -15,7 +15,7 @@ const USER_KEYS = [
   'completed_onboarding',
   'completed_guided_tours',
 ];
-const TOKEN_ANSWER_KEYS = ['token', 'access_token', 'refresh_token', 'user_session', 'user', 'permissions', 'user_notifications'];
+const TOKEN_ANSWER_KEYS = ['token', 'access_token', 'refresh_token', 'user_session', 'user', 'permissions', 'user_notifications', 'active_licenses'];
 
 function claims(jwt: string): Record<string, unknown> {
   const parts = jwt.split('.');
@@ -489,7 +489,7 @@ describe('Users & auth: refresh, verify, blacklist (§2.4–2.6)', () => {
     for (const key of ['refresh_token', 'token']) {
       const res = await t.request('POST', '/api/user/token-refresh/', { body: { [key]: user.refresh } });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['access_token', 'permissions', 'token', 'user', 'user_notifications']);
+      expect(Object.keys(res.body).sort()).toEqual(['access_token', 'active_licenses', 'permissions', 'token', 'user', 'user_notifications']);
       expect(res.body.token).toBe(res.body.access_token);
       expect(claims(res.body.access_token)).toMatchObject({ token_type: 'access', user_id: user.id });
       expect(Object.keys(res.body.user)).toEqual(USER_KEYS);
@@ -528,7 +528,7 @@ describe('Users & auth: refresh, verify, blacklist (§2.4–2.6)', () => {
   it('verifies a refresh token, answering user data without tokens', async () => {
     const res = await t.request('POST', '/api/user/token-verify/', { body: { refresh_token: user.refresh } });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['permissions', 'user', 'user_notifications']);
+    expect(Object.keys(res.body).sort()).toEqual(['active_licenses', 'permissions', 'user', 'user_notifications']);
     expect(res.body.user.id).toBe(user.id);
     const access = await t.request('POST', '/api/user/token-verify/', { body: { refresh_token: user.token } });
     expect(access.status).toBe(401);

@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { PasswordHasher } from '../src/users/password-hasher';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 
 let t: TestApp;
@@ -494,6 +496,47 @@ describe('password authentication', () => {
     const fields = (await api('GET', `/api/database/fields/table/${tableId}/`)).body;
     const text = fields.find((f: any) => f.primary).id;
     expect((await api('POST', url, { field_id: text, row_id: rowId, password: 'x' })).status).toBe(404);
+  });
+
+  test('a batch hashes all its password cells at once, each verifying with its own password', async () => {
+    // Hashes in flight at the same time: one after the other would never be more than 1.
+    let inFlight = 0;
+    let most = 0;
+    const hashCell = PasswordHasher.prototype.hashCell;
+    const spy = jest.spyOn(PasswordHasher.prototype, 'hashCell').mockImplementation(function (this: PasswordHasher, password: string) {
+      most = Math.max(most, ++inFlight);
+      return hashCell.call(this, password).finally(() => inFlight--);
+    });
+    try {
+      const items = Array.from({ length: 12 }, (_, i) => ({ [`field_${enabled}`]: `secret ${i}`, [`field_${disabled}`]: i }));
+      const created = await api('POST', `/api/database/rows/table/${tableId}/batch/`, { items });
+      expect(created.status).toBe(200);
+      expect(created.body.items.map((row: any) => [row[`field_${enabled}`], row[`field_${disabled}`]])).toEqual(items.map(() => [true, true]));
+      expect(spy).toHaveBeenCalledTimes(24);
+      expect(most).toBe(24);
+      const ids: number[] = created.body.items.map((row: any) => row.id);
+      most = 0;
+      const updated = await api('PATCH', `/api/database/rows/table/${tableId}/batch/`, { items: ids.map((id, i) => ({ id, [`field_${enabled}`]: `new ${i}` })) });
+      expect(updated.status).toBe(200);
+      expect(most).toBe(12);
+      for (const i of [0, 5, 11]) {
+        expect((await api('POST', url, { field_id: enabled, row_id: ids[i], password: `new ${i}` })).body).toEqual({ is_correct: true });
+        expect((await api('POST', url, { field_id: enabled, row_id: ids[i], password: `secret ${i}` })).status).toBe(401);
+      }
+      expect((await api('POST', url, { field_id: enabled, row_id: ids[3], password: 'new 4' })).status).toBe(401);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('a cell hashed at another cost (its parameters are in the hash) still verifies', async () => {
+    const hash = await t.app.get(PasswordHasher).hash('older secret');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=65536,/);
+    await t.app.get(DataSource).query(`UPDATE "database_table_${tableId}" SET "field_${enabled}" = '${hash}' WHERE "id" = ${rowId}`);
+    expect((await api('POST', url, { field_id: enabled, row_id: rowId, password: 'older secret' })).body).toEqual({ is_correct: true });
+    expect((await api('POST', url, { field_id: enabled, row_id: rowId, password: 'open sesame' })).status).toBe(401);
+    expect((await api('PATCH', `/api/database/rows/table/${tableId}/${rowId}/`, { [`field_${enabled}`]: 'open sesame' })).status).toBe(200);
+    expect((await api('POST', url, { field_id: enabled, row_id: rowId, password: 'open sesame' })).body).toEqual({ is_correct: true });
   });
 
   test('a missing row is 404', async () => {

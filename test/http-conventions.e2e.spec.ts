@@ -1,4 +1,5 @@
-import { signUp, startApp, TestApp } from './support/app';
+import { rawRequest } from './support/raw-http';
+import { signUp, SignedUp, startApp, TestApp } from './support/app';
 
 describe('HTTP conventions (baserow-rest.md §1)', () => {
   let t: TestApp;
@@ -122,5 +123,56 @@ describe('HTTP conventions (baserow-rest.md §1)', () => {
     expect(settings.body).toMatchObject({ allow_new_signups: true, allow_reset_password: true, show_admin_signup_page: false });
     const options = await t.request('GET', '/api/auth-provider/login-options/');
     expect(options.body).toEqual({ password: { type: 'password' } });
+  });
+});
+
+describe('a request refused before its body is read (baserow-rest.md §1)', () => {
+  let t: TestApp;
+  let user: SignedUp;
+  // Well beyond what the kernel's socket buffers hold: the server has to read it for the client to finish writing.
+  const big = Buffer.alloc(24 * 1024 * 1024, 'a');
+  beforeAll(async () => {
+    t = await startApp({ REQUEST_BODY_LIMIT_MB: '1', FILE_UPLOAD_SIZE_LIMIT_MB: '1' });
+    user = await signUp(t);
+  });
+  afterAll(() => t.close());
+
+  const multipart = (size: number): { headers: Record<string, string>; body: Buffer } => ({
+    headers: { 'Content-Type': 'multipart/form-data; boundary=xyz' },
+    body: Buffer.concat([
+      Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+      Buffer.alloc(size, 7),
+      Buffer.from('\r\n--xyz--\r\n'),
+    ]),
+  });
+
+  it('reads the rest of a large body, so that a client writing it all before reading sees the answer', async () => {
+    const auth = { Authorization: `JWT ${user.token}` };
+    const json = { 'Content-Type': 'application/json' };
+    const asJson = await rawRequest(t.url, 'POST', '/api/user-files/upload-file/', { ...auth, ...json }, big);
+    expect([asJson.status, asJson.error]).toEqual([415, null]);
+    expect(JSON.parse(asJson.body)).toEqual({ detail: 'Unsupported media type "application/json" in request.' });
+    const upload = multipart(big.length);
+    const tooLargeFile = await rawRequest(t.url, 'POST', '/api/user-files/upload-file/', { ...auth, ...upload.headers }, upload.body);
+    expect([tooLargeFile.status, tooLargeFile.error]).toEqual([413, null]);
+    expect(JSON.parse(tooLargeFile.body)).toEqual({ error: 'ERROR_FILE_SIZE_TOO_LARGE', detail: 'The provided file is too large. Max 1MB is allowed.' });
+    const anonymous = await rawRequest(t.url, 'POST', '/api/user-files/upload-file/', upload.headers, upload.body);
+    expect([anonymous.status, anonymous.error]).toEqual([401, null]);
+    const tooLargeJson = await rawRequest(t.url, 'POST', '/api/workspaces/', { ...auth, ...json }, big);
+    expect([tooLargeJson.status, tooLargeJson.error]).toEqual([413, null]);
+    expect(JSON.parse(tooLargeJson.body)).toEqual({ error: 'ERROR_REQUEST_BODY_TOO_LARGE', detail: 'The request body is too large. Max 1MB is allowed.' });
+    const unknown = await rawRequest(t.url, 'POST', '/api/nothing-here/', json, big);
+    expect([unknown.status, unknown.error]).toEqual([404, null]);
+  });
+
+  it('keeps the connection open after an upload refused before its body was read', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.alloc(2 * 1024 * 1024, 7)]), 'large.bin');
+    const res = await fetch(`${t.url}/api/user-files/upload-file/`, { method: 'POST', body: form, headers: { Authorization: `JWT ${user.token}` } });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).not.toBe('close');
+    const anonymous = await fetch(`${t.url}/api/user-files/upload-file/`, { method: 'POST', body: form });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('connection')).not.toBe('close');
   });
 });

@@ -36,10 +36,16 @@ describe('OpenAPI document and Redoc', () => {
     }
     expect(missing).toEqual([]);
     expect(schema.paths['/api/user/token-auth/'].post.operationId).toBe('token_auth');
-    for (const [name, scheme] of Object.entries<any>(schema.components.securitySchemes)) {
-      // A shared view's password token has its own header, as Baserow's.
-      expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: name === 'Public view' ? 'Baserow-View-Authorization' : 'Authorization' });
-    }
+    // Exactly what a client must send: a key in a header whose keyword (`JWT `, `Token `) tells the
+    // scheme. Baserow publishes `http`/`bearer` with a `bearerFormat` of `JWT your_token`, which a
+    // generated client would send as `Bearer <token>`; an apiKey in `Authorization` says it right.
+    // A shared view's password token has its own header, as Baserow's.
+    const described = (name: string, header: string) => ({ type: 'apiKey', in: 'header', name: header, description: expect.stringContaining(`${header}: ${name}`) });
+    expect(schema.components.securitySchemes).toEqual({
+      JWT: described('JWT', 'Authorization'),
+      'Database token': described('Token', 'Authorization'),
+      'Public view': described('JWT', 'Baserow-View-Authorization'),
+    });
     expect(schema.paths['/api/workspaces/'].get.operationId).toBe('list_workspaces');
   });
 

@@ -39,7 +39,7 @@ export class AuthController {
 
   @Post('token-refresh')
   @HttpCode(200)
-  @Answer({ type: 'object', properties: { access_token: { type: 'string' }, token: { type: 'string', deprecated: true } } })
+  @Answer({ type: 'object', properties: { access_token: { type: 'string' }, token: { type: 'string', deprecated: true }, active_licenses: Schemas.ref('ActiveLicenses') } })
   @ApiOperation({ operationId: 'token_refresh', summary: 'A new access token for a refresh token (the refresh token is not rotated).' })
   @ApiBody({
     schema: {
@@ -53,7 +53,7 @@ export class AuthController {
 
   @Post('token-verify')
   @HttpCode(200)
-  @Answer({ type: 'object', properties: { user: Schemas.ref('User'), permissions: {}, user_notifications: Schemas.object } })
+  @Answer({ type: 'object', properties: { user: Schemas.ref('User'), permissions: {}, user_notifications: Schemas.object, active_licenses: Schemas.ref('ActiveLicenses') } })
   @ApiOperation({ operationId: 'token_verify', summary: 'Checks a refresh token and answers the user data.' })
   @ApiBody({
     schema: {
@@ -62,7 +62,7 @@ export class AuthController {
       properties: { refresh_token: { type: 'string' }, token: { type: 'string', deprecated: true } },
     },
   })
-  @ApiOkResponse({ description: '`user`, `permissions`, `user_notifications`.' })
+  @ApiOkResponse({ description: '`user`, `permissions`, `user_notifications`, `active_licenses`.' })
   verify(@Body() body: unknown): Promise<UserData> {
     return this.auth.verify(asFields(body));
   }

@@ -5,6 +5,7 @@ import { ApiError, FieldError, PlainHttpError } from '../core/errors/api-error';
 import { checkValue } from '../core/validation/field';
 import { Signer } from '../core/signing/signer';
 import { ExampleWorkspaceService } from '../database/example-workspace/example-workspace.service';
+import { ActiveLicenses, LicensesService } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { UserEntity } from '../users/user.entity';
@@ -23,6 +24,7 @@ export interface UserData {
   user: UserJson;
   permissions: PermissionEntry[];
   user_notifications: { unread_count: number };
+  active_licenses: ActiveLicenses;
 }
 
 export interface TokenAnswer extends UserData {
@@ -52,12 +54,18 @@ export class AuthService {
     private readonly invitations: InvitationsService,
     private readonly example: ExampleWorkspaceService,
     private readonly signer: Signer,
+    private readonly licenses: LicensesService,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
 
   async userData(user: UserEntity): Promise<UserData> {
-    return { user: serializeUser(user), permissions: await this.permissions.forUser(user), user_notifications: { unread_count: 0 } };
+    return {
+      user: serializeUser(user),
+      permissions: await this.permissions.forUser(user),
+      user_notifications: { unread_count: 0 },
+      active_licenses: this.licenses.activeLicenses(),
+    };
   }
 
   async tokenAnswer(user: UserEntity): Promise<TokenAnswer> {

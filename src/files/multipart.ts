@@ -38,18 +38,16 @@ function spoolingStorage(limitBytes: number, dir: string): StorageEngine {
  * Reads the `file` part of a multipart upload (Baserow's `request.FILES['file']`) into a
  * temporary file. Anything but multipart is a 415 (DRF's MultiPartParser); no `file` part, a
  * second file or broken multipart is ERROR_INVALID_FILE; more than the limit is
- * ERROR_FILE_SIZE_TOO_LARGE, answered at once on a connection then closed (the rest of the
- * body is not read).
+ * ERROR_FILE_SIZE_TOO_LARGE, answered once the rest of the body has been read and dropped
+ * (ApiExceptionFilter).
  */
 export async function readFilePart(req: Request, res: Response, limits: { limitBytes: number; tmpDir: string }): Promise<ReceivedFile> {
   const { limitBytes, tmpDir } = limits;
   const contentType = req.headers['content-type'];
   if (!contentType) {
-    res.setHeader('Connection', 'close');
     throw UserFileErrors.invalidFile();
   }
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    res.setHeader('Connection', 'close');
     throw new PlainHttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
   }
   const upload = multer()({
@@ -59,7 +57,6 @@ export async function readFilePart(req: Request, res: Response, limits: { limitB
   try {
     await new Promise<void>((resolve, reject) => upload(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
   } catch (error) {
-    res.setHeader('Connection', 'close');
     if (error instanceof FileTooLargeError) throw UserFileErrors.fileSizeTooLarge(limitBytes);
     if (error instanceof multer().MulterError || isBusboyError(error)) throw UserFileErrors.invalidFile();
     throw error;

@@ -112,8 +112,23 @@ export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
   TokenAuth: {
     type: 'object',
     description: 'The user and a JWT pair: send `Authorization: JWT <access_token>`.',
-    properties: { user: ref('User'), access_token: { type: 'string' }, refresh_token: { type: 'string' }, token: { type: 'string', deprecated: true } },
+    properties: {
+      user: ref('User'),
+      access_token: { type: 'string' },
+      refresh_token: { type: 'string' },
+      token: { type: 'string', deprecated: true },
+      active_licenses: ref('ActiveLicenses'),
+    },
     additionalProperties: true,
+  },
+  ActiveLicenses: {
+    type: 'object',
+    description: "The license types whose features the user has (Baserow premium's user data): `premium`, instance wide.",
+    properties: {
+      instance_wide: { type: 'object', additionalProperties: { type: 'boolean' }, example: { premium: true } },
+      per_workspace: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } } },
+    },
+    required: ['instance_wide', 'per_workspace'],
   },
 };
 

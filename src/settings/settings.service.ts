@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { instanceWideLicenses } from '../licenses/served-licenses';
 import { SettingsEntity } from './settings.entity';
 import { SettingsRepository } from './settings.repository';
 
@@ -41,6 +42,8 @@ export class SettingsService {
       co_branding_logo: null,
       email_verification: 'no_verification',
       verify_import_signature: true,
+      // Read by Baserow's web client where no user data is (public views).
+      instance_wide_licenses: instanceWideLicenses(),
     };
   }
 }

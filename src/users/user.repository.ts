@@ -38,6 +38,12 @@ export class UserRepository {
     return this.repo.count();
   }
 
+  /** When the first account of the instance was made (null before any). */
+  async firstJoinedAt(): Promise<Date | null> {
+    const first = await this.repo.createQueryBuilder('u').orderBy('u.date_joined', 'ASC').addOrderBy('u.id', 'ASC').getOne();
+    return first?.dateJoined ?? null;
+  }
+
   create(values: Partial<UserEntity>): Promise<UserEntity> {
     return this.repo.save(this.repo.create(values));
   }

@@ -35,6 +35,25 @@ export function serializeUser(user: UserEntity): UserJson {
   };
 }
 
+/** Baserow's AccountSerializer: what `PATCH /api/user/account/` sets, and answers whole. */
+export interface AccountJson {
+  first_name: string;
+  language: string;
+  email_notification_frequency: string;
+  completed_onboarding: boolean;
+  completed_guided_tours: string[];
+}
+
+export function serializeAccount(user: UserEntity): AccountJson {
+  return {
+    first_name: user.firstName,
+    language: user.language,
+    email_notification_frequency: user.emailNotificationFrequency,
+    completed_onboarding: user.completedOnboarding,
+    completed_guided_tours: user.completedGuidedTours ?? [],
+  };
+}
+
 export function serializePublicUser(user: UserEntity): PublicUserJson {
   return { id: user.id, username: user.email, first_name: user.firstName };
 }

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../openapi/decorators';
 import { Authentication, CurrentUser, Public } from '../auth/decorators';
 import type { UserEntity } from './user.entity';
+import type { AccountJson } from './user.serializer';
 import { ChangePasswordDto, ResetPasswordDto, SendResetPasswordDto, UpdateAccountDto } from './users.dto';
 import { UsersService } from './users.service';
 
@@ -13,9 +14,20 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Patch('account')
-  @Answer({ type: 'object', description: 'The updated keys.', additionalProperties: true })
-  @ApiOperation({ operationId: 'update_account', summary: 'Updates profile keys; answers the keys that were given.' })
-  updateAccount(@CurrentUser() user: UserEntity, @Body() body: UpdateAccountDto): Promise<Record<string, unknown>> {
+  @Answer({
+    type: 'object',
+    description: 'The whole account (Baserow\'s AccountSerializer).',
+    properties: {
+      first_name: { type: 'string' },
+      language: { type: 'string' },
+      email_notification_frequency: { type: 'string', enum: ['instant', 'daily', 'weekly', 'never'] },
+      completed_onboarding: { type: 'boolean' },
+      completed_guided_tours: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['first_name', 'language', 'email_notification_frequency', 'completed_onboarding', 'completed_guided_tours'],
+  })
+  @ApiOperation({ operationId: 'update_account', summary: 'Updates the given profile keys; answers the whole account.' })
+  updateAccount(@CurrentUser() user: UserEntity, @Body() body: UpdateAccountDto): Promise<AccountJson> {
     return this.users.updateAccount(user, { ...body });
   }
 

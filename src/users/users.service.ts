@@ -13,7 +13,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { PasswordHasher } from './password-hasher';
 import { UserEntity } from './user.entity';
 import { UserRepository } from './user.repository';
-import { normalizeEmail } from './user.serializer';
+import { AccountJson, normalizeEmail, serializeAccount } from './user.serializer';
 
 const RESET = 'reset_password';
 const RESET_LIFETIME_SECONDS = 48 * 3600;
@@ -38,8 +38,8 @@ export class UsersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Updates the given profile keys and answers exactly those keys. */
-  async updateAccount(user: UserEntity, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** Updates the given profile keys and answers the whole account, as Baserow's AccountSerializer. */
+  async updateAccount(user: UserEntity, input: Record<string, unknown>): Promise<AccountJson> {
     const keys = Object.keys(input).filter((key) => input[key] !== undefined);
     if (!keys.length) {
       throw validationError({
@@ -61,17 +61,17 @@ export class UsersService {
     };
     const values: Record<string, unknown> = {};
     for (const key of keys) values[columns[key]] = input[key];
-    await this.db.run(async () => {
-      const stored = await this.users.findByIdForUpdate(user.id);
+    return this.db.run(async () => {
+      const stored = (await this.users.findByIdForUpdate(user.id)) ?? user;
       // Sent tours are added to the stored ones, as Baserow does: the web client sends only the
       // tours it just finished, and two tabs finishing tours at once must not lose one.
       if (input.completed_guided_tours !== undefined) {
-        values.completedGuidedTours = [...new Set([...(stored?.completedGuidedTours ?? []), ...(input.completed_guided_tours as string[])])];
+        values.completedGuidedTours = [...new Set([...(stored.completedGuidedTours ?? []), ...(input.completed_guided_tours as string[])])];
       }
       await this.users.update(user.id, values as Partial<UserEntity>);
       this.db.record('user.updated', { userId: user.id });
+      return serializeAccount(Object.assign(stored, values));
     });
-    return Object.fromEntries(keys.map((key) => [key, values[columns[key]]]));
   }
 
   /** Tokens issued before the change stop working; the user's other sockets are disconnected. */

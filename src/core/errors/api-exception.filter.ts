@@ -2,6 +2,7 @@ import { types } from 'node:util';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { answerAfterBody } from '../http/drain-body';
 import type { RouteTable } from '../http/route-table';
 import { ApiError, PlainHttpError } from './api-error';
 
@@ -18,8 +19,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
     if (res.headersSent) return;
-    // A streamed body (an upload) refused before it was read: close the connection rather than read the rest.
-    if (!req.complete && req.readable) res.setHeader('Connection', 'close');
+    // A streamed body (an upload) refused before it was read: answered once the rest is read.
+    answerAfterBody(req, res, () => this.render(exception, req, res));
+  }
+
+  private render(exception: unknown, req: Request, res: Response): void {
     if (exception instanceof ApiError) {
       res.status(exception.status).json({ error: exception.code, detail: exception.detail });
       return;

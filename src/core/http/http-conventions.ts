@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { RequestContext } from '../context/request-context';
 import { ApiError, PlainHttpError } from '../errors/api-error';
+import { answerAfterBody } from './drain-body';
 import { RouteTable } from './route-table';
 
 /**
@@ -16,22 +17,17 @@ export function urlConventions(routes: RouteTable): RequestHandler {
     const { routes: matched, slashMissing } = routes.match(path);
     // A NUL (`%00`) in a path parameter can name nothing (and PostgreSQL refuses it in text).
     if (matched.length === 0 || safeDecode(path).includes('\0')) {
-      res.status(404).json({ error: 'URL_NOT_FOUND', detail: `URL ${path} not found.` });
-      return;
+      return answerAfterBody(req, res, () => res.status(404).json({ error: 'URL_NOT_FOUND', detail: `URL ${path} not found.` }));
     }
     if (slashMissing) {
-      res.status(404).json({
-        error: 'URL_TRAILING_SLASH_MISSING',
-        detail: `A valid URL must end with a trailing slash. Please, redirect requests to ${path}/`,
-      });
-      return;
+      const detail = `A valid URL must end with a trailing slash. Please, redirect requests to ${path}/`;
+      return answerAfterBody(req, res, () => res.status(404).json({ error: 'URL_TRAILING_SLASH_MISSING', detail }));
     }
     const methods = new Set(matched.map((route) => route.method));
     if (methods.has('GET')) methods.add('HEAD');
     if (!methods.has(req.method) && !methods.has('ALL')) {
       res.set('Allow', [...methods, 'OPTIONS'].join(', '));
-      res.status(405).json({ detail: `Method "${req.method}" not allowed.` });
-      return;
+      return answerAfterBody(req, res, () => res.status(405).json({ detail: `Method "${req.method}" not allowed.` }));
     }
     next();
   };

@@ -116,6 +116,12 @@ export interface FieldType {
 
   /** A request value to what is stored (column value, or what `writeRelations` stores). Throws CellError. */
   prepareValue(field: FieldEntity, value: unknown, ctx: FieldContext): Promise<unknown> | unknown;
+  /**
+   * prepareValue's promise is work off the event loop that queries nothing (a password hash on
+   * libuv's pool): a batch starts the work of all its cells before awaiting any (`settleCells`),
+   * where other types' promises are awaited one by one (they query the transaction's connection).
+   */
+  readonly preparesOffLoop?: boolean;
   /** The stored value of a new row that does not give the cell. */
   defaultValue(field: FieldEntity, ctx: FieldContext): unknown;
   /** Stores prepared values of types without a column, once the rows exist. */

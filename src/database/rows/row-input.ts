@@ -5,6 +5,7 @@ import { pythonTypeName } from '../../core/validation/field';
 import type { FieldEntity } from '../fields/field.entity';
 import { CellError, FieldTypeRegistry, KEEP_CELL, fieldColumn } from '../fields/field-type';
 import { TableContext, TableContextService } from '../table-context';
+import { settleCells } from './settle-cells';
 
 /** Prepared cells of one row: column values and what types without a column store after the insert. */
 export type ImportedCells = { values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] };
@@ -71,8 +72,9 @@ export class RowInput {
       if (given) {
         try {
           const prepared = type.prepareValue(field, body[key], ctx);
-          // Most types answer at once: no promise per cell (an import prepares millions).
-          value = prepared instanceof Promise ? await prepared : prepared;
+          // Most types answer at once: no promise per cell (an import prepares millions). Work off
+          // the event loop stays a promise until the whole batch is prepared (settleCells).
+          value = prepared instanceof Promise && !type.preparesOffLoop ? await prepared : prepared;
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
           if (typeof error.detail === 'string' && !cellErrorsOnly) throw new ApiError('ERROR_REQUEST_BODY_VALIDATION', 400, error.detail);
@@ -108,6 +110,7 @@ export class RowInput {
       if (Object.keys(itemErrors).length) errors[String(i)] = itemErrors;
       prepared.push({ id, cells });
     }
+    await settleCells(prepared.map((item) => item.cells.values));
     if (Object.keys(errors).length) throw validationError(options.single ? (errors['0'] as ErrorTree) : { items: errors });
     return { prepared, fieldIds: [...fieldIds] };
   }
@@ -136,6 +139,7 @@ export class RowInput {
       if (Object.keys(errors).length || !cells) failing.set(index, messages(errors));
       else valid.push(cells);
     }
+    await settleCells(valid.map((cells) => cells.values));
     return { valid, failing };
   }
 

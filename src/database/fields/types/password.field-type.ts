@@ -44,12 +44,16 @@ export class PasswordFieldType extends ColumnFieldType {
     return { name: fieldColumn(field), kind: 'text' };
   }
 
-  async prepareValue(_field: FieldEntity, value: unknown): Promise<string | null | typeof KEEP_CELL> {
+  /** Hashing is CPU work on libuv's pool, no query: a batch hashes all its cells at once. */
+  readonly preparesOffLoop = true;
+
+  /** Checks the value at once (a CellError is thrown, not rejected); the hash is the promise. */
+  prepareValue(_field: FieldEntity, value: unknown): Promise<string> | null | typeof KEEP_CELL {
     if (value === true) return KEEP_CELL;
     if (value === null || value === undefined || value === '') return null;
-    if (typeof value === 'number' && Number.isFinite(value)) return this.hasher.hash(String(value));
+    if (typeof value === 'number' && Number.isFinite(value)) return this.hasher.hashCell(String(value));
     if (typeof value !== 'string') throw cellError('Not a valid string.');
-    return this.hasher.hash(value);
+    return this.hasher.hashCell(value);
   }
 
   toApi(_field: FieldEntity, raw: unknown): true | null {

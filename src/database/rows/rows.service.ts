@@ -41,8 +41,6 @@ export interface ViewSelectionSource {
   selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null>;
 }
 
-export const VIEW_SELECTION_SOURCE = Symbol('ViewSelectionSource');
-
 /** Imports of up to this many rows announce them as `rows_created`; larger ones make clients reload the table. */
 export const IMPORT_ROWS_CREATED_MAX = 200;
 

@@ -416,6 +416,18 @@ describe('type conversions', () => {
     expect(await convert(numbers, { type: 'rating' }, { type: 'number', number_decimal_places: 2 })).toEqual([2, 5, 0, 0, 0, 0, 0, 0]);
   });
 
+  test('text → number as Baserow alters the column: rounded, not-a-number empty; without negatives a negative or an empty cell is 0', async () => {
+    // Baserow's test_alter_number_field_column_type: round(p_in::numeric, places), then greatest(…, 0).
+    const values = ['100', '100.22', '-100.5999', '100.59.99', '', null, ' 7 ', 'abc'];
+    expect(await convert(values, { type: 'number', number_decimal_places: 1 })).toEqual(['100.0', '100.2', '0.0', null, null, '0.0', '7.0', null]);
+    expect(await convert(values, { type: 'number', number_decimal_places: 3, number_negative: true })).toEqual(['100.000', '100.220', '-100.600', null, null, null, '7.000', null]);
+    // test_alter_number_field_column_type_negative: forbidding negatives makes them 0 (and empty cells, by the same GREATEST).
+    const numbers = ['-10.10', '2', null];
+    const from = { type: 'number', number_decimal_places: 2, number_negative: true };
+    expect(await convert(numbers, { number_negative: false }, from)).toEqual(['0.00', '2.00', '0.00', '0.00', '0.00', '0.00', '0.00', '0.00']);
+    expect(await convert(numbers, { number_decimal_places: 1 }, from)).toEqual(['-10.1', '2.0', null, null, null, null, null, null]);
+  });
+
   test('text ↔ duration', async () => {
     expect(await convert(['1:30', '90', 'x'], { type: 'duration' })).toEqual([5400, 120, null, null, null, null, null, null]);
     expect(await convert([5400, 3660], { type: 'text' }, { type: 'duration' })).toEqual(['1:30', '1:01', null, null, null, null, null, null]);

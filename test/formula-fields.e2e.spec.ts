@@ -247,6 +247,20 @@ describe("Baserow's formula results", () => {
     expect(text.body).toMatchObject({ formula_type: 'text', number_prefix: null, number_suffix: null, number_separator: null });
   });
 
+  test('a referenced text field converted to a number: an empty cell reads 0 through every formula', async () => {
+    // Baserow's test_altering_type_of_underlying_causes_type_update(_nested): the conversion's
+    // greatest(round(p_in::numeric, 2), 0) turns the empty cell into 0; the formulas follow it.
+    const own = await createTable('Converted');
+    const text = (await createField(own, { name: 'text', type: 'text' })).body;
+    await createRow(own, { Name: 'one', text: '1' });
+    await createRow(own, { Name: 'none' });
+    await createField(own, { name: 'Formula', type: 'formula', formula: "field('text')" });
+    await createField(own, { name: 'Formula2', type: 'formula', formula: "field('Formula')" });
+    expect((await rowsOf(own)).map((r) => [r.Formula, r.Formula2])).toEqual([['1', '1'], [null, null]]);
+    expect((await updateField(text.id, { name: 'text', type: 'number', number_decimal_places: 2 })).status).toBe(200);
+    expect((await rowsOf(own)).map((r) => [r.text, r.Formula, r.Formula2])).toEqual([['1.00', '1.00', '1.00'], ['0.00', '0.00', '0.00']]);
+  });
+
   test('renaming a referenced field keeps the formula as written', async () => {
     const written = "FIELD('Text')  +  \"!\"  // shout\n+ field(\"Text\")";
     const shout = (await createField(table, { name: 'Shout', type: 'formula', formula: written })).body;

@@ -278,3 +278,34 @@ describe('the aggregations of a grid view', () => {
     await api('PATCH', `/api/database/rows/table/${tableId}/${first.id}/`, { [`field_${f.notes}`]: null });
   });
 });
+
+describe('a number formula holding NaN', () => {
+  it('aggregates as PostgreSQL aggregates numeric NaN, on either database', async () => {
+    const apps = await api('GET', '/api/applications/');
+    const databaseId = apps.find((a: { type: string }) => a.type === 'database').id;
+    const table = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Ratios' })).id;
+    const num = (await api('POST', `/api/database/fields/table/${table}/`, { name: 'Num', type: 'number', number_decimal_places: 1 })).id;
+    const existing = (await api('GET', `/api/database/rows/table/${table}/`)).results.map((r: { id: number }) => r.id);
+    await api('POST', `/api/database/rows/table/${table}/batch-delete/`, { items: existing });
+    await api('POST', `/api/database/rows/table/${table}/batch/`, { items: ['0', '2', '10', '5'].map((n) => ({ [`field_${num}`]: n })) });
+    // 10 / 0 is NaN (as Baserow on PostgreSQL): the ratios are NaN, 5, 1 and 2.
+    const ratio = (await api('POST', `/api/database/fields/table/${table}/`, { name: 'Ratio', type: 'formula', formula: "10 / field('Num')" })).id;
+    const view = (await api('GET', `/api/database/views/table/${table}/`))[0].id;
+    const of = async (type: string, query = '') => (await api('GET', `/api/database/views/grid/${view}/aggregation/${ratio}/?type=${type}${query}`)).value;
+    // numeric's NaN is a value (not empty), equal to itself and above every number: it makes sums, means and deviations NaN.
+    const answers: Record<string, unknown> = {};
+    for (const type of ['sum', 'average', 'std_dev', 'variance', 'min', 'max', 'median', 'unique_count', 'empty_count', 'not_empty_count']) answers[type] = await of(type);
+    expect(answers).toEqual({
+      sum: 'NaN', average: 'NaN', std_dev: 'NaN', variance: 'NaN', min: 1, max: 'NaN', median: 3.5, unique_count: 4, empty_count: 0, not_empty_count: 4,
+    });
+    // Deciles interpolate between the numbers 1, 2, 5 and, above them, NaN.
+    expect(await of('decile')).toEqual([1.3, 1.6, 1.9, 2.6, 3.5, 4.4, 'NaN', 'NaN', 'NaN']);
+    expect(await of('distribution')).toEqual([[1, 1], [2, 1], [5, 1], ['NaN', 1]]);
+    // Without the NaN row, the numbers alone.
+    const numbers = `&filter__field_${num}__higher_than=0`;
+    expect([await of('sum', numbers), await of('average', numbers), await of('max', numbers)]).toEqual([8, 2.66666666666667, 5]);
+    // A grid footer answers the same.
+    await api('PATCH', `/api/database/views/${view}/field-options/`, { field_options: { [ratio]: { aggregation_type: 'sum', aggregation_raw_type: 'sum' } } });
+    expect(await api('GET', `/api/database/views/grid/${view}/aggregations/`)).toEqual({ [`field_${ratio}`]: 'NaN' });
+  });
+});

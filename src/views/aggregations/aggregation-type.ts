@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../core/database/sql';
+import { formulaDialect } from '../../database/formula/formula-dialect';
 import { TypeRegistry } from '../../core/registry/type-registry';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldTypeRegistry } from '../../database/fields/field-type';
@@ -81,6 +82,15 @@ export const COUNTABLE_TYPES = [
 ];
 /** The computed results Baserow counts empty and non-empty cells of. */
 export const COUNTABLE_FORMULA_TYPES = ['text', 'char', 'number', 'date', 'boolean', 'array(single_file)'];
+
+/**
+ * `aggregate` (SUM, AVG) of the number values `value`, NaN when one of them is: a number
+ * formula's NaN is PostgreSQL's numeric NaN, which its aggregates carry, and SQLite's text
+ * 'NaN', which its aggregates would read as 0 (the formula dialect's `nanAggregate`).
+ */
+export function numericAggregate(sql: Sql, value: string, aggregate: string): string {
+  return formulaDialect(sql.dialect).nanAggregate(value, aggregate);
+}
 
 /** A number from a database aggregate (PostgreSQL numeric comes as text); null stays null. */
 export function toNumber(raw: unknown): number | null {

@@ -24,8 +24,11 @@ const NUMBER_VALUES = new Set(['number', 'rating', 'autonumber', 'duration']);
 /** Collaborator fields read from a system column of the row. */
 const SYSTEM_USER_COLUMNS: Record<string, string> = { created_by: 'created_by_id', last_modified_by: 'last_modified_by_id' };
 
-/** NaN is not JSON: Baserow answers it as the string "NaN". */
-const jsonSafe = (value: unknown): unknown => (typeof value === 'number' && Number.isNaN(value) ? 'NaN' : value);
+/** NaN is not JSON: Baserow answers it as the string "NaN", also inside a list (deciles, a distribution). */
+const jsonSafe = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  return typeof value === 'number' && Number.isNaN(value) ? 'NaN' : value;
+};
 
 /**
  * Grid view aggregations (§8.3): the raw aggregation of each field whose grid options name one,

@@ -74,11 +74,31 @@ export class NumberFieldType extends ColumnFieldType {
     return ref.sql.dialect.decimalText(columnOf(field, ref), places(field));
   }
 
-  /** Numbers keep their value in the new precision (rounded). */
+  /**
+   * A cell converted into a number as Baserow's column alteration converts it (PostgreSQL
+   * `round(p_in::numeric, places)`, then `greatest(…, 0)` when negatives are not allowed): the
+   * old cell's text as a number in the new precision, empty when it is not a number; without
+   * negatives a negative number is 0, and so is an empty cell (GREATEST skips NULL), which a
+   * formula reading the field then answers as `0.00`. Fields Baserow recreates instead of
+   * altering (links, files, collaborators, passwords) leave every cell empty.
+   */
   convertFrom(field: FieldEntity, apiValue: unknown, from: FieldEntity, fromType: FieldType): unknown {
-    if (from.type !== 'number' || apiValue === null) return fromType.toText(from, apiValue) ?? null;
-    return quantizeDecimal(String(apiValue), places(field));
+    if (RECREATED_FROM.has(from.type) && from.type !== field.type) return null;
+    const empty = apiValue === null || apiValue === undefined;
+    const text = empty ? null : from.type === 'number' ? String(apiValue) : fromType.toText(from, apiValue);
+    const value = text === null ? null : quantizeDecimal(text, places(field));
+    if (field.properties.number_negative) return value;
+    if (value === null) return empty ? quantizeDecimal('0', places(field)) : null;
+    return value.startsWith('-') ? quantizeDecimal('0', places(field)) : value;
+  }
+
+  /** Forbidding negatives alters the column (Baserow's `force_same_type_alter_column`): see `convertFrom`. */
+  needsConversion(previous: FieldEntity, field: FieldEntity): boolean {
+    return previous.type === field.type && !!previous.properties.number_negative && !field.properties.number_negative;
   }
 }
+
+/** Field types Baserow converts by recreating the column (its `RecreateFieldConverter`s), not by altering it. */
+const RECREATED_FROM = new Set(['link_row', 'file', 'multiple_collaborators', 'password']);
 
 const places = (field: FieldEntity): number => Number(field.properties.number_decimal_places ?? 0);

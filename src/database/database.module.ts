@@ -44,13 +44,15 @@ import { SearchIndexService } from './search/search-index.service';
 import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { TableEntity } from './table.entity';
+import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
  * tables (`database_table_<id>`), and the filter engine the rows endpoint and views share.
+ * On SQLite, the PostgreSQL functions their SQL calls (formula/sqlite/) are added to every connection.
  */
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity], sqliteFunctions: [SQLITE_FUNCTIONS_MODULE] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,

@@ -10,7 +10,8 @@ import type { FilteredRowsQuery } from '../database/rows/rows.query';
 import { RowJson, RowsService } from '../database/rows/rows.service';
 import type { UserEntity } from '../users/user.entity';
 import { adhocParameters, groupsFirst } from './filters/view-selection.service';
-import { ViewAccess, ViewsService } from './views.service';
+import type { ViewAccess } from './view-access.service';
+import { ViewsService } from './views.service';
 import type { GridRowsQuery } from './views.dto';
 import { ViewErrors } from './views.errors';
 

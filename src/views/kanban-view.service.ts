@@ -5,7 +5,8 @@ import type { RowSelection } from '../database/rows/row-list.query';
 import { RowJson, RowsService } from '../database/rows/rows.service';
 import type { UserEntity } from '../users/user.entity';
 import { GridViewService, RowsPageOptions } from './grid-view.service';
-import { ViewAccess, ViewsService } from './views.service';
+import type { ViewAccess } from './view-access.service';
+import { ViewsService } from './views.service';
 import type { KanbanRowsQuery } from './views.dto';
 import { ViewErrors } from './views.errors';
 

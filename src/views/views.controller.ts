@@ -8,7 +8,9 @@ import { IdParam } from '../core/http/params';
 import { bodyObjectError } from '../core/validation/field';
 import type { UserEntity } from '../users/user.entity';
 import { ListViewsQuery, OrderViewsDto, ViewIncludeQuery } from './views.dto';
-import { FieldOptionsJson, parseIncludes, ViewJson, ViewsService } from './views.service';
+import type { FieldOptionsJson } from './view-field-options.service';
+import { parseIncludes, ViewJson } from './view-json.service';
+import { ViewsService } from './views.service';
 
 /** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
 export function objectBody(body: unknown): Record<string, unknown> {

@@ -32,6 +32,10 @@ import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
 import { ViewsController } from './views.controller';
 import { ViewsService } from './views.service';
+import { ViewAccessService } from './view-access.service';
+import { ViewFieldOptionsService } from './view-field-options.service';
+import { ViewHooksService } from './view-hooks.service';
+import { ViewJsonService } from './view-json.service';
 import { ViewFilterRepository } from './filters/view-filter.repository';
 import { ViewFiltersController } from './filters/view-filters.controller';
 import { ViewFiltersService } from './filters/view-filters.service';
@@ -67,7 +71,11 @@ import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
   providers: [
     ViewRepository,
     ViewTypeRegistry,
+    ViewAccessService,
+    ViewJsonService,
+    ViewFieldOptionsService,
     ViewsService,
+    ViewHooksService,
     ViewVisibleFields,
     PublicViewTokens,
     GridViewService,
@@ -99,7 +107,7 @@ export class ViewsModule implements OnModuleInit {
     private readonly decorators: DecoratorTypeRegistry,
     private readonly providers: DecoratorValueProviderTypeRegistry,
     private readonly aggregations: ViewAggregationTypeRegistry,
-    private readonly views: ViewsService,
+    private readonly hooks: ViewHooksService,
     private readonly tables: TablesService,
     private readonly serializer: DatabaseSerializer,
     private readonly rows: RowsService,
@@ -115,12 +123,12 @@ export class ViewsModule implements OnModuleInit {
     for (const type of DECORATOR_TYPES) this.decorators.register(this.moduleRef.get(type));
     for (const type of DECORATOR_VALUE_PROVIDER_TYPES) this.providers.register(this.moduleRef.get(type));
     for (const type of VIEW_AGGREGATION_TYPES) this.aggregations.register(this.moduleRef.get(type));
-    this.tables.useDefaultViews(this.views);
-    this.serializer.useViews(this.views);
-    this.rows.useViewSelection(this.views);
+    this.tables.useDefaultViews(this.hooks);
+    this.serializer.useViews(this.hooks);
+    this.rows.useViewSelection(this.hooks);
     // Inside a field's unit of work: what views keep about it follows its type change or trashing.
     this.fields.onFieldChange(async (field, change) => {
-      await this.views.fieldChanged(field, change === 'trashed');
+      await this.hooks.fieldChanged(field, change === 'trashed');
       if (change === 'type_changed') await this.parts.afterFieldTypeChange(field);
       await this.decorationRules.fieldChanged(field, change);
       if (change === 'type_changed') await this.aggregationRules.fieldTypeChanged(field);

@@ -1,64 +1,23 @@
-import { Caches, MetadataCache } from '../core/cache/caches';
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors, ErrorTree, validationError } from '../core/errors/api-error';
+import { ErrorTree, validationError } from '../core/errors/api-error';
 import { checkObject, checkValue, FieldSpec } from '../core/validation/field';
-import type { FieldEntity } from '../database/fields/field.entity';
 import type { RowSelection } from '../database/rows/row-list.query';
-import type { ViewSelectionSource } from '../database/rows/rows.service';
-import type { DefaultViewFactory } from '../database/tables/tables.service';
 import { TableContext, TableContextService } from '../database/table-context';
 import type { TableEntity } from '../database/table.entity';
 import { TrashService } from '../trash/trash.service';
 import type { UserEntity } from '../users/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
 import { DecorationCopier } from './decorations/decoration-copier';
-import type { ImportIds, ViewDocument } from '../database/serialization/database-document';
-import type { DecorationJson } from './decorations/decoration.entity';
-import { PublicViewTokens } from './public-view-tokens';
 import { groupsFirst, ViewSelectionService } from './filters/view-selection.service';
+import { SlugCaller, ViewAccess, ViewAccessService } from './view-access.service';
+import { FieldOptionsJson, ViewFieldOptionsService } from './view-field-options.service';
+import { ALL_INCLUDES, NO_INCLUDES, ViewIncludes, ViewJson, ViewJsonService, ViewParts } from './view-json.service';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
-import { specDefaults, ViewType, ViewTypeRegistry } from './view-type';
+import { ViewType, ViewTypeRegistry } from './view-type';
 import { ViewErrors } from './views.errors';
-
-export type ViewJson = Record<string, unknown>;
-/** A view's sub-object lists by their JSON key (`filters`, `filter_groups`, `sortings`, `group_bys`, `decorations`). */
-export type ViewParts = Record<string, unknown>;
-export type FieldOptionsJson = Record<string, Record<string, unknown>>;
-
-/** `?include=filters,sortings,decorations,group_bys`: which sub-object lists the view JSON carries. */
-export interface ViewIncludes {
-  filters: boolean;
-  sortings: boolean;
-  decorations: boolean;
-  groupBys: boolean;
-}
-
-export const NO_INCLUDES: ViewIncludes = { filters: false, sortings: false, decorations: false, groupBys: false };
-export const ALL_INCLUDES: ViewIncludes = { filters: true, sortings: true, decorations: true, groupBys: true };
-
-export function parseIncludes(value: unknown): ViewIncludes {
-  const names = new Set(
-    String(value ?? '')
-      .split(',')
-      .map((n) => n.trim()),
-  );
-  return { filters: names.has('filters'), sortings: names.has('sortings'), decorations: names.has('decorations'), groupBys: names.has('group_bys') };
-}
-
-/** Who opens a view by its slug: a user (JWT) or nobody, with the view's password token if any. */
-export interface SlugCaller {
-  userId: number | null;
-  token: string | null;
-}
-
-/** A view a member may use, with its table's context. */
-export interface ViewAccess {
-  view: ViewEntity;
-  context: TableContext;
-}
 
 const OWNERSHIP_TYPES = ['collaborative'];
 
@@ -84,11 +43,13 @@ const PUBLIC_SPEC: FieldSpec = { kind: 'bool', required: false, default: false }
 const newSlug = (): string => randomBytes(32).toString('base64url');
 
 /**
- * The rules of views: create, update, trash, order and duplicate; field options (created on
- * the fly); the saved selection the rows endpoints apply; and the first grid view of a table.
+ * The rules of views: create, update, trash, order and duplicate; the saved selection the rows
+ * endpoints apply. Who may use a view (ViewAccessService), its JSON (ViewJsonService) and its
+ * field options (ViewFieldOptionsService) have their own services, which this one answers for
+ * too; what views do for the database core is in ViewHooksService.
  */
 @Injectable()
-export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
+export class ViewsService {
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: ViewRepository,
@@ -96,122 +57,60 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     private readonly contexts: TableContextService,
     private readonly hasher: PasswordHasher,
     private readonly trash: TrashService,
-    private readonly publicTokens: PublicViewTokens,
+    private readonly access: ViewAccessService,
+    private readonly json: ViewJsonService,
+    private readonly options: ViewFieldOptionsService,
     private readonly decorations: DecorationCopier,
     private readonly parts: ViewSelectionService,
-    caches: Caches,
-  ) {
-    this.live = caches.metadata<string, ViewEntity | null>('live-views');
+  ) {}
+
+  // ------------------------------------------------------------------ access, JSON and field options
+
+  /** A live view for a member (see ViewAccessService.require). */
+  require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
+    return this.access.require(viewId, userId, notFound);
   }
 
-  /** Live views by id (`id:<n>`) and by slug (`slug:<s>`), as every view request reads them. */
-  private readonly live: MetadataCache<string, ViewEntity | null>;
-
-  /** A copy of the cached live view (callers may change what they got before saving it). */
-  private async findLive(key: string, read: () => Promise<ViewEntity | null>): Promise<ViewEntity | null> {
-    const view = await this.live.get(key, read);
-    return view && Object.assign(new ViewEntity(), view);
-  }
-
-  // ------------------------------------------------------------------ access
-
-  /** A live view for a member: 404 when it (or its table, database, workspace) is gone, 400 when not a member. */
-  async require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
-    const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
-    if (!view) throw notFound();
-    const access = await this.contexts.access(view.tableId, userId);
-    if (!access) throw notFound();
-    if (!access.isMember) throw Errors.userNotInWorkspace();
-    return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
-  }
-
-  /**
-   * The view with this slug for a caller (a user or nobody, with the view's password token if
-   * any): members of its workspace always; anyone else only when it is public and shareable
-   * (`notFound` otherwise, as if it did not exist), and `passwordRequired` when it has a
-   * password the caller's token does not open (unless `checkPassword` is false).
-   */
-  async requireBySlug(
+  /** The view with this slug for a caller (see ViewAccessService.requireBySlug). */
+  requireBySlug(
     slug: string,
     caller: SlugCaller,
     errors: { notFound: () => Error; passwordRequired: () => Error; type?: string; checkPassword?: boolean },
   ): Promise<ViewAccess & { isMember: boolean }> {
-    const view = slug.length <= 64 && !slug.includes('\0') ? await this.findLive(`slug:${slug}`, () => this.repo.findLiveBySlug(slug)) : null;
-    if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
-    const access = await this.contexts.access(view.tableId, caller.userId ?? 0);
-    if (!access) throw errors.notFound();
-    const isMember = caller.userId !== null && access.isMember;
-    if (!isMember) {
-      if (!view.public || !this.types.of(view).canShare) throw errors.notFound();
-      if (errors.checkPassword !== false && view.passwordHash && !this.publicTokens.isValid(view, caller.token)) throw errors.passwordRequired();
-    }
-    return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
+    return this.access.requireBySlug(slug, caller, errors);
   }
 
-  /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */
-  async systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
-    const access = await this.contexts.access(view.tableId, 0);
-    return access ? { view, context: await this.contexts.withFields(access.table, access.workspaceId) } : null;
+  /** A live view's table context without a member check; null when the table is gone. */
+  systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
+    return this.access.systemAccess(view);
   }
 
-  // ------------------------------------------------------------------ serialization
-
-  /** Baserow's ViewSerializer keys in order, the type's keys, then `public`/`slug` for shareable types. */
+  /** A view's JSON (see ViewJsonService.serialize). */
   serialize(view: ViewEntity, table: TableEntity, includes: ViewIncludes, parts: ViewParts = {}, userId: number | null = null): ViewJson {
-    const type = this.types.of(view);
-    const json: ViewJson = {
-      id: view.id,
-      table_id: view.tableId,
-      name: view.name,
-      order: view.order,
-      type: view.type,
-      table: { id: table.id, name: table.name, order: table.order, database_id: table.databaseId },
-      filter_type: view.filterType,
-    };
-    // `parts`: the sub-object lists `serializeAll` read (none for a view just created).
-    if (includes.filters) {
-      json.filters = parts.filters ?? [];
-      json.filter_groups = parts.filter_groups ?? [];
-    }
-    if (includes.sortings) json.sortings = parts.sortings ?? [];
-    if (includes.groupBys) json.group_bys = parts.group_bys ?? [];
-    if (includes.decorations) json.decorations = parts.decorations ?? [];
-    Object.assign(json, {
-      filters_disabled: view.filtersDisabled,
-      public_view_has_password: !!view.passwordHash,
-      show_logo: view.showLogo,
-      allow_public_export: view.allowPublicExport,
-      ownership_type: view.ownershipType,
-      owned_by_id: view.ownedById,
-    });
-    const defaults = specDefaults(type.properties);
-    const properties: Record<string, unknown> = {};
-    for (const key of Object.keys(type.properties)) properties[key] = view.properties[key] ?? defaults[key];
-    Object.assign(json, type.serializeProperties ? type.serializeProperties(properties, userId) : properties);
-    if (type.canShare) {
-      json.public = view.public;
-      json.slug = view.slug;
-    }
-    return json;
+    return this.json.serialize(view, table, includes, parts, userId);
   }
 
-  /** Views of one table as JSON, with the sub-object lists `includes` asks for (those on trashed fields hidden). */
-  async serializeAll(views: ViewEntity[], context: TableContext, includes: ViewIncludes, userId: number | null = null): Promise<ViewJson[]> {
-    const decorations = includes.decorations ? await this.decorations.jsonOf(views.map((v) => v.id)) : new Map<number, DecorationJson[]>();
-    return Promise.all(
-      views.map(async (view) => {
-        const parts: ViewParts = { ...(await this.parts.includes(view, context, includes)), decorations: decorations.get(view.id) ?? [] };
-        return this.serialize(view, context.table, includes, parts, userId);
-      }),
-    );
+  /** Views of one table as JSON, with the sub-object lists `includes` asks for. */
+  serializeAll(views: ViewEntity[], context: TableContext, includes: ViewIncludes, userId: number | null = null): Promise<ViewJson[]> {
+    return this.json.serializeAll(views, context, includes, userId);
   }
 
-  /** The JSON of a live view as anyone sees it right now (for messages sent after commit); null when gone. */
-  async viewJson(viewId: number, includes: ViewIncludes): Promise<ViewJson | null> {
-    const view = await this.repo.findLive(viewId);
-    if (!view) return null;
-    const access = await this.systemAccess(view);
-    return access ? (await this.serializeAll([view], access.context, includes))[0] : null;
+  /** The JSON of a live view as anyone sees it right now; null when gone. */
+  viewJson(viewId: number, includes: ViewIncludes): Promise<ViewJson | null> {
+    return this.json.viewJson(viewId, includes);
+  }
+
+  /** Options of every live field of the table (see ViewFieldOptionsService.fieldOptions). */
+  fieldOptions(view: ViewEntity, context: TableContext, create = true): Promise<FieldOptionsJson> {
+    return this.options.fieldOptions(view, context, create);
+  }
+
+  getFieldOptions(user: UserEntity, viewId: number): Promise<{ field_options: FieldOptionsJson }> {
+    return this.options.getFieldOptions(user, viewId);
+  }
+
+  updateFieldOptions(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<{ field_options: FieldOptionsJson }> {
+    return this.options.updateFieldOptions(user, viewId, body);
   }
 
   // ------------------------------------------------------------------ reading
@@ -243,7 +142,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
         public: (values.public as boolean | undefined) ?? false,
         properties: values.properties as Record<string, unknown>,
       });
-      if (type.createdFieldOptions) await this.applyFieldOptions(view, context, type.createdFieldOptions(context));
+      if (type.createdFieldOptions) await this.options.applyFieldOptions(view, context, type.createdFieldOptions(context));
       this.db.record('view.created', { viewId: view.id, tableId });
       return { view, table: context.table };
     });
@@ -269,9 +168,8 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     if (Object.keys(errors).length) throw validationError(errors);
     return { type, values: { ...common.values, ...shared.values, properties: props.values } };
   }
-
-  /** Inserts a view last in its table with a fresh unique slug. */
-  private async insert(tableId: number, values: Partial<ViewEntity>): Promise<ViewEntity> {
+  /** Inserts a view last in its table with a fresh unique slug (also for a new table's first view and imported views). */
+  async insert(tableId: number, values: Partial<ViewEntity>): Promise<ViewEntity> {
     let slug = newSlug();
     while (await this.repo.slugExists(slug)) slug = newSlug();
     return this.repo.create({
@@ -422,177 +320,7 @@ export class ViewsService implements DefaultViewFactory, ViewSelectionSource {
     return (await this.serializeAll([copy!], table, ALL_INCLUDES))[0];
   }
 
-  // ------------------------------------------------------------------ field options
-
-  /**
-   * Options of every live field of the table, keyed by field id; missing ones are created with
-   * their defaults (only answered with them when `create` is false: a read that must not write).
-   */
-  async fieldOptions(view: ViewEntity, context: TableContext, create = true): Promise<FieldOptionsJson> {
-    const type = this.types.of(view);
-    const specs = type.fieldOptions;
-    if (!specs) throw ViewErrors.noFieldOptions();
-    let stored = await this.repo.fieldOptions(view.id);
-    const missing = context.fields.filter((f) => !stored.has(f.id));
-    if (missing.length && create) {
-      await this.repo.createFieldOptions(
-        view.id,
-        missing.map((f) => ({ fieldId: f.id, options: type.defaultFieldOptions(f) })),
-      );
-      stored = await this.repo.fieldOptions(view.id);
-    }
-    const result: FieldOptionsJson = {};
-    for (const field of [...context.fields].sort((a, b) => a.id - b.id)) {
-      const options = { ...type.defaultFieldOptions(field), ...(stored.get(field.id)?.options ?? {}) };
-      result[String(field.id)] = Object.fromEntries(Object.keys(specs).map((key) => [key, options[key]]));
-    }
-    return result;
-  }
-
-  async getFieldOptions(user: UserEntity, viewId: number): Promise<{ field_options: FieldOptionsJson }> {
-    const { view, context } = await this.require(viewId, user.id);
-    return { field_options: await this.fieldOptions(view, context) };
-  }
-
-  /** `{"field_options": {"<field_id>": {partial options}}}`: keys numeric, fields of the view's table. */
-  async updateFieldOptions(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<{ field_options: FieldOptionsJson }> {
-    return this.db.run(async () => {
-      const { view, context } = await this.require(viewId, user.id);
-      const type = this.types.of(view);
-      if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
-      const changes = parseFieldOptions(type.fieldOptions, body.field_options);
-      for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
-      if (type.prepareFieldOptions) {
-        const stored = await this.repo.fieldOptions(view.id);
-        const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));
-        type.prepareFieldOptions(changes, current, context);
-      }
-      await this.applyFieldOptions(view, context, changes);
-      this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
-      return { field_options: await this.fieldOptions(view, context) };
-    });
-  }
-
-  private async applyFieldOptions(view: ViewEntity, context: TableContext, changes: Map<number, Record<string, unknown>>): Promise<void> {
-    const type = this.types.of(view);
-    const stored = await this.repo.fieldOptions(view.id);
-    const created: { fieldId: number; options: Record<string, unknown> }[] = [];
-    for (const [fieldId, values] of changes) {
-      const row = stored.get(fieldId);
-      if (row) await this.repo.updateFieldOptions(row.id, { ...row.options, ...values });
-      else created.push({ fieldId, options: { ...type.defaultFieldOptions(context.byId.get(fieldId)!), ...values } });
-    }
-    await this.repo.createFieldOptions(view.id, created);
-  }
-
-  // ------------------------------------------------------------------ hooks of the database core
-
-  /** A new table's first view: grid "Grid" with the given field widths (inside the table's unit of work). */
-  async createDefaultView(context: TableContext, widths: Map<number, number>): Promise<void> {
-    const view = await this.insert(context.table.id, { name: 'Grid', type: 'grid', properties: specDefaults(this.types.of({ type: 'grid' }).properties) });
-    await this.applyFieldOptions(view, context, new Map([...widths].map(([fieldId, width]) => [fieldId, { width }])));
-  }
-
-  /** The serializer's export: every live view of the table with its settings, field options, filters, sorts, group-bys and decorations. */
-  async exportViews(context: TableContext): Promise<ViewDocument[]> {
-    const result: ViewDocument[] = [];
-    for (const view of await this.repo.ofTable(context.table.id)) {
-      const options = [...(await this.repo.fieldOptions(view.id)).values()].filter((o) => context.byId.has(o.fieldId)).sort((a, b) => a.fieldId - b.fieldId);
-      result.push({
-        id: view.id,
-        name: view.name,
-        type: view.type,
-        order: view.order,
-        filter_type: view.filterType,
-        filters_disabled: view.filtersDisabled,
-        show_logo: view.showLogo,
-        allow_public_export: view.allowPublicExport,
-        ownership_type: view.ownershipType,
-        properties: structuredClone(view.properties),
-        field_options: options.map((o) => ({ ...structuredClone(o.options), field_id: o.fieldId })),
-        ...(await this.parts.exportParts(view.id)),
-        decorations: await this.decorations.exportOf(view.id),
-      });
-    }
-    return result;
-  }
-
-  /**
-   * The serializer's import (inside its unit of work): the views of a new table, not shared,
-   * their fields mapped through `ids` (options of fields the import did not create are left out).
-   */
-  async importViews(context: TableContext, docs: ViewDocument[], ids: ImportIds): Promise<void> {
-    for (const doc of docs) {
-      const type = this.types.get(doc.type);
-      if (!type) continue;
-      const properties = { ...specDefaults(type.properties), ...structuredClone(doc.properties ?? {}) };
-      const options = (doc.field_options ?? [])
-        .filter((o) => ids.fields.has(Number(o.field_id)))
-        .map(({ field_id, ...values }) => ({ fieldId: ids.fields.get(Number(field_id))!, options: structuredClone(values) as Record<string, unknown> }));
-      type.remapFields?.(properties, options.map((o) => o.options), ids.fields);
-      const created = await this.insert(context.table.id, {
-        name: doc.name,
-        type: doc.type,
-        order: doc.order,
-        filterType: doc.filter_type === 'OR' ? 'OR' : 'AND',
-        filtersDisabled: doc.filters_disabled ?? false,
-        showLogo: doc.show_logo ?? true,
-        allowPublicExport: doc.allow_public_export ?? false,
-        ownershipType: doc.ownership_type ?? 'collaborative',
-        ownedById: null,
-        properties,
-      });
-      await this.repo.createFieldOptions(created.id, options);
-      await this.parts.importParts(created.id, doc, ids);
-      await this.decorations.importInto(created.id, doc.decorations ?? [], ids);
-    }
-  }
-
-  /**
-   * Field duplication: in every view of the table with field options the copy gets the
-   * original's options; where fields are ordered (grid `order`) it comes right after the
-   * original, the fields after it moving one place on.
-   */
-  async fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void> {
-    const original = context.byId.get(originalId);
-    const copy = context.byId.get(copyId);
-    if (!original || !copy) return;
-    for (const view of await this.repo.ofTable(context.table.id)) {
-      const type = this.types.of(view);
-      if (!type.fieldOptions) continue;
-      const stored = await this.repo.fieldOptions(view.id);
-      const optionsOf = (field: FieldEntity) => ({ ...type.defaultFieldOptions(field), ...(stored.get(field.id)?.options ?? {}) });
-      const changes = new Map<number, Record<string, unknown>>([[copyId, { ...optionsOf(original) }]]);
-      if ('order' in type.fieldOptions) {
-        const others = context.fields.filter((f) => f.id !== copyId);
-        const ordered = others.sort((a, b) => Number(optionsOf(a).order) - Number(optionsOf(b).order) || a.id - b.id);
-        ordered.splice(ordered.findIndex((f) => f.id === originalId) + 1, 0, copy);
-        ordered.forEach((field, index) => {
-          if (field.id === copyId || Number(optionsOf(field).order) !== index) changes.set(field.id, { ...(changes.get(field.id) ?? {}), order: index });
-        });
-      }
-      await this.applyFieldOptions(view, context, changes);
-      this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
-    }
-  }
-
-  /**
-   * A field was trashed or changed (inside its unit of work): the views of its table whose
-   * settings name it and can no longer use it are changed (a kanban loses its single select field).
-   */
-  async fieldChanged(field: FieldEntity, removed: boolean): Promise<void> {
-    for (const view of await this.repo.ofTable(field.tableId)) {
-      const changes = this.types.of(view).fieldChanged?.(view, field, removed);
-      if (changes) await this.repo.update(view.id, { properties: { ...view.properties, ...changes } });
-    }
-  }
-
-  /** `view_id` on the rows endpoints: the view's saved filters and sorts, or null when it is not a live view of the table. */
-  async selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
-    const view = await this.repo.findLive(viewId);
-    if (!view || view.tableId !== context.table.id) return null;
-    return this.savedSelection(view, context);
-  }
+  // ------------------------------------------------------------------ saved selection
 
   /**
    * The view's saved filters (none while disabled) and its sorts, group-bys first (cached by
@@ -611,20 +339,4 @@ export function unusedName(name: string, taken: Set<string>): string {
     const candidate = name.slice(0, 255 - suffix.length) + suffix;
     if (!taken.has(candidate)) return candidate;
   }
-}
-
-/** Baserow's FieldOptionsField: numeric keys, each value valid options (all or nothing). */
-function parseFieldOptions(specs: Readonly<Record<string, FieldSpec>>, value: unknown): Map<number, Record<string, unknown>> {
-  if (value === undefined) throw validationError({ field_options: [{ error: 'This field is required.', code: 'required' }] });
-  const invalid = () => validationError({ field_options: [{ error: 'Must be valid field options.', code: 'invalid_value' }] });
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid();
-  const result = new Map<number, Record<string, unknown>>();
-  for (const [key, options] of Object.entries(value as Record<string, unknown>)) {
-    if (!/^\d+$/.test(key)) throw validationError({ field_options: [{ error: 'Field option key must be numeric.', code: 'invalid_key' }] });
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalid();
-    const checked = checkObject(specs, options as Record<string, unknown>, { partial: true });
-    if (Object.keys(checked.errors).length) throw invalid();
-    result.set(Number(key), checked.values);
-  }
-  return result;
 }

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { dialectFor } from '../../src/core/database/dialect';
 import { Sql } from '../../src/core/database/sql';
 import { installSqliteFunctions } from '../../src/core/database/sqlite-functions';
+import { SQLITE_FUNCTIONS_MODULE } from '../../src/database/formula/sqlite';
 import type { FieldEntity } from '../../src/database/fields/field.entity';
 import { FormulaCompiler } from '../../src/database/formula/compiler';
 import { formulaDialect } from '../../src/database/formula/formula-dialect';
@@ -66,7 +67,7 @@ export class FormulaEval {
     ];
     if (kind === 'sqlite') {
       const db = new Database(':memory:');
-      installSqliteFunctions(db as never);
+      installSqliteFunctions(db as never, [SQLITE_FUNCTIONS_MODULE]);
       for (const statement of ddl({ text: 'TEXT', num: 'REAL', bool: 'INTEGER', date: 'TEXT', datetime: 'TEXT', real: 'REAL', serial: 'INTEGER PRIMARY KEY' })) db.exec(statement);
       return new FormulaEval(
         kind,

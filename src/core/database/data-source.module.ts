@@ -32,11 +32,11 @@ const OWNED_SCHEMA = Symbol('OWNED_SCHEMA');
     },
     {
       provide: DIALECT,
-      inject: [DataSource, APP_CONFIG, WriteVersions],
-      useFactory: (dataSource: DataSource, config: AppConfig, versions: WriteVersions) => {
+      inject: [DataSource, APP_CONFIG, WriteVersions, OWNED_SCHEMA],
+      useFactory: (dataSource: DataSource, config: AppConfig, versions: WriteVersions, schema: OwnedSchema) => {
         if (dataSource.options.type === 'postgres') return dialectFor('postgres');
         // SQLite: the one connection taken in turns, and read workers (started on first use).
-        const pool = config.sqliteReadWorkers > 0 ? new SqliteReadPool(config.sqlitePath, config.sqliteReadWorkers) : null;
+        const pool = config.sqliteReadWorkers > 0 ? new SqliteReadPool(config.sqlitePath, config.sqliteReadWorkers, schema.sqliteFunctions) : null;
         return dialectFor(dataSource.options.type, new SqliteConnection(dataSource, pool, (sql) => versions.observe(sql)));
       },
     },

@@ -1,11 +1,12 @@
-import { installSqliteFunctions } from './sqlite-functions';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig, ensureParentDir } from '../config/config';
 import { OwnedSchema } from './owned-schema';
+import { installSqliteFunctions, SqliteFunctionTarget } from './sqlite-functions';
 
 /**
  * The options shared by the app and the migrations CLI (ormconfig.ts), with the entities and
- * migrations the app's modules declare (`collectOwnedSchema`). `synchronize` is never on.
+ * migrations the app's modules declare (`collectOwnedSchema`), and on SQLite the SQL functions they
+ * declare. `synchronize` is never on.
  */
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlitePath'>, schema: OwnedSchema): DataSourceOptions {
   const common = { entities: schema.entities, migrations: schema.migrations, synchronize: false, migrationsRun: false, logging: false } as const;
@@ -22,11 +23,11 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'sqlit
     type: 'better-sqlite3',
     database: config.sqlitePath,
     // WAL lets readers work while a write is in progress; NORMAL sync is safe with WAL.
-    prepareDatabase: (db: { pragma(sql: string): unknown } & Parameters<typeof installSqliteFunctions>[0]) => {
+    prepareDatabase: (db: { pragma(sql: string): unknown } & SqliteFunctionTarget) => {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
-      installSqliteFunctions(db);
+      installSqliteFunctions(db, schema.sqliteFunctions);
     },
   };
 }

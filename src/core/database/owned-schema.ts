@@ -1,10 +1,15 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 
-/** What modules keep in the metadata database: TypeORM entities and, for those that have their own, migrations. */
+/**
+ * What modules keep in the metadata database: TypeORM entities and, for those that have their
+ * own, migrations; and the SQL functions they add to every SQLite connection, as the files that
+ * export them (see sqlite-functions.ts: the read workers load them by path).
+ */
 export interface OwnedSchema {
   entities: Function[];
   migrations: Function[];
+  sqliteFunctions: string[];
 }
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
@@ -27,10 +32,11 @@ export class OwnedSchemaModule {
   }
 }
 
-/** The entities and migrations declared anywhere in these modules' import graphs (TypeORM runs migrations in timestamp order). */
+/** The entities, migrations and SQLite functions declared anywhere in these modules' import graphs (TypeORM runs migrations in timestamp order). */
 export function collectOwnedSchema(modules: readonly ModuleImport[]): OwnedSchema {
   const entities = new Set<Function>();
   const migrations = new Set<Function>();
+  const sqliteFunctions = new Set<string>();
   const seen = new Set<unknown>();
   const visit = (item: ModuleImport | undefined): void => {
     if (!item || item instanceof Promise || seen.has(item)) return;
@@ -38,6 +44,7 @@ export function collectOwnedSchema(modules: readonly ModuleImport[]): OwnedSchem
     if ('forwardRef' in item) return visit(item.forwardRef() as ModuleImport);
     declared.get(item)?.entities?.forEach((entity) => entities.add(entity));
     declared.get(item)?.migrations?.forEach((migration) => migrations.add(migration));
+    declared.get(item)?.sqliteFunctions?.forEach((file) => sqliteFunctions.add(file));
     const imports =
       typeof item === 'function'
         ? ((Reflect.getMetadata(MODULE_METADATA.IMPORTS, item) as ModuleImport[] | undefined) ?? [])
@@ -45,5 +52,5 @@ export function collectOwnedSchema(modules: readonly ModuleImport[]): OwnedSchem
     imports.forEach(visit);
   };
   modules.forEach(visit);
-  return { entities: [...entities], migrations: [...migrations] };
+  return { entities: [...entities], migrations: [...migrations], sqliteFunctions: [...sqliteFunctions] };
 }

@@ -65,6 +65,8 @@ export class SqliteReadPool {
   constructor(
     private readonly path: string,
     readonly size: number,
+    /** The files of SQL functions each worker adds to its connection, as the main connection has them. */
+    private readonly functions: readonly string[] = [],
   ) {}
 
   /** Workers started, reading now; reads waiting for one, answered so far. */
@@ -155,7 +157,7 @@ export class SqliteReadPool {
   }
 
   private spawn(): void {
-    const workerData = { path: this.path, entry: WORKER_FILE, swc: WORKER_FILE.endsWith('.ts') ? require.resolve('@swc/core') : null };
+    const workerData = { path: this.path, functions: this.functions, entry: WORKER_FILE, swc: WORKER_FILE.endsWith('.ts') ? require.resolve('@swc/core') : null };
     // A worker's young generation kept small: its rows are garbage as soon as they are posted,
     // and V8's default lets each worker grow by tens of megabytes before collecting them.
     const resourceLimits = { maxYoungGenerationSizeMb: 8 };

@@ -5,9 +5,10 @@ import { installSqliteFunctions } from './sqlite-functions';
 
 /**
  * One read worker of the SQLite read pool (see sqlite-read-pool.ts): its own read-only
- * connection to the database file, with the same SQL functions as the main connection. It
- * answers one query at a time, each statement outside any transaction, so every read takes a
- * fresh snapshot of what is committed (WAL) and holds none between statements.
+ * connection to the database file, with the same SQL functions as the main connection (the
+ * files the app's modules declare, loaded here by path). It answers one query at a time, each
+ * statement outside any transaction, so every read takes a fresh snapshot of what is committed
+ * (WAL) and holds none between statements.
  */
 
 export interface ReadRequest {
@@ -24,10 +25,10 @@ export type ReadAnswer =
 /** Prepared statements kept per worker, by SQL text (as TypeORM's runner keeps the main connection's). */
 const STATEMENT_CACHE_SIZE = 200;
 
-const { path } = workerData as { path: string };
+const { path, functions } = workerData as { path: string; functions: string[] };
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-installSqliteFunctions(db);
+installSqliteFunctions(db, functions);
 const statements = new Map<string, Database.Statement>();
 
 function prepared(sql: string): Database.Statement {

@@ -1,5 +1,5 @@
 import type { Sql } from '../../core/database/sql';
-import type { IntervalParts } from '../../core/database/sqlite-functions';
+import type { IntervalParts } from './sqlite/intervals';
 import type { FormulaDialect } from './formula-dialect';
 import type { FormulaType } from './formula-type';
 

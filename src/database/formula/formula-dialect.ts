@@ -1,6 +1,7 @@
 import type { Dialect } from '../../core/database/dialect';
 import type { ArrayRelation } from './expr';
-import { dateParsePlan, INTERVAL_ITEM, INTERVAL_TEXT, INTERVAL_UNITS, type DateParsePlan } from '../../core/database/sqlite-functions';
+import { INTERVAL_ITEM, INTERVAL_TEXT, INTERVAL_UNITS } from './sqlite/intervals';
+import { dateParsePlan, type DateParsePlan } from './sqlite/to-timestamp';
 
 /**
  * The SQL of formulas that differs between SQLite and PostgreSQL. Formula functions build
@@ -593,7 +594,7 @@ const MONTH_ABBREVIATIONS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'a
 const ROMAN_MONTH_NUMERALS = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
 
 /**
- * PostgreSQL SQL reading a text by a to_timestamp plan, as `parseInstant` (sqlite-functions.ts)
+ * PostgreSQL SQL reading a text by a to_timestamp plan, as `parseInstant` (sqlite/to-timestamp.ts)
  * reads it on SQLite: the regular expression's captures become the template's fields
  * (PostgreSQL's do_to_timestamp: the last of a field wins, 0 is unset, 12-hour clock, 2-digit
  * years near 2020, day of year), every range is checked before make_date/make_timestamp, so
@@ -707,7 +708,7 @@ function postgresParseDate(text: string, template: string, plan: DateParsePlan, 
 }
 
 /**
- * PostgreSQL SQL of a text's interval seconds, read as `intervalSeconds` (sqlite-functions.ts)
+ * PostgreSQL SQL of a text's interval seconds, read as `intervalSeconds` (sqlite/intervals.ts)
  * reads it: the whole text checked by INTERVAL_TEXT, its items (INTERVAL_ITEM) summed (each
  * unit once, a time `h:mm:ss` not with hours, minutes or seconds, bare seconds last), so no
  * text raises PostgreSQL's interval errors.

@@ -12,7 +12,8 @@ import { TableContext, TableContextService } from '../../database/table-context'
 import type { UserEntity } from '../../users/user.entity';
 import { GridViewService } from '../grid-view.service';
 import { ViewRepository } from '../view.repository';
-import { ViewAccess, ViewsService } from '../views.service';
+import type { ViewAccess } from '../view-access.service';
+import { ViewsService } from '../views.service';
 import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-type';
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';

@@ -11,7 +11,8 @@ import { RowsService } from '../../database/rows/rows.service';
 import type { TableContext } from '../../database/table-context';
 import type { UserEntity } from '../../users/user.entity';
 import { FormCondition, FormConditionGroup, FormViewType } from '../types/form.view-type';
-import { SlugCaller, ViewAccess, ViewsService } from '../views.service';
+import type { SlugCaller, ViewAccess } from '../view-access.service';
+import { ViewsService } from '../views.service';
 import { ViewErrors } from '../views.errors';
 
 /** The options of one field of a form (§8.1's form field options). */

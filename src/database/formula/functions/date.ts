@@ -1,5 +1,5 @@
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
-import { intervalParts } from '../../../core/database/sqlite-functions';
+import { intervalParts } from '../sqlite/intervals';
 import { fixed, once, textLiteral, withNullable } from './args';
 import type { FormulaFunction } from './function';
 import { numberType } from './number';
@@ -11,7 +11,7 @@ import { numberType } from './number';
  * with the operators, totext of dates and durations too.
  *
  * Dates read in UTC, as Baserow's database session does. Templates are PostgreSQL's
- * to_char/to_timestamp patterns on both databases (see the engine in sqlite-functions.ts).
+ * to_char/to_timestamp patterns on both databases (see the engine in ../sqlite/).
  * Durations are numbers of seconds: a year of date_interval is 365 days (as Baserow answers
  * durations). A literal date_interval also keeps its calendar parts, as Baserow's PostgreSQL
  * interval does: `todate('20200101', 'YYYYMMDD') + date_interval('1 year')` is 2021-01-01 and

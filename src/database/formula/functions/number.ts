@@ -2,7 +2,7 @@ import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { accepts, argumentError, checkArgs, nanSafe, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
-import { intervalPartsText, type IntervalParts } from '../../../core/database/sqlite-functions';
+import { intervalPartsText, type IntervalParts } from '../sqlite/intervals';
 
 /*
  * Number functions of Baserow's formula language (function_defs.py: add, minus, multiply,

@@ -1,4 +1,4 @@
-import { pgRegExp } from '../../../core/database/sqlite-functions';
+import { pgRegExp } from '../sqlite/regex';
 import type { CompileScope, Expr } from '../expr';
 import { callName } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';

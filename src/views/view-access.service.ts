@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { Caches, MetadataCache } from '../core/cache/caches';
+import { Errors } from '../core/errors/api-error';
+import { TableContext, TableContextService } from '../database/table-context';
+import { PublicViewTokens } from './public-view-tokens';
+import { ViewEntity } from './view.entity';
+import { ViewRepository } from './view.repository';
+import { ViewTypeRegistry } from './view-type';
+import { ViewErrors } from './views.errors';
+
+/** Who opens a view by its slug: a user (JWT) or nobody, with the view's password token if any. */
+export interface SlugCaller {
+  userId: number | null;
+  token: string | null;
+}
+
+/** A view a member may use, with its table's context. */
+export interface ViewAccess {
+  view: ViewEntity;
+  context: TableContext;
+}
+
+/**
+ * Who may use a view: a member of its workspace by id, anyone by slug when it is shared (and
+ * its password opened). Live views are cached by id and by slug, as every view request reads them.
+ */
+@Injectable()
+export class ViewAccessService {
+  constructor(
+    private readonly repo: ViewRepository,
+    private readonly types: ViewTypeRegistry,
+    private readonly contexts: TableContextService,
+    private readonly publicTokens: PublicViewTokens,
+    caches: Caches,
+  ) {
+    this.live = caches.metadata<string, ViewEntity | null>('live-views');
+  }
+
+  /** Live views by id (`id:<n>`) and by slug (`slug:<s>`), as every view request reads them. */
+  private readonly live: MetadataCache<string, ViewEntity | null>;
+
+  /** A copy of the cached live view (callers may change what they got before saving it). */
+  private async findLive(key: string, read: () => Promise<ViewEntity | null>): Promise<ViewEntity | null> {
+    const view = await this.live.get(key, read);
+    return view && Object.assign(new ViewEntity(), view);
+  }
+
+  /** A live view for a member: 404 when it (or its table, database, workspace) is gone, 400 when not a member. */
+  async require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
+    const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
+    if (!view) throw notFound();
+    const access = await this.contexts.access(view.tableId, userId);
+    if (!access) throw notFound();
+    if (!access.isMember) throw Errors.userNotInWorkspace();
+    return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
+  }
+
+  /**
+   * The view with this slug for a caller (a user or nobody, with the view's password token if
+   * any): members of its workspace always; anyone else only when it is public and shareable
+   * (`notFound` otherwise, as if it did not exist), and `passwordRequired` when it has a
+   * password the caller's token does not open (unless `checkPassword` is false).
+   */
+  async requireBySlug(
+    slug: string,
+    caller: SlugCaller,
+    errors: { notFound: () => Error; passwordRequired: () => Error; type?: string; checkPassword?: boolean },
+  ): Promise<ViewAccess & { isMember: boolean }> {
+    const view = slug.length <= 64 && !slug.includes('\0') ? await this.findLive(`slug:${slug}`, () => this.repo.findLiveBySlug(slug)) : null;
+    if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
+    const access = await this.contexts.access(view.tableId, caller.userId ?? 0);
+    if (!access) throw errors.notFound();
+    const isMember = caller.userId !== null && access.isMember;
+    if (!isMember) {
+      if (!view.public || !this.types.of(view).canShare) throw errors.notFound();
+      if (errors.checkPassword !== false && view.passwordHash && !this.publicTokens.isValid(view, caller.token)) throw errors.passwordRequired();
+    }
+    return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
+  }
+
+  /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */
+  async systemAccess(view: ViewEntity): Promise<ViewAccess | null> {
+    const access = await this.contexts.access(view.tableId, 0);
+    return access ? { view, context: await this.contexts.withFields(access.table, access.workspaceId) } : null;
+  }
+}

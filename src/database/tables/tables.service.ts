@@ -252,7 +252,9 @@ export class TablesService {
  * the first row with `first_row_header` (blank ones become "Field N"), cells as text.
  */
 export function tableFromData(data: unknown[][], firstRowHeader: boolean): InitialTable {
-  const width = Math.max(0, ...data.map((row) => row.length));
+  // A loop, not Math.max(...lengths): a spread of a million rows overflows the call stack.
+  let width = 0;
+  for (const row of data) width = Math.max(width, row.length);
   if (width === 0) throw DatabaseErrors.invalidInitialData();
   if (width > MAX_FIELDS_PER_TABLE) throw DatabaseErrors.maxFieldCountExceeded();
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : String(value));

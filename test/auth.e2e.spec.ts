@@ -1,3 +1,5 @@
+import * as argon2 from 'argon2';
+import { DataSource } from 'typeorm';
 import { Mailer } from '../src/core/mail/mailer';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { keyOf } from './support/tokens';
@@ -332,6 +334,18 @@ describe('Users & auth: token-auth (§2.3, decision 1)', () => {
     expect(access.jti).not.toBe(refresh.jti);
     expect(Math.round((access.exp as number) - (access.iat as number))).toBe(60 * 60);
     expect(Math.round((refresh.exp as number) - (refresh.iat as number))).toBe(7 * 24 * 3600);
+  });
+
+  it("hashes passwords with argon2id at OWASP's parameters, and still signs in with a hash of argon2's default cost", async () => {
+    const db = t.app.get(DataSource);
+    const [{ password_hash: hash }] = await db.query(`SELECT "password_hash" FROM "user" WHERE "id" = ${user.id}`);
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    const older = await argon2.hash('an older password', { type: argon2.argon2id });
+    expect(older).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
+    const other = await signUp(t, 'Older');
+    await db.query(`UPDATE "user" SET "password_hash" = '${older}' WHERE "id" = ${other.id}`);
+    expect((await t.request('POST', '/api/user/token-auth/', { body: { email: other.email, password: 'an older password' } })).status).toBe(200);
+    expect((await t.request('POST', '/api/user/token-auth/', { body: { email: other.email, password: other.password } })).status).toBe(401);
   });
 
   it('401s wrong credentials for a known and an unknown e-mail alike', async () => {

@@ -140,6 +140,8 @@ export class UserFilesService {
         thumbnails = null; // Not decodable after all (truncated): kept as a plain file, as Pillow's refusal.
       }
     }
+    // Only content decoded as an image (thumbnails made) is an image: served inline, with its size.
+    const isImage = thumbnails !== null;
     const unique = await this.generateUnique(spooled.sha256, originalExtension);
     const name = userFileName({ unique, sha256Hash: spooled.sha256, originalExtension });
     const keys: string[] = [];
@@ -149,7 +151,7 @@ export class UserFilesService {
         await this.storage.save(thumbnailKey(size, name), buffer, { contentType: mimeType, inline: true });
       }
       keys.push(userFileKey(name));
-      await this.storage.save(userFileKey(name), createReadStream(spooled.path), { contentType: mimeType, inline: thumbnails !== null });
+      await this.storage.save(userFileKey(name), createReadStream(spooled.path), { contentType: mimeType, inline: isImage });
       return await this.db.run(() =>
         this.files.insert({
           originalName,
@@ -157,9 +159,9 @@ export class UserFilesService {
           unique,
           size: spooled.size,
           mimeType,
-          isImage: thumbnails !== null,
-          imageWidth: thumbnails ? image!.width : null,
-          imageHeight: thumbnails ? image!.height : null,
+          isImage,
+          imageWidth: isImage ? image!.width : null,
+          imageHeight: isImage ? image!.height : null,
           uploadedAt: new Date(),
           uploadedById: user?.id ?? null,
           sha256Hash: spooled.sha256,

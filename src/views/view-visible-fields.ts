@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FieldEntity } from '../database/fields/field.entity';
 import type { TableContext } from '../database/table-context';
 import type { ViewEntity } from './view.entity';
+import type { FieldOptionsJson } from './view-field-options.service';
 import { ViewTypeRegistry } from './view-type';
 import { ViewsService } from './views.service';
 
@@ -21,7 +22,13 @@ export class ViewVisibleFields {
   async of(view: ViewEntity, context: TableContext): Promise<FieldEntity[]> {
     const type = this.types.of(view);
     if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
-    const options = await this.views.fieldOptions(view, context);
+    return this.inOptions(view, context, await this.views.fieldOptions(view, context));
+  }
+
+  /** The same from field options the caller has already read (`ViewsService.fieldOptions`). */
+  inOptions(view: ViewEntity, context: TableContext, options: FieldOptionsJson): FieldEntity[] {
+    const type = this.types.of(view);
+    if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
     const needed = new Set(type.neededFields?.(view) ?? []);
     const order = (field: FieldEntity): number => Number(options[String(field.id)]?.order ?? 32767);
     return context.fields

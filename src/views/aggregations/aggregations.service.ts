@@ -13,6 +13,7 @@ import type { UserEntity } from '../../users/user.entity';
 import { GridViewService } from '../grid-view.service';
 import { ViewRepository } from '../view.repository';
 import type { ViewAccess } from '../view-access.service';
+import type { FieldOptionsJson } from '../view-field-options.service';
 import { ViewsService } from '../views.service';
 import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-type';
 import type { AggregationsQuery } from './aggregations.dto';
@@ -61,18 +62,27 @@ export class AggregationsService {
    */
   async all(user: UserEntity, viewId: number, query: AggregationsQuery): Promise<Record<string, unknown>> {
     const access = await this.grid.requireGrid(user, viewId);
-    const visible = await this.visibleFields.of(access.view, access.context);
+    const options = await this.views.fieldOptions(access.view, access.context);
+    const visible = this.visibleFields.inOptions(access.view, access.context, options);
     const selection = { ...(await this.grid.selection(access, query)), searchFields: visible };
-    return this.ofSelection(access, selection, visible, query.include, user.id);
+    return this.ofSelection(access, selection, visible, query.include, user.id, options);
   }
 
   /**
    * The aggregations of those of `fields` whose options set `aggregation_raw_type`, over a
    * selection the caller built (a shared grid: its saved filters AND the request's, searched on
-   * its visible fields), with `total` when included.
+   * its visible fields), with `total` when included. `options`: the view's field options, when
+   * the caller has read them already.
    */
-  async ofSelection(access: ViewAccess, selection: RowSelection, fields: FieldEntity[], include: unknown, userId: number | null): Promise<Record<string, unknown>> {
-    const options = await this.views.fieldOptions(access.view, access.context);
+  async ofSelection(
+    access: ViewAccess,
+    selection: RowSelection,
+    fields: FieldEntity[],
+    include: unknown,
+    userId: number | null,
+    options?: FieldOptionsJson,
+  ): Promise<Record<string, unknown>> {
+    options ??= await this.views.fieldOptions(access.view, access.context);
     const result: Record<string, unknown> = {};
     for (const field of fields) {
       const type = this.registry.getInView(options[String(field.id)]?.aggregation_raw_type);

@@ -18,6 +18,7 @@ import { RedisModule } from './redis/redis.module';
 import { resolveInstanceSecret } from './secrets/instance-secret';
 import { KeyRing } from './secrets/key-ring';
 import { Signer } from './signing/signer';
+import { WorkerPool } from './workers/worker-pool';
 
 /** What every module uses: configuration, the database, events, keys and signing, mail, Redis. */
 @Global()
@@ -50,8 +51,9 @@ export class CoreModule {
         InFlight,
         RequestRateLimiter,
         Caches,
+        WorkerPool,
       ],
-      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter, Caches],
+      exports: [APP_CONFIG, JwtModule, KeyRing, RouteTable, Mailer, Signer, InFlight, RequestRateLimiter, Caches, WorkerPool],
     };
   }
 }

@@ -32,6 +32,7 @@ import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
 import { TableJobsService } from './tables/table-jobs.service';
 import { TableImportService } from './tables/table-import.service';
+import { ImportFileParser } from './import/import-file-parser.service';
 import { JobsModule } from '../jobs/jobs.module';
 import { RowHistoryController } from './row-history/row-history.controller';
 import { RowHistoryRepository } from './row-history/row-history.repository';
@@ -71,6 +72,7 @@ import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
     TablesService,
     TableJobsService,
     TableImportService,
+    ImportFileParser,
     RowReader,
     RowInput,
     RowCascade,

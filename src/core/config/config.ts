@@ -101,6 +101,19 @@ export interface AppConfig {
   fileUploadUrlTimeoutSeconds: number;
   /** S3-compatible object storage instead of the disk, when a bucket is set. */
   s3: S3Config | null;
+  // Worker threads and the budgets of CPU-heavy work (parsing uploaded import files).
+  /** Worker threads running CPU-heavy tasks at once (more wait their turn). */
+  workerThreads: number;
+  /** Seconds and heap (MB) the parse of one uploaded import file may take before it is refused. */
+  importParseTimeoutMs: number;
+  importParseMaxMemoryMb: number;
+  /** Largest CSV record (a line with all its cells) an import reads, in bytes of text. */
+  importMaxRecordBytes: number;
+  /** Most columns an imported file may have (Baserow's MAX_FIELD_LIMIT: a table has no more fields). */
+  importMaxColumns: number;
+  /** An .xlsx whose entries would inflate to more than this, or an entry inflating more than this ratio, is refused before it is read. */
+  importExcelMaxInflatedBytes: number;
+  importExcelMaxCompressionRatio: number;
 }
 
 export interface S3Config {
@@ -281,6 +294,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     fileUploadUrlAllowPrivateAddresses: bool(env, 'FILE_UPLOAD_URL_ALLOW_PRIVATE_ADDRESSES', false),
     fileUploadUrlTimeoutSeconds: int(env, 'FILE_UPLOAD_URL_TIMEOUT_SECONDS', 10, 1, 3600),
     s3: s3(env),
+    // Worker threads and the budgets of CPU-heavy work.
+    workerThreads: int(env, 'WORKER_THREADS', 2, 1, 64),
+    importParseTimeoutMs: int(env, 'IMPORT_PARSE_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    importParseMaxMemoryMb: int(env, 'IMPORT_PARSE_MAX_MEMORY_MB', 512, 64, 64 * 1024),
+    importMaxRecordBytes: int(env, 'IMPORT_MAX_RECORD_SIZE_MB', 4, 1, 1024) * 1024 * 1024,
+    importMaxColumns: int(env, 'IMPORT_MAX_COLUMNS', 600, 1, 100_000),
+    importExcelMaxInflatedBytes: int(env, 'IMPORT_EXCEL_MAX_INFLATED_MB', 100, 1, 64 * 1024) * 1024 * 1024,
+    importExcelMaxCompressionRatio: int(env, 'IMPORT_EXCEL_MAX_COMPRESSION_RATIO', 100, 2, 100_000),
   };
 }
 

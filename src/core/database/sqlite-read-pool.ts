@@ -1,24 +1,10 @@
-import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { QueryFailedError } from 'typeorm';
 import type { ReadAnswer, ReadRequest } from './sqlite-read-worker';
+import { moduleFile, spawnWorker } from '../workers/spawn-worker';
 
-/** The worker's file next to this one: `.js` when compiled (dist/), `.ts` under ts-node and jest. */
-const WORKER_FILE = join(__dirname, `sqlite-read-worker${extname(__filename)}`);
-
-/**
- * Run from TypeScript sources (tests, benchmarks, `nest start` aside), a worker compiles what
- * it requires with swc (a dev dependency, as ts-node --swc and jest use), which takes a few
- * milliseconds, where registering ts-node would take hundreds.
- */
-const TS_BOOTSTRAP = `
-const { readFileSync } = require('node:fs');
-const { workerData } = require('node:worker_threads');
-const { transformSync } = require(workerData.swc);
-const options = { module: { type: 'commonjs' }, sourceMaps: 'inline', jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } } };
-require.extensions['.ts'] = (module, filename) => module._compile(transformSync(readFileSync(filename, 'utf8'), { ...options, filename }).code, filename);
-require(workerData.entry);
-`;
+/** The worker's file next to this one (`.js` when compiled, `.ts` under ts-node and jest). */
+const WORKER_FILE = moduleFile(__dirname, 'sqlite-read-worker');
 
 /**
  * A read whose last run took less than this is quick: it runs on the main connection when that
@@ -157,11 +143,9 @@ export class SqliteReadPool {
   }
 
   private spawn(): void {
-    const workerData = { path: this.path, functions: this.functions, entry: WORKER_FILE, swc: WORKER_FILE.endsWith('.ts') ? require.resolve('@swc/core') : null };
     // A worker's young generation kept small: its rows are garbage as soon as they are posted,
     // and V8's default lets each worker grow by tens of megabytes before collecting them.
-    const resourceLimits = { maxYoungGenerationSizeMb: 8 };
-    const worker = WORKER_FILE.endsWith('.ts') ? new Worker(TS_BOOTSTRAP, { eval: true, workerData, resourceLimits }) : new Worker(WORKER_FILE, { workerData, resourceLimits });
+    const worker = spawnWorker(WORKER_FILE, { path: this.path, functions: this.functions }, { maxYoungGenerationSizeMb: 8 });
     const slot: Slot = { worker, ready: false, job: null };
     this.slots.push(slot);
     worker.on('message', (message: ReadAnswer | { ready: true }) => {

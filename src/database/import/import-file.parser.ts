@@ -1,9 +1,17 @@
+import { isUtf8 } from 'node:buffer';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type * as ExcelJS from 'exceljs';
 import { loadExcel } from '../excel';
 import { lazy } from '../../core/lazy';
 import * as iconv from 'iconv-lite';
 import { ApiError } from '../../core/errors/api-error';
+import { DatabaseErrors } from '../database.errors';
+import { checkZipBounds, ZipBounds } from './zip-bounds';
+
+/*
+ * This module runs in a worker thread (see ImportFileParser): parsing a file of megabytes takes
+ * long enough to hold up every other request, so it never runs on the main event loop.
+ */
 
 export const IMPORT_FILE_TYPES = ['csv', 'json', 'xml', 'excel'] as const;
 export type ImportFileType = (typeof IMPORT_FILE_TYPES)[number];
@@ -19,13 +27,58 @@ export interface ImportFileOptions {
   csvEncoding: string;
 }
 
+/** The size budgets of a parse (the time and memory budgets are the worker's). */
+export interface ImportFileLimits {
+  /** CSV: the largest record (a line, all its cells), in characters. */
+  maxRecordBytes: number;
+  /** Every type: the most columns a row (or the JSON / XML header) may have. */
+  maxColumns: number;
+  /** Excel: what the .xlsx may inflate to, checked before it is inflated. */
+  excel: ZipBounds;
+}
+
 /** The parsed rows of a file, and whether its first row names the columns (JSON and XML always do). */
 export interface ParsedImportFile {
   rows: string[][];
   headerFromFile: boolean;
 }
 
+/** What the worker posts: first whether the file names its columns, then the rows a chunk at a time. */
+export type ParsedImportChunk = { headerFromFile: boolean } | { rows: string[][] };
+
 export const invalidFile = (detail: string): ApiError => new ApiError('ERROR_INVALID_FILE', 400, detail);
+
+/** Baserow's refusal of a table with more fields than MAX_FIELD_LIMIT, for a file with more columns (as table creation answers it). */
+const tooManyColumns = (): ApiError => DatabaseErrors.maxFieldCountExceeded();
+
+/** Rows per posted chunk, and about how many characters of cells. */
+const CHUNK_ROWS = 2000;
+const CHUNK_CHARS = 1024 * 1024;
+
+/**
+ * The worker task: the file parsed (see parseImportFile), posted as `{headerFromFile}` and then
+ * chunks of rows, so that the main thread takes them a slice at a time.
+ */
+export async function* parseImportFileInChunks(bytes: Uint8Array, options: ImportFileOptions, limits: ImportFileLimits): AsyncGenerator<ParsedImportChunk> {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parsed = await parseImportFile(buffer, options, limits);
+  yield { headerFromFile: parsed.headerFromFile };
+  const { rows } = parsed;
+  let start = 0;
+  while (start < rows.length) {
+    let end = start;
+    let chars = 0;
+    while (end < rows.length && end - start < CHUNK_ROWS && chars < CHUNK_CHARS) {
+      for (const cell of rows[end]) chars += cell.length;
+      end++;
+    }
+    const chunk = rows.slice(start, end);
+    // Let go of what was posted.
+    rows.fill(null as unknown as string[], start, end);
+    start = end;
+    yield { rows: chunk };
+  }
+}
 
 /**
  * An uploaded file as rows of text cells, read as Baserow's web client reads the file it
@@ -33,19 +86,20 @@ export const invalidFile = (detail: string): ApiError => new ApiError('ERROR_INV
  * (in order of first appearance) become the header row; XML as the root's children being
  * rows and their children the columns (tag names as the header row); Excel as the first
  * worksheet. Ragged rows are padded with empty cells, as the web client does. Anything
- * unreadable is `ERROR_INVALID_FILE`.
+ * unreadable, or beyond the limits, is `ERROR_INVALID_FILE` (too many columns is Baserow's
+ * `ERROR_MAX_FIELD_COUNT_EXCEEDED`).
  */
-export async function parseImportFile(bytes: Buffer, options: ImportFileOptions): Promise<ParsedImportFile> {
+export async function parseImportFile(bytes: Buffer, options: ImportFileOptions, limits: ImportFileLimits): Promise<ParsedImportFile> {
   if (!bytes.length) throw invalidFile('The provided file is empty.');
   switch (options.fileType) {
     case 'csv':
-      return { rows: pad(parseCsvFile(bytes, options)), headerFromFile: false };
+      return { rows: pad(parseCsvFile(bytes, options, limits)), headerFromFile: false };
     case 'json':
-      return { rows: objectsToRows(parseJsonFile(bytes)), headerFromFile: true };
+      return { rows: objectsToRows(parseJsonFile(bytes), limits.maxColumns), headerFromFile: true };
     case 'xml':
-      return { rows: objectsToRows(parseXmlFile(bytes)), headerFromFile: true };
+      return { rows: objectsToRows(parseXmlFile(bytes), limits.maxColumns), headerFromFile: true };
     case 'excel':
-      return { rows: pad(await parseExcelFile(bytes)), headerFromFile: false };
+      return { rows: pad(await parseExcelFile(bytes, limits)), headerFromFile: false };
   }
 }
 
@@ -62,13 +116,63 @@ function decode(bytes: Buffer, encoding: string): string {
   return iconv.decode(bytes, encoding);
 }
 
-function parseCsvFile(bytes: Buffer, options: ImportFileOptions): string[][] {
-  const text = decode(bytes, options.csvEncoding);
+const isUtf8Name = (encoding: string): boolean => ['utf-8', 'utf8'].includes(encoding.toLowerCase().replace('_', '-'));
+
+/**
+ * The CSV's records. UTF-8 bytes go to csv-parse as they are (checked valid first, without
+ * decoding them to a string csv-parse would encode again); other charsets are decoded. The
+ * record delimiter is found here (see scanCsv): csv-parse's own discovery allocates three
+ * buffers per character until the first line ends, which made a line of megabytes take seconds.
+ */
+function parseCsvFile(bytes: Buffer, options: ImportFileOptions, limits: ImportFileLimits): string[][] {
+  let input: Buffer | string;
+  if (isUtf8Name(options.csvEncoding)) {
+    if (!isUtf8(bytes)) throw invalidFile('The provided file is not valid UTF-8 text; choose its encoding.');
+    input = bytes;
+  } else input = decode(bytes, options.csvEncoding);
+  const recordDelimiter = scanCsv(input, options.csvColumnSeparator, limits.maxColumns);
   try {
-    return parseCsv(text, { delimiter: options.csvColumnSeparator, relax_column_count: true, skip_empty_lines: true, bom: true }) as string[][];
+    return parseCsv(input, {
+      delimiter: options.csvColumnSeparator,
+      record_delimiter: recordDelimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      bom: true,
+      max_record_size: limits.maxRecordBytes,
+    }) as string[][];
   } catch (error) {
+    if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw invalidFile(`A record of the provided file is larger than ${limits.maxRecordBytes} bytes.`);
     throw invalidFile(`The provided file is not valid CSV: ${(error as Error).message}`);
   }
+}
+
+/**
+ * One pass over the CSV before csv-parse reads it: its record delimiter (the first line ending
+ * outside quotes, `\r\n`, `\n` or `\r`, as csv-parse would discover it; `\n` when there is
+ * none), and the refusal of a record with more than `maxColumns` cells as soon as the scan
+ * passes it (a line of a million columns is refused without building a record of a million
+ * strings; csv-parse's per-cell `cast` hook costs 20 µs a cell). Quotes toggle wherever they
+ * are: csv-parse refuses a quote inside an unquoted cell anyway.
+ */
+export function scanCsv(input: Buffer | string, separator: string, maxColumns: number): string {
+  const at = typeof input === 'string' ? (i: number) => input.charCodeAt(i) : (i: number) => input[i];
+  const separatorCode = separator.charCodeAt(0);
+  let delimiter: string | null = null;
+  let quoted = false;
+  let columns = 1;
+  for (let i = 0; i < input.length; i++) {
+    const code = at(i);
+    // A doubled quote inside quotes toggles twice: still quoted.
+    if (code === 34) quoted = !quoted;
+    else if (quoted) continue;
+    else if (code === separatorCode) {
+      if (++columns > maxColumns) throw tooManyColumns();
+    } else if (code === 10 || code === 13) {
+      delimiter ??= code === 10 ? '\n' : at(i + 1) === 10 ? '\r\n' : '\r';
+      columns = 1;
+    }
+  }
+  return delimiter ?? '\n';
 }
 
 function parseJsonFile(bytes: Buffer): Record<string, unknown>[] {
@@ -162,7 +266,11 @@ function parseXmlFile(bytes: Buffer): Record<string, unknown>[] {
   return rows;
 }
 
-async function parseExcelFile(bytes: Buffer): Promise<string[][]> {
+async function parseExcelFile(bytes: Buffer, limits: ImportFileLimits): Promise<string[][]> {
+  // Before exceljs inflates anything: an archive that would inflate beyond the bounds is refused.
+  const refusal = checkZipBounds(bytes, limits.excel);
+  if (refusal?.reason === 'not-a-zip') throw invalidFile('The provided file is not an Excel (.xlsx) workbook.');
+  if (refusal) throw invalidFile(`The provided Excel workbook is too large: ${refusal.detail}.`);
   const workbook = new (await loadExcel()).Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -171,6 +279,7 @@ async function parseExcelFile(bytes: Buffer): Promise<string[][]> {
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) throw invalidFile('The provided Excel workbook has no worksheet.');
+  if (sheet.columnCount > limits.maxColumns) throw tooManyColumns();
   const rows: string[][] = [];
   sheet.eachRow({ includeEmpty: false }, (row) => {
     const cells: string[] = [];
@@ -195,7 +304,7 @@ function excelText(cell: ExcelJS.Cell): string {
 }
 
 /** Objects as rows under a header row of their keys (in order of first appearance); nested values as JSON. */
-function objectsToRows(objects: Record<string, unknown>[]): string[][] {
+function objectsToRows(objects: Record<string, unknown>[], maxColumns: number): string[][] {
   const header: string[] = [];
   const seen = new Set<string>();
   for (const object of objects) {
@@ -203,10 +312,14 @@ function objectsToRows(objects: Record<string, unknown>[]): string[][] {
       if (seen.has(key)) continue;
       seen.add(key);
       header.push(key);
+      if (header.length > maxColumns) throw tooManyColumns();
     }
   }
   const text = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  return [header, ...objects.map((object) => header.map((key) => text(object[key])))];
+  const rows: string[][] = [header];
+  // A loop, not a spread: a million rows would overflow the call stack.
+  for (const object of objects) rows.push(header.map((key) => text(object[key])));
+  return rows;
 }
 
 /** Every row as wide as the widest. */

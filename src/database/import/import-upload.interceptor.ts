@@ -1,11 +1,12 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, mixin, NestInterceptor, Type } from '@nestjs/common';
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import type { Observable } from 'rxjs';
 import { ErrorTree, PlainHttpError, validationError } from '../../core/errors/api-error';
 import { isMultipart } from '../../core/http/json-body.guard';
 import { checkValue, FieldSpec } from '../../core/validation/field';
-import { IMPORT_CSV_SEPARATORS, IMPORT_FILE_TYPES, ImportFileType, invalidFile, parseImportFile } from './import-file.parser';
+import { IMPORT_CSV_SEPARATORS, IMPORT_FILE_TYPES, ImportFileType, invalidFile } from './import-file.parser';
+import { ImportFileParser } from './import-file-parser.service';
 import { multer as loadMulter } from '../../files/multipart';
 
 /** The form fields of an upload beside `file` (and `name` / `configuration`, by route). */
@@ -60,11 +61,24 @@ function readMultipart(req: Request, bytes: Buffer): Promise<Upload> {
 /**
  * The multipart variant of the table import routes (Baserow's web client parses files in the
  * browser; Rowspace also takes the file): the uploaded CSV, JSON, XML or Excel file is parsed
- * on the server into the `data` rows of the JSON body, which the route then validates as usual.
+ * on the server (in a worker thread, see ImportFileParser) into the `data` rows of the JSON
+ * body, which the route then validates as usual. `mode`: a new table, or rows appended.
  */
-@Injectable()
-export class ImportUploadInterceptor implements NestInterceptor {
-  constructor(private readonly mode: 'create' | 'append') {}
+export function ImportUploadInterceptor(mode: 'create' | 'append'): Type<NestInterceptor> {
+  @Injectable()
+  class Interceptor extends ImportUpload {
+    constructor(parser: ImportFileParser) {
+      super(mode, parser);
+    }
+  }
+  return mixin(Interceptor);
+}
+
+class ImportUpload implements NestInterceptor {
+  constructor(
+    private readonly mode: 'create' | 'append',
+    private readonly parser: ImportFileParser,
+  ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<Request & { body: unknown }>();
@@ -88,7 +102,7 @@ export class ImportUploadInterceptor implements NestInterceptor {
     if (!file) throw invalidFile('No file has been provided or the file is invalid.');
     const fileType = (values.file_type as ImportFileType | undefined) ?? EXTENSIONS[file.name.split('.').pop()?.toLowerCase() ?? ''];
     if (!fileType) throw validationError({ file_type: [{ error: 'This field is required.', code: 'required' }] });
-    const parsed = await parseImportFile(file.bytes, {
+    const parsed = await this.parser.parse(file.bytes, {
       fileType,
       csvColumnSeparator: IMPORT_CSV_SEPARATORS[values.csv_column_separator as string],
       csvEncoding: values.csv_encoding as string,

@@ -55,7 +55,7 @@ export class TablesController {
   @Post('database/:databaseId/async')
   @HttpCode(200)
   @AcceptsMultipart()
-  @UseInterceptors(new ImportUploadInterceptor('create'))
+  @UseInterceptors(ImportUploadInterceptor('create'))
   @MultipartBody(importUploadSchema('create'))
   @Answer(Schemas.ref('Job'))
   @ApiOperation({ operationId: 'create_database_table_async', summary: 'Creates a table in a `file_import` job, from `data` or (multipart) from an uploaded CSV, JSON, XML or Excel file.' })
@@ -74,7 +74,7 @@ export class TablesController {
   @Post(':tableId/import/async')
   @HttpCode(200)
   @AcceptsMultipart()
-  @UseInterceptors(new ImportUploadInterceptor('append'))
+  @UseInterceptors(ImportUploadInterceptor('append'))
   @MultipartBody(importUploadSchema('append'))
   @Answer(Schemas.ref('Job'))
   @ApiOperation({

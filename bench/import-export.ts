@@ -54,7 +54,7 @@ async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ resul
 async function until(api: Api, path: string): Promise<any> {
   for (;;) {
     const job = await api.call('GET', path);
-    if (!['pending', 'started'].includes(job.state)) return job;
+    if (!['pending', 'started', 'exporting'].includes(job.state)) return job;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

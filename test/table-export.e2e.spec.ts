@@ -250,6 +250,46 @@ describe('export', () => {
     expect(values.slice(1)).toEqual([row.body.id, 'With a photo', `Photo (${cell.url})`]);
   });
 
+  test('a few thousand rows export complete and in order across pages: the table order (moved rows included) and a sorted view', async () => {
+    const id = await emptyTable(t, ada, databaseId, 'Paged');
+    // Notes repeat (ties of a sort) and some are empty (nulls of a sort).
+    const data = Array.from({ length: 2_500 }, (_, i) => [`row ${i}`, i % 11 === 0 ? '' : `note ${i % 7}`, i % 2 ? 'true' : 'false']);
+    const importJob = (await api('POST', `/api/database/tables/${id}/import/async/`, { data })).body;
+    for (let i = 0; i < 3000; i++) {
+      if ((await api('GET', `/api/jobs/${importJob.id}/`)).body.state === 'finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    /** The row ids a client lists, page after page, in the table's or the view's order. */
+    const listed = async (query: string): Promise<number[]> => {
+      const ids: number[] = [];
+      for (let page = 1; ; page++) {
+        const body = (await api('GET', `/api/database/rows/table/${id}/?size=200&page=${page}${query}`)).body;
+        ids.push(...body.results.map((row: any) => row.id));
+        if (!body.next) return ids;
+      }
+    };
+    const exportedIds = async (body: Record<string, unknown>): Promise<number[]> => {
+      const { file } = await exportFile({ exporter_type: 'csv', ...body }, id);
+      return file.toString('utf8').split('\r\n').slice(1, -1).map((line) => Number(line.split(',')[0].replace(/^\uFEFF/, '')));
+    };
+    // Rows moved between others take orders between theirs (fractions), across page boundaries.
+    const ids = await listed('');
+    expect(ids).toHaveLength(2_500);
+    for (const [row, before] of [[ids[2_400], ids[1]], [ids[10], ids[1_500]], [ids[999], ids[1_000]], [ids[1_001], ids[0]]]) {
+      expect((await api('PATCH', `/api/database/rows/table/${id}/${row}/move/?before_id=${before}`)).status).toBe(200);
+    }
+    const tableOrder = await listed('');
+    expect(tableOrder).not.toEqual(ids);
+    expect(await exportedIds({})).toEqual(tableOrder);
+
+    const view = (await api('POST', `/api/database/views/table/${id}/`, { name: 'By notes', type: 'grid' })).body;
+    const notes = (await api('GET', `/api/database/fields/table/${id}/`)).body.find((field: any) => field.name === 'Notes');
+    expect((await api('POST', `/api/database/views/${view.id}/sortings/`, { field: notes.id, order: 'DESC' })).status).toBe(200);
+    const viewOrder = await listed(`&view_id=${view.id}`);
+    expect(new Set(viewOrder).size).toBe(2_500);
+    expect(await exportedIds({ view_id: view.id })).toEqual(viewOrder);
+  }, 120_000);
+
   test('100,000 rows export page by page without holding them in memory', async () => {
     const id = await emptyTable(t, ada, databaseId, 'Big');
     const data = Array.from({ length: 100_000 }, (_, i) => [`row ${i}`, `note ${i}`, i % 2 ? 'true' : 'false']);

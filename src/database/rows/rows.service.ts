@@ -100,6 +100,10 @@ export class RowsService {
     return this.reader.rowsByIds(context, ids, shape);
   }
 
+  pages(context: TableContext, selection: RowSelection, shape: RowShape, pageSize: number): AsyncGenerator<RowJson[]> {
+    return this.reader.pages(context, selection, shape, pageSize);
+  }
+
   named(context: TableContext, rows: RowJson[]): RowJson[] {
     return this.reader.named(context, rows);
   }

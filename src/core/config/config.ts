@@ -300,7 +300,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importParseMaxMemoryMb: int(env, 'IMPORT_PARSE_MAX_MEMORY_MB', 512, 64, 64 * 1024),
     importMaxRecordBytes: int(env, 'IMPORT_MAX_RECORD_SIZE_MB', 4, 1, 1024) * 1024 * 1024,
     importMaxColumns: int(env, 'IMPORT_MAX_COLUMNS', 600, 1, 100_000),
-    importExcelMaxInflatedBytes: int(env, 'IMPORT_EXCEL_MAX_INFLATED_MB', 100, 1, 64 * 1024) * 1024 * 1024,
+    importExcelMaxInflatedBytes: int(env, 'IMPORT_EXCEL_MAX_INFLATED_MB', 32, 1, 64 * 1024) * 1024 * 1024,
     importExcelMaxCompressionRatio: int(env, 'IMPORT_EXCEL_MAX_COMPRESSION_RATIO', 100, 2, 100_000),
   };
 }

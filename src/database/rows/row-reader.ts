@@ -144,17 +144,18 @@ export class RowReader {
 
   /** The primary field's text of rows (`unnamed row <id>` without a primary field or value... as Baserow). */
   async primaryValues(context: TableContext, ids: number[]): Promise<Record<string, string>> {
-    const primary = context.fields.find((f) => f.primary);
     const raw = await this.rows.findByIds(context.table.id, ids);
-    const out: Record<string, string> = {};
-    if (!primary) {
-      for (const row of raw) out[String(row.id)] = `unnamed row ${row.id}`;
-      return out;
-    }
+    const texts = await this.primaryTexts(context, raw);
+    return Object.fromEntries(raw.map((row, i) => [String(row.id), texts[i]]));
+  }
+
+  /** The primary field's text of rows already read, in their order. */
+  async primaryTexts(context: TableContext, raw: RawRow[]): Promise<string[]> {
+    const primary = context.fields.find((f) => f.primary);
+    if (!primary) return raw.map((row) => `unnamed row ${row.id}`);
     const type = this.types.of(primary);
     const values = await type.readValues(primary, raw, this.contexts.fieldContext(context, null));
-    raw.forEach((row, i) => (out[String(row.id)] = type.toText(primary, values[i]) ?? ''));
-    return out;
+    return values.map((value) => type.toText(primary, value) ?? '');
   }
 
   /** `{"<table_id>": {"<row_id>": "<primary value>"}}` for `table__<id>=1,2` parameters. */

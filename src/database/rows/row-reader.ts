@@ -107,8 +107,7 @@ export class RowReader {
     const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
     // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
-    const linked = [...new Set([...whereSql.matchAll(/"database_table_(\d+)"/g)].map((m) => Number(m[1])))].filter((id) => id !== context.table.id);
-    const key = this.counts.key(context.table.id, [context.table.id, ...linked], whereSql, sql.params);
+    const key = this.counts.keyOfQuery(context.table.id, whereSql, sql.params);
     let count = this.counts.get(key);
     if (count === undefined) {
       const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);

@@ -70,6 +70,13 @@ describe(`a shared view's reads are cached and never stale (${TEST_DB})`, () => 
     expect(page.body.count).toBe(3);
     expect(page.reads).toHaveLength(1);
 
+    // Grouped: the groups' counts are kept too.
+    const grouped = `/api/database/views/grid/${slug}/public/rows/?group_by=field_${num.id}`;
+    await rowReads(grouped, [table.id]);
+    const groups = await rowReads(grouped, [table.id]);
+    expect(groups.body.group_by_metadata[`field_${num.id}`]).toEqual([1, 2, 3].map((n) => ({ [`field_${num.id}`]: String(n), count: 1 })));
+    expect(groups.reads).toHaveLength(1);
+
     const lookup = `/api/database/views/${slug}/link-row-field-lookup/${link.id}/`;
     await rowReads(lookup, [table.id, other.id]);
     const looked = await rowReads(lookup, [table.id, other.id]);
@@ -80,12 +87,15 @@ describe(`a shared view's reads are cached and never stale (${TEST_DB})`, () => 
     const created = await ok('POST', `/api/database/rows/table/${table.id}/`, { [`field_${num.id}`]: 10, [`field_${link.id}`]: [targets[1]] });
     expect((await rowReads(footer, [table.id])).body).toEqual({ [`field_${num.id}`]: 16, total: 4 });
     expect((await rowReads(rows, [table.id])).body.count).toBe(4);
+    await ok('POST', `/api/database/rows/table/${table.id}/`, { [`field_${num.id}`]: 3 });
+    const regrouped = (await rowReads(grouped, [table.id])).body.group_by_metadata[`field_${num.id}`];
+    expect(regrouped.find((group: any) => group[`field_${num.id}`] === '3').count).toBe(2);
     expect((await rowReads(lookup, [table.id, other.id])).body.results.map((r: any) => r.id)).toEqual([targets[0], targets[1]]);
     await ok('PATCH', `/api/database/rows/table/${table.id}/${created.id}/`, { [`field_${num.id}`]: 20 });
-    expect((await rowReads(footer, [table.id])).body).toEqual({ [`field_${num.id}`]: 26, total: 4 });
+    expect((await rowReads(footer, [table.id])).body).toEqual({ [`field_${num.id}`]: 29, total: 5 });
     // A filter (metadata) is seen at once too.
     await ok('POST', `/api/database/views/${view.id}/filters/`, { field: num.id, type: 'higher_than', value: '2' });
-    expect((await rowReads(footer, [table.id])).body).toEqual({ [`field_${num.id}`]: 23, total: 2 });
+    expect((await rowReads(footer, [table.id])).body).toEqual({ [`field_${num.id}`]: 26, total: 3 });
     expect((await rowReads(lookup, [table.id, other.id])).body.results.map((r: any) => r.id)).toEqual([targets[1]]);
   });
 });

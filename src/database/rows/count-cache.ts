@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 import { WriteVersions } from '../../core/database/write-versions';
 
 /**
@@ -13,7 +14,23 @@ export class CountCache {
   private readonly entries = new Map<string, unknown>();
   private static readonly LIMIT = 5000;
 
-  constructor(private readonly versions: WriteVersions) {}
+  constructor(
+    private readonly versions: WriteVersions,
+    private readonly db: UnitOfWork,
+  ) {}
+
+  /**
+   * The result of a read over `tableId`'s rows by its SQL text and bound values: kept, or read
+   * and kept (not when read inside a transaction, which may see rows not yet committed).
+   */
+  async remember<T>(tableId: number, text: string, params: unknown[], read: () => Promise<T>): Promise<T> {
+    const key = this.keyOfQuery(tableId, text, params);
+    const kept = this.get<T>(key);
+    if (kept !== undefined) return kept;
+    const value = await read();
+    if (!this.db.inTransaction) this.set(key, value);
+    return value;
+  }
 
   /** The key of a count of `tableId`'s rows whose WHERE reads the rows of `readTables`. */
   key(tableId: number, readTables: number[], where: string, params: unknown[]): string {

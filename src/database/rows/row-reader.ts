@@ -3,7 +3,6 @@ import { quote } from '../../core/database/sql';
 import { queryValidationError } from '../../core/errors/api-error';
 import { databaseId, NO_ID } from '../../core/validation/ids';
 import type { UserEntity } from '../../users/user.entity';
-import { UnitOfWork } from '../../core/database/unit-of-work';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, RawRow, fieldColumn } from '../fields/field-type';
@@ -31,7 +30,6 @@ export interface RowShape {
 @Injectable()
 export class RowReader {
   constructor(
-    private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
     private readonly rows: RowRepository,
     private readonly listQuery: RowListQuery,
@@ -106,14 +104,11 @@ export class RowReader {
     const where = await this.listQuery.where(selection, context, sql, userFieldNames);
     const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
-    // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
-    const key = this.counts.keyOfQuery(context.table.id, whereSql, sql.params);
-    let count = this.counts.get(key);
-    if (count === undefined) {
+    // Kept by the versions of the table and of the linked tables the WHERE reads (trashed or changed since).
+    const count = await this.counts.remember(context.table.id, whereSql, sql.params, async () => {
       const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
-      count = Number(row.count);
-      if (!this.db.inTransaction) this.counts.set(key, count);
-    }
+      return Number(row.count);
+    });
     if (offset >= count || limit === 0) return { count, rows: [] };
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
     const raw = await this.rows.read(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);

@@ -161,12 +161,7 @@ export class AggregationsService {
         if (condition) where += ` AND ${await condition(sql, expression)}`;
         const text = `SELECT ${selected} FROM ${this.listQuery.from(context)} WHERE ${where}${tail ? ` ${tail(sql, expression)}` : ''}`;
         // Kept by the tables' write versions as the counts are: a footer is read again only after its rows changed.
-        const key = this.cache.keyOfQuery(context.table.id, text, sql.params);
-        const cached = this.cache.get<Record<string, unknown>[]>(key);
-        if (cached) return cached;
-        const rows = await this.rows.read(text, sql.params);
-        if (!this.db.inTransaction) this.cache.set(key, rows);
-        return rows;
+        return this.cache.remember(context.table.id, text, sql.params, () => this.rows.read(text, sql.params));
       },
       format: async (raw) => {
         if (raw === null || raw === undefined) return null;

@@ -96,17 +96,13 @@ export class AuthService {
     const invitation = invitationToken ? await this.invitations.byToken(invitationToken) : null;
     if (invitation && invitation.email !== email) throw InvitationErrors.emailMismatch();
     if (await this.users.findByEmail(email)) throw emailExists();
-    // The hash runs on libuv's pool while the example workspace is built on the event loop and
-    // the database: a sign-up takes the longer of the two, not their sum.
-    const hashing = this.hasher.hash(input.password);
-    hashing.catch(() => undefined); // Awaited in the transaction; a failed one leaves it unawaited.
+    const passwordHash = await this.hasher.hash(input.password);
     const user = await this.db
       .run(async () => {
         const created = await this.users.create({
           email,
           firstName: input.name,
-          // Set below in the same transaction, once hashed: no one ever reads this one.
-          passwordHash: '',
+          passwordHash,
           language: input.language,
           isStaff: (await this.users.count()) === 0,
           isActive: true,
@@ -117,8 +113,6 @@ export class AuthService {
         });
         if (invitation) await this.invitations.join(created, invitation);
         else await this.example.create(created);
-        created.passwordHash = await hashing;
-        await this.users.update(created.id, { passwordHash: created.passwordHash });
         return created;
       })
       .catch((error) => {

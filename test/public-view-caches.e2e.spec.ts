@@ -5,7 +5,7 @@ import { databaseOf } from './support/fixtures';
 /**
  * Anonymous requests of a shared view read its rows through the members' cached paths: a
  * repeated listing sends only its page (the count is cached), a repeated footer and a repeated
- * link lookup count nothing again, and every write is seen at once (the caches are keyed by the
+ * link lookup count nothing again (and read no metadata), and every write is seen at once (the caches are keyed by the
  * tables' write versions).
  */
 let t: TestApp;
@@ -31,12 +31,12 @@ async function ok(method: string, path: string, body?: unknown) {
 }
 
 /** The statements an anonymous request sends that read the rows of these tables. */
-async function rowReads(path: string, tableIds: number[]): Promise<{ body: any; reads: string[] }> {
+async function rowReads(path: string, tableIds: number[]): Promise<{ body: any; reads: string[]; all: string[] }> {
   const from = sent.length;
   const res = await t.request('GET', path);
   expect(res.status).toBe(200);
   const names = tableIds.map((id) => `"database_table_${id}"`);
-  return { body: res.body, reads: sent.slice(from).filter((sql) => names.some((name) => sql.includes(name))) };
+  return { body: res.body, reads: sent.slice(from).filter((sql) => names.some((name) => sql.includes(name))), all: sent.slice(from) };
 }
 
 describe(`a shared view's reads are cached and never stale (${TEST_DB})`, () => {
@@ -82,6 +82,9 @@ describe(`a shared view's reads are cached and never stale (${TEST_DB})`, () => 
     const looked = await rowReads(lookup, [table.id, other.id]);
     expect(looked.body.results.map((r: any) => r.id)).toEqual([targets[0]]);
     expect(looked.reads).toHaveLength(1);
+    // The view, its fields and their options come from the metadata caches: the page is the only statement.
+    expect(looked.all).toEqual(looked.reads);
+    expect(again.all).toEqual([]);
 
     // A write is seen by the very next request.
     const created = await ok('POST', `/api/database/rows/table/${table.id}/`, { [`field_${num.id}`]: 10, [`field_${link.id}`]: [targets[1]] });

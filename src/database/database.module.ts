@@ -89,7 +89,7 @@ import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [DatabaseSerializer, TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry],
+  exports: [DatabaseSerializer, TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry, RowReader, CountCache],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

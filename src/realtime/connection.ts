@@ -31,6 +31,8 @@ export class Connection {
   /** Cleared at each ping, set by the pong; a socket still unset at the next ping is dropped. */
   alive = true;
   closed = false;
+  /** The client's address (behind trusted proxies, the one they forwarded). */
+  clientAddress = 'unknown';
   readonly pages = new Map<string, Subscription>();
   private queue: Promise<void> = Promise.resolve();
 

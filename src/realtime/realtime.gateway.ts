@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Logger, OnModuleDestroy } from '@nestjs/common';
 import { OnGatewayConnection, OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket } from 'ws';
+import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { RequestRateLimiter, upgradeClientAddress } from '../core/http/rate-limit';
 import { Connection, Subscription } from './connection';
 import { PageTypeRegistry } from './pages/page-type';
 import { SocketAuthenticator } from './socket-authenticator';
@@ -24,6 +26,8 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
     private readonly pages: PageTypeRegistry,
     private readonly authenticator: SocketAuthenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly limiter: RequestRateLimiter,
+    private readonly http: HttpAdapterHost,
   ) {}
 
   afterInit(): void {
@@ -41,6 +45,9 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
     const token = tokenOf(request);
     const connection = new Connection(socket, token ? randomUUID() : null, this.registry.counters);
+    // The client address as Express reads it (its `trust proxy`): anonymous sockets are limited by it.
+    const app = this.http.httpAdapter?.getInstance?.() as { get?(name: string): unknown } | undefined;
+    connection.clientAddress = upgradeClientAddress(request, app?.get?.('trust proxy fn') as ((address: string, hop: number) => boolean) | undefined);
     this.registry.track(connection);
     // Listeners are attached synchronously, before any frame can be read.
     socket.on('message', (data: RawData, isBinary: boolean) => connection.enqueue(() => this.receive(connection, data, isBinary)));
@@ -53,6 +60,12 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
   private async authenticate(connection: Connection, token: string | null): Promise<void> {
     const identity = token ? await this.authenticator.authenticate(token) : null;
     if (connection.closed) return;
+    if (identity && identity.userId === null && !(await this.limiter.allowsAnonymousSocket(connection.clientAddress))) {
+      // 1013 "try again later": this address used its anonymous budget (RATE_LIMIT_ANONYMOUS_REQUESTS_PER_IP).
+      this.registry.remove(connection);
+      connection.socket.close(1013, 'Too many requests');
+      return;
+    }
     if (identity && identity.userId !== null && this.registry.socketsOfUser(identity.userId).size >= this.config.wsMaxConnectionsPerUser) {
       // 1013 "try again later": the user already has WS_MAX_CONNECTIONS_PER_USER sockets on this instance.
       this.registry.remove(connection);
@@ -94,6 +107,11 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayInit, OnMo
     const parameters = declaredParameters(type.parameters, frame);
     const key = subscriptionKey(type.type, parameters);
     if (connection.pages.size >= this.config.wsMaxPagesPerSocket && !connection.pages.has(key)) return;
+    if (connection.userId === null && !(await this.limiter.allowsAnonymousSocket(connection.clientAddress))) {
+      this.registry.remove(connection);
+      connection.socket.close(1013, 'Too many requests');
+      return;
+    }
     const allowed = await type.canAdd({ userId: connection.userId, webSocketId: connection.webSocketId }, parameters);
     if (!allowed || connection.closed) return;
     this.registry.subscribe(connection, {

@@ -16,6 +16,37 @@ const LOGIN_COST = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, 
  */
 const CELL_COST = { type: argon2.argon2id, memoryCost: 8 * 1024, timeCost: 2, parallelism: 1 } as const;
 
+/** libuv's thread pool, where argon2 runs its hashes (UV_THREADPOOL_SIZE, 4 by default). */
+const POOL_SIZE = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
+
+/**
+ * At most `size` tasks at once, the others waiting in arrival order: a batch or an import of
+ * thousands of password cells keeps at most one hash per pool thread in flight, so the pool's
+ * queue never holds thousands of hashes ahead of a sign-in's, a file read or a DNS lookup.
+ */
+export class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+    try {
+      return await task();
+    } finally {
+      // The slot passes to the next waiter as is (the count stays), or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+/** Cell hashes of every batch and import share the pool's threads (one process-wide bound). */
+const CELL_SLOTS = new Slots(POOL_SIZE);
+
 /**
  * Passwords are hashed with argon2id, on libuv's thread pool (never the event loop). A hash
  * names its own parameters, so `verify` checks hashes of any cost.
@@ -29,7 +60,7 @@ export class PasswordHasher {
 
   /** The password of a cell (see CELL_COST). */
   hashCell(password: string): Promise<string> {
-    return argon2.hash(password, CELL_COST);
+    return CELL_SLOTS.run(() => argon2.hash(password, CELL_COST));
   }
 
   async verify(hash: string, password: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { limitOffsetLinks, pageLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { quote } from '../core/database/sql';
 import { fieldColumn, RawRow } from '../database/fields/field-type';
+import { CountCache } from '../database/rows/count-cache';
 import { ROW_ALIAS, RowListQuery, RowSelection, RowSort } from '../database/rows/row-list.query';
 import { RowRepository } from '../database/rows/row.repository';
 import type { TableContext } from '../database/table-context';
@@ -43,6 +44,7 @@ export class GridViewService {
     private readonly rows: RowsService,
     private readonly rowRepo: RowRepository,
     private readonly listQuery: RowListQuery,
+    private readonly counts: CountCache,
   ) {}
 
   async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
@@ -145,10 +147,9 @@ export class GridViewService {
         return `(${parts.join(' OR ') || '1 = 0'})`;
       });
       const select = columns.map((c, i) => `${c} AS "g${i}"`).join(', ');
-      const counted = await this.rowRepo.read<Record<string, unknown>>(
-        `SELECT ${select}, COUNT(*) AS "count" FROM ${this.listQuery.from(context)} WHERE ${where} AND ${restrictions.join(' AND ')} GROUP BY ${columns.join(', ')}`,
-        sql.params,
-      );
+      const text = `SELECT ${select}, COUNT(*) AS "count" FROM ${this.listQuery.from(context)} WHERE ${where} AND ${restrictions.join(' AND ')} GROUP BY ${columns.join(', ')}`;
+      // Kept as the listing's count is, until the rows it counted change.
+      const counted = await this.counts.remember(context.table.id, text, sql.params, () => this.rowRepo.read<Record<string, unknown>>(text, sql.params));
       const counts = new Map(counted.map((row) => [JSON.stringify(fields.map((_, i) => normalize(row[`g${i}`]))), Number(row.count)]));
       const entries: unknown[] = [];
       const seen = new Set<string>();

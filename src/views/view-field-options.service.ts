@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Caches, MetadataCache } from '../core/cache/caches';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { validationError } from '../core/errors/api-error';
 import { checkObject, FieldSpec } from '../core/validation/field';
@@ -20,7 +21,13 @@ export class ViewFieldOptionsService {
     private readonly repo: ViewRepository,
     private readonly types: ViewTypeRegistry,
     private readonly access: ViewAccessService,
-  ) {}
+    caches: Caches,
+  ) {
+    this.stored = caches.metadata('view-field-options');
+  }
+
+  /** The stored options of views (every read of a view's rows asks, a shared view's anonymous ones too). */
+  private readonly stored: MetadataCache<number, Awaited<ReturnType<ViewRepository['fieldOptions']>>>;
 
   /**
    * Options of every live field of the table, keyed by field id; missing ones are created with
@@ -30,7 +37,7 @@ export class ViewFieldOptionsService {
     const type = this.types.of(view);
     const specs = type.fieldOptions;
     if (!specs) throw ViewErrors.noFieldOptions();
-    let stored = await this.repo.fieldOptions(view.id);
+    let stored = await this.stored.get(view.id, () => this.repo.fieldOptions(view.id));
     const missing = context.fields.filter((f) => !stored.has(f.id));
     if (missing.length && create) {
       await this.repo.createFieldOptions(

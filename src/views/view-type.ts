@@ -17,6 +17,12 @@ export interface ViewType {
   /** Shareable by a public slug: adds `public` and `slug` to the view JSON (after the type keys). */
   readonly canShare: boolean;
   readonly canFilter: boolean;
+  /**
+   * A shared page of this type may look up any row of a link field's table (a form's visitor
+   * picks rows to link), not only the rows its own rows link to (Baserow's
+   * `restrict_link_row_public_view_sharing` false).
+   */
+  readonly linksAnyRowPublicly?: boolean;
   readonly canSort: boolean;
   readonly canGroupBy: boolean;
   readonly canDecorate: boolean;

@@ -10,7 +10,7 @@ import { ViewsService } from './views.service';
  * The fields a view shows (Baserow's `get_visible_field_options_in_order`): those whose field
  * options are not hidden, and those the view needs whatever their options say (a kanban's
  * single select, a cover image), by option order then id. Types without a `hidden` option
- * show every field. Shared views show only these; a grid's footer aggregates only these.
+ * show every field; a form shows its enabled fields. Shared views show only these; a grid's footer aggregates only these.
  */
 @Injectable()
 export class ViewVisibleFields {
@@ -20,19 +20,26 @@ export class ViewVisibleFields {
   ) {}
 
   async of(view: ViewEntity, context: TableContext): Promise<FieldEntity[]> {
-    const type = this.types.of(view);
-    if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
+    if (!shownBy(this.types.of(view).fieldOptions)) return context.fields;
     return this.inOptions(view, context, await this.views.fieldOptions(view, context));
   }
 
   /** The same from field options the caller has already read (`ViewsService.fieldOptions`). */
   inOptions(view: ViewEntity, context: TableContext, options: FieldOptionsJson): FieldEntity[] {
     const type = this.types.of(view);
-    if (!type.fieldOptions || !('hidden' in type.fieldOptions)) return context.fields;
+    const shown = shownBy(type.fieldOptions);
+    if (!shown) return context.fields;
     const needed = new Set(type.neededFields?.(view) ?? []);
     const order = (field: FieldEntity): number => Number(options[String(field.id)]?.order ?? 32767);
     return context.fields
-      .filter((field) => options[String(field.id)]?.hidden === false || needed.has(field.id))
+      .filter((field) => shown(options[String(field.id)]) || needed.has(field.id))
       .sort((a, b) => order(a) - order(b) || a.id - b.id);
   }
+}
+
+/** Whether a field's options show it: not `hidden` (grid, gallery, kanban), or `enabled` (a form); null when the type shows every field. */
+function shownBy(fieldOptions: Readonly<Record<string, unknown>> | null): ((options: Record<string, unknown> | undefined) => boolean) | null {
+  if (fieldOptions && 'hidden' in fieldOptions) return (options) => options?.hidden === false;
+  if (fieldOptions && 'enabled' in fieldOptions) return (options) => options?.enabled === true;
+  return null;
 }

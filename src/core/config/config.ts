@@ -61,6 +61,8 @@ export interface AppConfig {
   rateLimitRequestsPerUser: number;
   rateLimitRequestsPerIp: number;
   rateLimitWindowSeconds: number;
+  /** Anonymous requests per window and client address on shared view routes, anonymous sockets and their pages included; 0 disables it. */
+  rateLimitAnonymousRequestsPerIp: number;
   /** Largest WebSocket frame read (larger: close 1009), pages per socket, sockets per user (more: close 1013). */
   wsMaxFrameBytes: number;
   wsMaxPagesPerSocket: number;
@@ -274,6 +276,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitRequestsPerUser: int(env, 'RATE_LIMIT_REQUESTS_PER_USER', 3000, 0),
     rateLimitRequestsPerIp: int(env, 'RATE_LIMIT_REQUESTS_PER_IP', 12000, 0),
     rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+    rateLimitAnonymousRequestsPerIp: int(env, 'RATE_LIMIT_ANONYMOUS_REQUESTS_PER_IP', 1200, 0),
     wsMaxFrameBytes: int(env, 'WS_MAX_FRAME_BYTES', 65536, 1024, 100 * 1024 * 1024),
     wsMaxPagesPerSocket: int(env, 'WS_MAX_PAGES_PER_SOCKET', 50, 1),
     wsMaxConnectionsPerUser: int(env, 'WS_MAX_CONNECTIONS_PER_USER', 100, 1),

@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, RequestHandler } from 'express';
+import { authenticationOf } from '../../auth/decorators';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RequestContext } from '../context/request-context';
@@ -11,20 +14,26 @@ const EXEMPT = /^\/(api\/)?_health(\/|$)/;
 
 /**
  * The general request limit: per client address (every request, before anything else runs)
- * and per authenticated user (a guard after authentication), over a fixed window. Counted in
- * Redis when REDIS_URL is set, so every instance shares the budget; in memory otherwise.
+ * and per authenticated user (a guard after authentication), over a fixed window. Anonymous
+ * traffic of shared views (requests without credentials on routes that accept a view's token,
+ * anonymous sockets and the pages they add) also counts against its own, smaller budget per
+ * client address, so a flood on a shared view is refused long before members' requests are.
+ * Counted in Redis when REDIS_URL is set, so every instance shares the budget; in memory otherwise.
  */
 @Injectable()
 export class RequestRateLimiter implements CanActivate {
   private readonly perIp: RateLimiterAbstract | null;
   private readonly perUser: RateLimiterAbstract | null;
+  private readonly anonymous: RateLimiterAbstract | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisService,
+    private readonly reflector: Reflector,
   ) {
     this.perIp = this.limiter('ip', config.rateLimitRequestsPerIp);
     this.perUser = this.limiter('user', config.rateLimitRequestsPerUser);
+    this.anonymous = this.limiter('anonymous', config.rateLimitAnonymousRequestsPerIp);
   }
 
   /** The per-address limit, as the first middleware after the in-flight tracking. */
@@ -38,12 +47,30 @@ export class RequestRateLimiter implements CanActivate {
     };
   }
 
-  /** The per-user limit, once the auth guard has named the user. */
+  /** Once the auth guard has named the user: the per-user limit, or an anonymous request's on a shared view route. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    if (EXEMPT.test(req.path)) return true;
     const { userId } = RequestContext.current();
-    if (!this.perUser || userId === null || context.getType() !== 'http') return true;
-    if (!EXEMPT.test(context.switchToHttp().getRequest<Request>().path)) await this.consume(this.perUser, String(userId));
+    if (userId !== null) {
+      if (this.perUser) await this.consume(this.perUser, String(userId));
+    } else if (this.anonymous && authenticationOf(this.reflector, context.getHandler(), context.getClass()).includes('PublicView')) {
+      await this.consume(this.anonymous, clientAddress(req));
+    }
     return true;
+  }
+
+  /** Whether an anonymous socket of this client address may connect or add a page (each counts as a request). */
+  async allowsAnonymousSocket(address: string): Promise<boolean> {
+    if (!this.anonymous) return true;
+    try {
+      await this.consume(this.anonymous, address);
+      return true;
+    } catch (error) {
+      if (error instanceof PlainHttpError) return false;
+      throw error;
+    }
   }
 
   private limiter(kind: string, points: number): RateLimiterAbstract | null {
@@ -71,4 +98,21 @@ export class RequestRateLimiter implements CanActivate {
 
 function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The client address of a WebSocket upgrade, as Express's `req.ip` reads it with the same
+ * `trust proxy` function (`app.get('trust proxy fn')`): from the socket's peer back along
+ * X-Forwarded-For, the first address not trusted (proxy-addr's rule).
+ */
+export function upgradeClientAddress(request: IncomingMessage, trust: ((address: string, hop: number) => boolean) | undefined): string {
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .reverse();
+  const addresses = [request.socket.remoteAddress ?? 'unknown', ...forwarded];
+  for (let hop = 0; hop < addresses.length - 1; hop++) if (!trust?.(addresses[hop], hop)) return addresses[hop];
+  return addresses[addresses.length - 1];
 }

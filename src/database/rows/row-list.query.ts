@@ -36,6 +36,15 @@ export interface RowSelection {
   rowIds?: number[] | null;
   /** Search only these fields (a shared view's visible fields); all of the table's when absent. */
   searchFields?: FieldEntity[];
+  /** Only rows that a live row of another table, matching `filters`, links to through `field` (a shared view's link lookups). */
+  linkedFrom?: LinkedFrom;
+}
+
+/** The rows of `context` that `filters` keep (all live ones when null), linking through their link field `field`. */
+export interface LinkedFrom {
+  context: TableContext;
+  field: FieldEntity;
+  filters: FilterTree | null;
 }
 
 
@@ -272,10 +281,28 @@ export class RowListQuery {
       if (condition) parts.push(condition);
     }
     if (selection.rowIds) parts.push(selection.rowIds.length ? `${quote(ROW_ALIAS)}."id" IN ${sql.list(selection.rowIds)}` : '1 = 0');
+    if (selection.linkedFrom) parts.push(await this.linkedFromCondition(selection.linkedFrom, sql));
     if (selection.search && selection.searchMode === 'full-text-with-count') {
       parts.push(await this.fullText.condition(context, selection.search, selection.searchFields, sql, tables as Map<number, TableContext> | undefined));
     } else if (selection.search) parts.push(this.searchCondition(selection.search, selection.searchFields ?? context.fields, sql, tables));
     return parts.join(' AND ');
+  }
+
+  /**
+   * A linked row is kept when a pair of the link's junction names it and the owning row is live
+   * and matches the owner's filters: one indexed probe of the junction per candidate row (the
+   * page stops at its limit; the count is cached), never a read of the owner's rows in JavaScript.
+   */
+  private async linkedFromCondition({ context, field, filters }: LinkedFrom, sql: Sql): Promise<string> {
+    const owner = quote('lf');
+    const pair = quote('lf_j');
+    const tables = filters ? await this.contexts.linkedTables(context) : undefined;
+    const source = this.fieldTypes.of(field).relationSource?.(field, { alias: 'lf', sql, tables });
+    if (!source) throw new Error(`Field type ${field.type} has no relation to look up.`);
+    const conditions = [`${pair}.${source.targetColumn} = ${quote(ROW_ALIAS)}."id"`, liveRow('lf')];
+    const filtered = filters && this.compiler.compile(filters, context, sql, { alias: 'lf', userFieldNames: false, tables });
+    if (filtered) conditions.push(filtered);
+    return `EXISTS (SELECT 1 FROM ${source.from} ${pair} JOIN ${quote(rowsTable(context.table.id))} ${owner} ON ${owner}."id" = ${pair}.${source.rowColumn} WHERE ${conditions.join(' AND ')})`;
   }
 
   /** Compat search: any searchable cell contains the term, or the term is the row id (not with a leading zero, as full-text). */

@@ -3,7 +3,6 @@ import { quote } from '../../core/database/sql';
 import { queryValidationError } from '../../core/errors/api-error';
 import { databaseId, NO_ID } from '../../core/validation/ids';
 import type { UserEntity } from '../../users/user.entity';
-import { UnitOfWork } from '../../core/database/unit-of-work';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, RawRow, fieldColumn } from '../fields/field-type';
@@ -31,7 +30,6 @@ export interface RowShape {
 @Injectable()
 export class RowReader {
   constructor(
-    private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
     private readonly rows: RowRepository,
     private readonly listQuery: RowListQuery,
@@ -135,15 +133,11 @@ export class RowReader {
     const where = await this.listQuery.where(selection, context, sql, userFieldNames);
     const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
-    // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
-    const linked = [...new Set([...whereSql.matchAll(/"database_table_(\d+)"/g)].map((m) => Number(m[1])))].filter((id) => id !== context.table.id);
-    const key = this.counts.key(context.table.id, [context.table.id, ...linked], whereSql, sql.params);
-    let count = this.counts.get(key);
-    if (count === undefined) {
+    // Kept by the versions of the table and of the linked tables the WHERE reads (trashed or changed since).
+    const count = await this.counts.remember(context.table.id, whereSql, sql.params, async () => {
       const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
-      count = Number(row.count);
-      if (!this.db.inTransaction) this.counts.set(key, count);
-    }
+      return Number(row.count);
+    });
     if (offset >= count || limit === 0) return { count, rows: [] };
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
     const raw = await this.rows.read(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
@@ -173,17 +167,18 @@ export class RowReader {
 
   /** The primary field's text of rows (`unnamed row <id>` without a primary field or value... as Baserow). */
   async primaryValues(context: TableContext, ids: number[]): Promise<Record<string, string>> {
-    const primary = context.fields.find((f) => f.primary);
     const raw = await this.rows.findByIds(context.table.id, ids);
-    const out: Record<string, string> = {};
-    if (!primary) {
-      for (const row of raw) out[String(row.id)] = `unnamed row ${row.id}`;
-      return out;
-    }
+    const texts = await this.primaryTexts(context, raw);
+    return Object.fromEntries(raw.map((row, i) => [String(row.id), texts[i]]));
+  }
+
+  /** The primary field's text of rows already read, in their order. */
+  async primaryTexts(context: TableContext, raw: RawRow[]): Promise<string[]> {
+    const primary = context.fields.find((f) => f.primary);
+    if (!primary) return raw.map((row) => `unnamed row ${row.id}`);
     const type = this.types.of(primary);
     const values = await type.readValues(primary, raw, this.contexts.fieldContext(context, null));
-    raw.forEach((row, i) => (out[String(row.id)] = type.toText(primary, values[i]) ?? ''));
-    return out;
+    return values.map((value) => type.toText(primary, value) ?? '');
   }
 
   /** `{"<table_id>": {"<row_id>": "<primary value>"}}` for `table__<id>=1,2` parameters. */

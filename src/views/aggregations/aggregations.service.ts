@@ -19,6 +19,7 @@ import { AggregationQuery, ViewAggregationTypeRegistry } from './aggregation-typ
 import type { AggregationsQuery } from './aggregations.dto';
 import { AggregationErrors } from './aggregations.errors';
 import { RowsService } from '../../database/rows/rows.service';
+import { CountCache } from '../../database/rows/count-cache';
 import { ViewVisibleFields } from '../view-visible-fields';
 
 /** Field types whose cells are numbers in the API (aggregated values are answered as numbers). */
@@ -35,7 +36,8 @@ const jsonSafe = (value: unknown): unknown => {
 /**
  * Grid view aggregations (§8.3): the raw aggregation of each field whose grid options name one,
  * or of one field and type, over the view's selection (saved filters, or the ad-hoc ones that
- * replace them, and the search), computed in SQL on either database.
+ * replace them, and the search), computed in SQL on either database, each result kept (as the
+ * rows' counts are) until the rows it read change.
  */
 @Injectable()
 export class AggregationsService {
@@ -53,6 +55,7 @@ export class AggregationsService {
     private readonly viewRepo: ViewRepository,
     private readonly rowsService: RowsService,
     private readonly visibleFields: ViewVisibleFields,
+    private readonly cache: CountCache,
   ) {}
 
   /**
@@ -157,7 +160,8 @@ export class AggregationsService {
         let where = await this.listQuery.where(selection, context, sql, false);
         if (condition) where += ` AND ${await condition(sql, expression)}`;
         const text = `SELECT ${selected} FROM ${this.listQuery.from(context)} WHERE ${where}${tail ? ` ${tail(sql, expression)}` : ''}`;
-        return this.rows.read(text, sql.params);
+        // Kept by the tables' write versions as the counts are: a footer is read again only after its rows changed.
+        return this.cache.remember(context.table.id, text, sql.params, () => this.rows.read(text, sql.params));
       },
       format: async (raw) => {
         if (raw === null || raw === undefined) return null;

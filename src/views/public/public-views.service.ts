@@ -8,6 +8,7 @@ import { FieldJson, FieldsService } from '../../database/fields/fields.service';
 import type { FilterTree } from '../../database/filters/filter-tree';
 import { RowListQuery, RowSelection, RowSort, SearchMode } from '../../database/rows/row-list.query';
 import type { FilteredRowsQuery } from '../../database/rows/rows.query';
+import { RowReader } from '../../database/rows/row-reader';
 import { RowJson, RowsService, RowVisibilitySource } from '../../database/rows/rows.service';
 import type { RowVisibility } from '../../core/events/domain-events';
 import type { TableContext } from '../../database/table-context';
@@ -63,6 +64,7 @@ export class PublicViewsService implements RowVisibilitySource {
     private readonly contexts: TableContextService,
     private readonly fields: FieldsService,
     private readonly rows: RowsService,
+    private readonly reader: RowReader,
     private readonly listQuery: RowListQuery,
     private readonly hasher: PasswordHasher,
     private readonly tokens: PublicViewTokens,
@@ -277,41 +279,48 @@ export class PublicViewsService implements RowVisibilitySource {
   }
 
   /**
-   * `GET /api/database/views/{slug}/link-row-field-lookup/{field_id}/`: for a link field the view
-   * shows, the linked table's rows that the view's rows link to (`{id, value, order}`), searched
-   * on the primary field, by page.
+   * `GET /api/database/views/{slug}/link-row-field-lookup/{field_id}/` (Baserow's
+   * PublicViewLinkRowFieldLookupView): for a link field the view shows, the linked table's rows
+   * (`{id, value, order}`) in their order, searched on the primary field, by page (`page`,
+   * `size`, at most ROW_PAGE_SIZE_LIMIT). Only rows that the rows the view shows (its saved
+   * filters) link to are reachable, except on a form, where a visitor picks any row to link; a
+   * link limited to a view of the linked table also keeps that view's filters. One paged query,
+   * its count cached by the tables' write versions, as members' listings.
    */
   async linkRowLookup(slug: string, caller: PublicViewCaller, fieldId: number, query: { search?: string; search_mode?: SearchMode; page?: number; size?: number }, url: URL) {
     const access = await this.require(slug, caller);
-    if (!this.types.of(access.view).canShare) throw DatabaseErrors.viewDoesNotExist();
+    const type = this.types.of(access.view);
+    if (!type.canShare) throw DatabaseErrors.viewDoesNotExist();
     const field = access.visible.find((f) => f.id === fieldId && f.type === 'link_row');
     if (!field) throw DatabaseErrors.fieldDoesNotExist();
-    const linkedContext = await this.contexts.ofTable(Number(field.properties.link_row_table_id));
     const page = query.page ?? 1;
     const size = query.size ?? LOOKUP_PAGE_SIZE;
     if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
+    const linkedContext = await this.contexts.ofTable(Number(field.properties.link_row_table_id));
     if (!linkedContext) return { count: 0, next: null, previous: null, results: [] };
-    const linkedIds = await this.linkedIds(access, field);
     const primary = linkedContext.fields.find((f) => f.primary);
-    const selection: RowSelection = { filters: null, search: query.search || null, searchMode: query.search_mode, sorts: [], rowIds: [...linkedIds], searchFields: primary ? [primary] : [] };
+    const selection: RowSelection = {
+      filters: await this.limitSelectionFilters(field, linkedContext),
+      search: query.search || null,
+      searchMode: query.search_mode,
+      sorts: [],
+      searchFields: primary ? [primary] : [],
+      linkedFrom: type.linksAnyRowPublicly ? undefined : { context: access.context, field, filters: type.canFilter ? await this.savedFilters(access) : null },
+    };
     const { count, rows } = await this.rows.select(linkedContext, selection, false, size, (page - 1) * size);
-    const values = await this.rows.primaryValues(linkedContext, rows.map((row) => Number(row.id)));
-    const serialized = await this.rows.serialize(linkedContext, rows, { userFieldNames: false, fields: [] });
-    const results = serialized.map((row) => ({ id: row.id, value: values[String(row.id)] ?? '', order: row.order }));
+    const values = await this.reader.primaryTexts(linkedContext, rows);
+    const serialized = await this.reader.serialize(linkedContext, rows, { userFieldNames: false, fields: [] });
+    const results = serialized.map((row, i) => ({ id: row.id, value: values[i], order: row.order }));
     return { count, ...pageLinks(url, page, size, count), results };
   }
 
-  /** The ids of the linked rows that the rows the view shows link to through `field`. */
-  private async linkedIds(access: PublicViewAccess, field: FieldEntity): Promise<Set<number>> {
-    const ids = new Set<number>();
-    const selection: RowSelection = { filters: await this.savedFilters(access), search: null, sorts: [] };
-    const batch = 1000;
-    for (let offset = 0; ; offset += batch) {
-      const { count, rows } = await this.rows.select(access.context, selection, false, batch, offset);
-      const serialized = await this.rows.serialize(access.context, rows, { userFieldNames: false, fields: [field] });
-      for (const row of serialized) for (const item of (row[`field_${field.id}`] as { id: number }[] | null) ?? []) ids.add(item.id);
-      if (offset + batch >= count) return ids;
-    }
+  /** The filters of the view of the linked table a link field limits its choices to (Baserow's `link_row_limit_selection_view`). */
+  private async limitSelectionFilters(field: FieldEntity, linkedContext: TableContext): Promise<FilterTree | null> {
+    const viewId = Number(field.properties.link_row_limit_selection_view_id);
+    if (!viewId) return null;
+    const view = await this.repo.findLive(viewId);
+    if (!view || view.tableId !== linkedContext.table.id) return null;
+    return (await this.views.savedSelection(view, linkedContext)).filters;
   }
 }
 

@@ -81,6 +81,8 @@ export class FormViewType implements ViewType {
   } as const;
   readonly canShare = true;
   readonly canFilter = false;
+  /** A visitor picks any row of a link field's table to link (the view shows no rows). */
+  readonly linksAnyRowPublicly = true;
   readonly canSort = false;
   readonly canGroupBy = false;
   readonly canDecorate = false;

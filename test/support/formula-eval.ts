@@ -93,12 +93,12 @@ export class FormulaEval {
     );
   }
 
-  /** Compiles `formula` for table 1 and evaluates it for one row with `row`'s values. */
-  async eval(formula: string, row: TableOneRow = {}): Promise<FormulaResult> {
+  /** Compiles `formula` for table 1 and evaluates it for one row with `row`'s values (texts up to `maxTextLength`, FORMULA_MAX_TEXT_LENGTH). */
+  async eval(formula: string, row: TableOneRow = {}, maxTextLength?: number): Promise<FormulaResult> {
     const dialect = dialectFor(this.kind);
     const registry = new FormulaFunctionRegistry();
     for (const fn of FORMULA_FUNCTIONS) registry.register(fn);
-    const compiler = new FormulaCompiler(registry, formulaDialect(dialect));
+    const compiler = new FormulaCompiler(registry, formulaDialect(dialect), maxTextLength);
     const sql = new Sql(dialect, { numbered: true });
     const compiled = compiler.compile(parseFormula(formula), { tableId: 1, fields: TABLE_1, fieldsOf: (id) => (id === 1 ? TABLE_1 : TABLE_2), selfId: null }, sql);
     const { expr } = compiled;

@@ -1,4 +1,5 @@
 import type { Dialect } from '../../core/database/dialect';
+import { FORMULA_ERROR_TEXT } from './error-value';
 import type { ArrayRelation } from './expr';
 import { INTERVAL_ITEM, INTERVAL_TEXT, INTERVAL_UNITS } from './sqlite/intervals';
 import { dateParsePlan, type DateParsePlan } from './sqlite/to-timestamp';
@@ -110,8 +111,17 @@ export interface FormulaDialect {
   fromJsonValue(value: string, kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime'): string;
   /** The text of `key` (a fixed word) of a JSON object value (a link's `url`, `label`), NULL when absent. */
   jsonGetText(expression: string, key: string): string;
-  /** Whether `text` matches the regular expression `pattern` (PostgreSQL's `~`; on SQLite JavaScript's syntax, so use patterns both read alike). */
+  /** Whether `text` matches the regular expression `pattern` (PostgreSQL's `~`; on SQLite by RE2, see sqlite/regex.ts). */
   regexMatches(text: string, pattern: string): string;
+  /**
+   * Every match of `pattern` in `text` replaced (`regexp_replace(…, 'g')`), or the formula error
+   * value when the text is longer than `maxLength` characters or the result could be: the
+   * text without its matches, plus the replacement for each match, plus the matches once more
+   * for each backslash of the replacement (each may copy a match) — the result's length
+   * itself when the replacement has no backslash. The same bound on both databases, so both
+   * answer alike, and PostgreSQL never builds a text it must refuse.
+   */
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string;
   /**
    * Baserow's `try_encode_uri` (`component`: `try_encode_uri_component`): every character but
    * the kept ones as lowercase `%xx` of its UTF-8 bytes; NULL stays NULL.
@@ -309,6 +319,11 @@ class SqliteFormulaDialect implements FormulaDialect {
   regexMatches(text: string, pattern: string): string {
     // `x REGEXP p` is regexp(p, x), written in argument order (SQLite's bound values are positional).
     return `(${text} REGEXP ${pattern})`;
+  }
+
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string {
+    // The bound is checked as the matches are found (sqlite/regex.ts), the replacing stops there.
+    return `regexp_replace(${text}, ${pattern}, ${replacement}, 'g', ${maxLength})`;
   }
 
   encodeUri(expression: string, component: boolean): string {
@@ -529,6 +544,15 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   regexMatches(text: string, pattern: string): string {
     return `(${text} ~ ${pattern})`;
+  }
+
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string {
+    const matches = `(SELECT count(*) FROM regexp_matches(${text}, ${pattern}, 'g'))`;
+    const kept = `length(regexp_replace(${text}, ${pattern}, '', 'g'))`;
+    const backslashes = `(length(${replacement}) - length(replace(${replacement}, '\\', '')))`;
+    const bound = `${kept} + ${matches} * length(${replacement}) + ${backslashes} * (length(${text}) - ${kept})`;
+    // CASE (not OR) so a text already too long is not searched.
+    return `CASE WHEN length(${text}) > ${maxLength} THEN '${FORMULA_ERROR_TEXT}' WHEN ${bound} > ${maxLength} THEN '${FORMULA_ERROR_TEXT}' ELSE regexp_replace(${text}, ${pattern}, ${replacement}, 'g') END`;
   }
 
   encodeUri(expression: string, component: boolean): string {

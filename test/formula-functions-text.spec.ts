@@ -194,6 +194,20 @@ describe('text functions', () => {
     expect((await ev.eval("regex_replace(field('Text'), 'b', 'c')", { Text: 'a'.repeat(11) }, 10)).value).toBe('#ERROR!');
   });
 
+  it('reads templates of up to 200 characters and dates and durations of up to 1000, on both databases alike', async () => {
+    const date = "todate('20240102', 'YYYYMMDD')";
+    expect(await value(`datetime_format(${date}, 'YYYY${'-'.repeat(196)}')`)).toBe(`2024${'-'.repeat(196)}`);
+    expect(await value(`datetime_format(${date}, 'YYYY${'-'.repeat(197)}')`)).toBe('#ERROR!');
+    expect(await value(`datetime_format_tz(${date}, 'YYYY${'-'.repeat(197)}', 'UTC')`)).toBe('#ERROR!');
+    expect(await value(`totext(todate('2024${' '.repeat(996)}', 'YYYY'))`)).toBe('2024-01-01');
+    expect(await value(`todate('2024${' '.repeat(997)}', 'YYYY')`)).toBeNull();
+    expect(await value(`todate('2024', 'YYYY${' '.repeat(197)}')`)).toBeNull();
+    expect(await num("toseconds(date_interval('1 day'))")).toBe(86400);
+    // A text a backtracking engine takes seconds on: no duration, at once.
+    expect(await value(`date_interval('${'1:1'.repeat(30)}x')`)).toBeNull();
+    expect(await value(`date_interval('${'1 '.repeat(500)}x')`)).toBeNull();
+  });
+
   it('counts negative lengths and parts as Baserow (PostgreSQL) does', async () => {
     expect(await value("left('abcde', field('Num'))", { Num: -2 })).toBe('abc');
     expect(await value("right('abcde', field('Num'))", { Num: -2 })).toBe('cde');

@@ -48,6 +48,13 @@ describe('a hostile regular expression', () => {
     const field = await createField(table, { name: 'Replaced', type: 'formula', formula: "regex_replace(field('Name'), field('Pattern'), '<\\&>')" });
     expect(field.status).toBe(200);
     expect((await rowsOf(table)).map((r) => r.Replaced)).toEqual([`${'a'.repeat(30)}b`, 'c<aaa>']);
+    // A pattern the database refuses, or that has no linear-time evaluation (back-references,
+    // lookahead), is #ERROR! for its cell, as Baserow's try_regexp_replace answers: not a 500.
+    for (const pattern of ['(', 'b[', '(a)\\1', 'a(?=b)']) {
+      const res = await req('POST', `/api/database/rows/table/${table}/?user_field_names=true`, { Name: 'abab', Pattern: pattern });
+      expect(res.status).toBe(200);
+      expect(res.body.Replaced).toBe('#ERROR!');
+    }
   });
 });
 

@@ -1,5 +1,4 @@
 import type { Dialect } from '../../core/database/dialect';
-import { FORMULA_ERROR_TEXT } from './error-value';
 import type { ArrayRelation } from './expr';
 import { INTERVAL_ITEM, INTERVAL_TEXT, INTERVAL_UNITS } from './sqlite/intervals';
 import { dateParsePlan, type DateParsePlan } from './sqlite/to-timestamp';
@@ -119,7 +118,8 @@ export interface FormulaDialect {
    * text without its matches, plus the replacement for each match, plus the matches once more
    * for each backslash of the replacement (each may copy a match) — the result's length
    * itself when the replacement has no backslash. The same bound on both databases, so both
-   * answer alike, and PostgreSQL never builds a text it must refuse.
+   * answer alike, and PostgreSQL never builds a text it must refuse. A pattern the database
+   * refuses (read from a cell) is the error value too, as Baserow's try_regexp_replace answers.
    */
   regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string;
   /**
@@ -547,12 +547,8 @@ class PostgresFormulaDialect implements FormulaDialect {
   }
 
   regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string {
-    const matches = `(SELECT count(*) FROM regexp_matches(${text}, ${pattern}, 'g'))`;
-    const kept = `length(regexp_replace(${text}, ${pattern}, '', 'g'))`;
-    const backslashes = `(length(${replacement}) - length(replace(${replacement}, '\\', '')))`;
-    const bound = `${kept} + ${matches} * length(${replacement}) + ${backslashes} * (length(${text}) - ${kept})`;
-    // CASE (not OR) so a text already too long is not searched.
-    return `CASE WHEN length(${text}) > ${maxLength} THEN '${FORMULA_ERROR_TEXT}' WHEN ${bound} > ${maxLength} THEN '${FORMULA_ERROR_TEXT}' ELSE regexp_replace(${text}, ${pattern}, ${replacement}, 'g') END`;
+    // A function of ours (migration FormulaRegexReplace): it catches invalid patterns, as Baserow's try_regexp_replace.
+    return `formula_regexp_replace(${text}, ${pattern}, ${replacement}, ${maxLength})`;
   }
 
   encodeUri(expression: string, component: boolean): string {

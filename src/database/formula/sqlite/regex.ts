@@ -13,7 +13,8 @@ export const REGEX_SQLITE_FUNCTIONS: SqliteFunctions = {
   // PostgreSQL: regexp_replace(source, pattern, replacement [, flags]), with PostgreSQL's pattern
   // syntax (translated, see pgRegExp) and replacement syntax (\1…\9, \& and \\). A fifth
   // argument (ours) bounds the result: when it could pass that many characters (the bound of
-  // FormulaDialect.regexReplace) it is the formula error text, and the replacing stops there.
+  // FormulaDialect.regexReplace) it is the formula error text, and the replacing stops there;
+  // with it an invalid pattern is the error text too (PostgreSQL's twin: formula_regexp_replace).
   regexp_replace: { fn: regexpReplace, varargs: true },
 };
 
@@ -138,9 +139,16 @@ function regexpReplace(...args: (string | number | null)[]): string | null {
   if (text == null || pattern == null || replacement == null || flags == null) return null;
   const source = String(text);
   const flagText = String(flags);
-  const regExp = pgRegExp(String(pattern), flagText);
-  const template = String(replacement);
   const bounded = maxLength != null;
+  let regExp: RE2JS;
+  try {
+    regExp = pgRegExp(String(pattern), flagText);
+  } catch (error) {
+    // The formula's regex_replace (bounded) answers a pattern it cannot run as Baserow's try_regexp_replace: the error text.
+    if (bounded) return FORMULA_ERROR_TEXT;
+    throw error;
+  }
+  const template = String(replacement);
   const max = Number(maxLength);
   const textLength = bounded ? charLength(source) : 0;
   if (textLength > max) return FORMULA_ERROR_TEXT;

@@ -176,6 +176,7 @@ describe('text functions', () => {
     ["regex_replace('aaaaaaaaaaaa', 'a', '')", '#ERROR!'],
     ["regex_replace('abcd', '(b)', '\\1\\1')", 'abbcd'],
     ["regex_replace('abcdefgh', '(bcd)', '\\&\\&')", '#ERROR!'],
+    ["regex_replace('ab cd ef g', '(\\w+) (\\w+)', '\\2 \\1')", 'cd ab g ef'],
     ["join(lookup('Link', 'Name'), '----')", 'abc----def'],
     ["join(lookup('Link', 'Name'), '-----')", '#ERROR!'],
     ["upper(field('Text'))", 'ABC'],

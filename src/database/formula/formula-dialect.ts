@@ -114,12 +114,12 @@ export interface FormulaDialect {
   regexMatches(text: string, pattern: string): string;
   /**
    * Every match of `pattern` in `text` replaced (`regexp_replace(…, 'g')`), or the formula error
-   * value when the text is longer than `maxLength` characters or the result could be: the
-   * text without its matches, plus the replacement for each match, plus the matches once more
-   * for each backslash of the replacement (each may copy a match) — the result's length
-   * itself when the replacement has no backslash. The same bound on both databases, so both
-   * answer alike, and PostgreSQL never builds a text it must refuse. A pattern the database
-   * refuses (read from a cell) is the error value too, as Baserow's try_regexp_replace answers.
+   * value when the text or the result is longer than `maxLength` characters, or when the result
+   * could pass ten times that (checked before it is built, so no step holds more): the text
+   * without its matches, plus the replacement for each match, plus the matches once more for
+   * each backslash of the replacement (each may copy a match). The same rule on both databases,
+   * so both answer alike. A pattern the database refuses (read from a cell) is the error value
+   * too, as Baserow's try_regexp_replace answers.
    */
   regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string;
   /**

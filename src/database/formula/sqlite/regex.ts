@@ -152,8 +152,9 @@ function regexpReplace(...args: (string | number | null)[]): string | null {
   const max = Number(maxLength);
   const textLength = bounded ? charLength(source) : 0;
   if (textLength > max) return FORMULA_ERROR_TEXT;
-  // The bound PostgreSQL's twin checks (FormulaDialect.regexReplace): the text without its
-  // matches, plus the replacement for each match, plus the matches for each backslash.
+  // The rule of PostgreSQL's twin (FormulaDialect.regexReplace): the result's length, and its
+  // bound (the text without its matches, the replacement for each match, the matches for each
+  // backslash) within ten times it.
   const backslashes = template.split('\\').length - 1;
   let matches = 0;
   let matched = 0;
@@ -178,8 +179,9 @@ function regexpReplace(...args: (string | number | null)[]): string | null {
   try {
     const matcher = regExp.matcher(source);
     const result = flagText.includes('g') ? matcher.replaceAll(replacer) : matcher.replaceFirst(replacer);
-    if (bounded && textLength - matched + matches * charLength(template) + backslashes * matched > max) return FORMULA_ERROR_TEXT;
-    return result;
+    if (!bounded) return result;
+    if (textLength - matched + matches * charLength(template) + backslashes * matched > 10 * max) return FORMULA_ERROR_TEXT;
+    return charLength(result) > max ? FORMULA_ERROR_TEXT : result;
   } catch (error) {
     if (error === TOO_LONG) return FORMULA_ERROR_TEXT;
     throw error;

@@ -3,7 +3,7 @@
 // Baserow logic these modules mirror.
 import { toApiDateTime } from '../src/core/database/columns';
 import { parseBoolean, textToBoolean } from '../src/database/fields/values/boolean';
-import { pythonFloat, pythonFloatRepr, pythonStr } from '../src/database/fields/values/common';
+import { pythonFloat, pythonFloatRepr, pythonStr, pythonStrip } from '../src/database/fields/values/common';
 import { formatDateValue, parseDateValue } from '../src/database/fields/values/date';
 import {
   DURATION_FORMATS,
@@ -301,6 +301,10 @@ describe('duration', () => {
     expect(parseDurationText('1:30', 'h:mm')).toBe(5400);
     expect(parseDurationText('90', 'h:mm')).toBe(5400); // minutes here; parseDuration reads "90" as seconds first
     expect(parseDurationText('nope', 'h:mm')).toBeNull();
+    // Texts a backtracking engine took seconds on (20,000 digits and an "x") are no duration: longer than 200 characters.
+    expect(parseDurationText(`${'1'.repeat(20000)}x`, 'h:mm')).toBeNull();
+    expect(parseDurationText(`1d${' '.repeat(196)}1h`, 'd h')).toBe(90000);
+    expect(parseDurationText(`1d${' '.repeat(197)}1h`, 'd h')).toBeNull();
   });
 
   const FORMATTED: [number, string[]][] = [
@@ -377,6 +381,11 @@ describe('text', () => {
 });
 
 describe('python helpers', () => {
+  test('pythonStrip strips blanks at both ends in one pass (a run of 100,000 inside stays)', () => {
+    expect(pythonStrip(` \t\u3000a${' '.repeat(100000)}b\x85\n`)).toBe(`a${' '.repeat(100000)}b`);
+    expect(pythonStrip('   ')).toBe('');
+  });
+
   it('prints values like Python str()', () => {
     expect(pythonStr(null)).toBe('None');
     expect(pythonStr(true)).toBe('True');

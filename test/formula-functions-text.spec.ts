@@ -88,6 +88,19 @@ describe('text functions', () => {
     ["regex_replace('a1b22', '\\d', '<\\&>')", 'a<1>b<2><2>'],
     ["regex_replace('abc', '(', 'x')", '#ERROR!'],
     ["regex_replace('abc', 'b[', 'x')", '#ERROR!'],
+    // Evaluated in linear time (RE2 on SQLite): a pattern that backtracks exponentially in
+    // JavaScript's engine answers at once.
+    [`regex_replace('${'a'.repeat(28)}b', '(a+)+$', 'x')`, `${'a'.repeat(28)}b`],
+    ["regex_replace('baaa', '(a+)+$', 'x')", 'bx'],
+    ["regex_replace('cats cat', 'cat\\M', 'dog')", 'cats dog'],
+    ["regex_replace('a cat, cats', '\\ycat\\y', 'dog')", 'a dog, cats'],
+    ["regex_replace('ab\nab', 'b\\Z', 'X')", 'ab\naX'],
+    ["regex_replace('x*y', '\\x2a', '+')", 'x+y'],
+    ["regex_replace('a-b', '[[:alpha:]]', '\\&\\&')", 'aa-bb'],
+    ["regex_replace('Abc abc', '(?i)a', '_')", '_bc _bc'],
+    // Back-references and lookahead have no linear-time evaluation: invalid patterns on both databases.
+    ["regex_replace('abab', '(a)\\1', 'x')", '#ERROR!'],
+    ["regex_replace('ab', 'a(?=b)', 'x')", '#ERROR!'],
     ["encode_uri('http://example.com/wiki/Señor')", 'http://example.com/wiki/Se%c3%b1or'],
     ["encode_uri('a b?c=d&e#f')", 'a%20b?c=d&e#f'],
     ["encode_uri_component('Hello World')", 'Hello%20World'],
@@ -142,6 +155,58 @@ describe('text functions', () => {
     ["contains('Señor', 'ñ')", true],
   ])('%s is %s', async (formula, expected) => {
     expect(await bool(formula)).toBe(expected);
+  });
+
+  // FORMULA_MAX_TEXT_LENGTH, here 10: a text result that would be longer is the error value.
+  it.each([
+    ["concat('abcde', 'fghij')", 'abcdefghij'],
+    ["concat('abcde', 'fghijk')", '#ERROR!'],
+    ["concat(field('Text'), field('Text'))", 'abcabc'],
+    ["concat(concat(field('Text'), field('Text')), field('Text'), field('Text'))", '#ERROR!'],
+    ["'abcde' + 'fghijk'", '#ERROR!'],
+    ["'abcde' + 'fghij'", 'abcdefghij'],
+    ["concat(field('Text'), 123456789)", '#ERROR!'],
+    ["replace('aaaaa', 'a', 'bb')", 'bbbbbbbbbb'],
+    ["replace('aaaaaa', 'a', 'bb')", '#ERROR!'],
+    ["replace('aaaaaaaaaaaa', 'aa', '')", ''],
+    ["replace('aaaaaaaaaaaa', 'aa', 'b')", 'bbbbbb'],
+    ["regex_replace('aaaaaa', 'a', 'b')", 'bbbbbb'],
+    ["regex_replace('aaaaaa', 'a', 'bb')", '#ERROR!'],
+    ["regex_replace('abc', '', 'xyz')", '#ERROR!'],
+    ["regex_replace('aaaaaaaaaaaa', 'a', '')", '#ERROR!'],
+    ["regex_replace('abcd', '(b)', '\\1\\1')", 'abbcd'],
+    ["regex_replace('abcdefgh', '(bcd)', '\\&\\&')", '#ERROR!'],
+    ["regex_replace('ab cd ef g', '(\\w+) (\\w+)', '\\2 \\1')", 'cd ab g ef'],
+    ["join(lookup('Link', 'Name'), '----')", 'abc----def'],
+    ["join(lookup('Link', 'Name'), '-----')", '#ERROR!'],
+    ["upper(field('Text'))", 'ABC'],
+    ["left(concat(field('Text'), field('Text'), field('Text'), field('Text')), 2)", '#E'],
+  ])('%s is %j with texts of at most 10 characters', async (formula, expected) => {
+    const row: TableOneRow = { Text: 'abc', Link: [{ Name: 'abc', Amount: 1 }, { Name: 'def', Amount: 2 }] };
+    const result = await ev.eval(formula, row, 10);
+    expect(result.type.name).not.toBe('invalid');
+    expect(result.value).toBe(expected);
+  });
+
+  it('a field longer than the formula text limit is the error value', async () => {
+    expect((await ev.eval("field('Text')", { Text: 'a'.repeat(11) }, 10)).value).toBe('#ERROR!');
+    expect((await ev.eval("field('Text')", { Text: 'a'.repeat(10) }, 10)).value).toBe('a'.repeat(10));
+    expect((await ev.eval("regex_replace(field('Text'), 'b', 'c')", { Text: 'a'.repeat(11) }, 100)).value).toBe('a'.repeat(11));
+    expect((await ev.eval("regex_replace(field('Text'), 'b', 'c')", { Text: 'a'.repeat(11) }, 10)).value).toBe('#ERROR!');
+  });
+
+  it('reads templates of up to 200 characters and dates and durations of up to 1000, on both databases alike', async () => {
+    const date = "todate('20240102', 'YYYYMMDD')";
+    expect(await value(`datetime_format(${date}, 'YYYY${'-'.repeat(196)}')`)).toBe(`2024${'-'.repeat(196)}`);
+    expect(await value(`datetime_format(${date}, 'YYYY${'-'.repeat(197)}')`)).toBe('#ERROR!');
+    expect(await value(`datetime_format_tz(${date}, 'YYYY${'-'.repeat(197)}', 'UTC')`)).toBe('#ERROR!');
+    expect(await value(`totext(todate('2024${' '.repeat(996)}', 'YYYY'))`)).toBe('2024-01-01');
+    expect(await value(`todate('2024${' '.repeat(997)}', 'YYYY')`)).toBeNull();
+    expect(await value(`todate('2024', 'YYYY${' '.repeat(197)}')`)).toBeNull();
+    expect(await num("toseconds(date_interval('1 day'))")).toBe(86400);
+    // A text a backtracking engine takes seconds on: no duration, at once.
+    expect(await value(`date_interval('${'1:1'.repeat(30)}x')`)).toBeNull();
+    expect(await value(`date_interval('${'1 '.repeat(500)}x')`)).toBeNull();
   });
 
   it('counts negative lengths and parts as Baserow (PostgreSQL) does', async () => {
@@ -226,7 +291,7 @@ describe('text functions', () => {
     const sql = new Sql(dialect, { numbered: true });
     const db = formulaDialect(dialect);
     let n = 0;
-    const scope: CompileScope = { sql, db, alias: 't', nextAlias: (prefix) => `${prefix}${++n}`, text: (v) => (ev.kind === 'postgres' ? `CAST(${sql.param(v)} AS text)` : sql.param(v)) };
+    const scope: CompileScope = { sql, db, alias: 't', nextAlias: (prefix) => `${prefix}${++n}`, text: (v) => (ev.kind === 'postgres' ? `CAST(${sql.param(v)} AS text)` : sql.param(v)), maxTextLength: 100_000 };
     const first = scope.text('first');
     const a = scope.text('a');
     const b = scope.text('b');
@@ -256,7 +321,7 @@ describe('text functions', () => {
       const sql = new Sql(dialect, { numbered: true });
       const db = formulaDialect(dialect);
       let n = 0;
-      const scope: CompileScope = { sql, db, alias: 't', nextAlias: (prefix) => `${prefix}${++n}`, text: (v) => (ev.kind === 'postgres' ? `CAST(${sql.param(v)} AS text)` : sql.param(v)) };
+      const scope: CompileScope = { sql, db, alias: 't', nextAlias: (prefix) => `${prefix}${++n}`, text: (v) => (ev.kind === 'postgres' ? `CAST(${sql.param(v)} AS text)` : sql.param(v)), maxTextLength: 100_000 };
       const fn = TEXT_FUNCTIONS.find((f) => f.type === name)!;
       const result = fn.apply(build(scope), scope, { name });
       if (typeof result === 'string') throw new Error(result);

@@ -10,6 +10,7 @@ import { ViewDecorations1736600000000 } from './1736600000000-ViewDecorations';
 import { FieldDependencies1736700000000 } from './1736700000000-FieldDependencies';
 import { UserFiles1736800000000 } from './1736800000000-UserFiles';
 import { SearchIndex1736900000000 } from './1736900000000-SearchIndex';
+import { FormulaRegexReplace1737021000000 } from './1737021000000-FormulaRegexReplace';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   FieldDependencies1736700000000,
   UserFiles1736800000000,
   SearchIndex1736900000000,
+  FormulaRegexReplace1737021000000,
 ];

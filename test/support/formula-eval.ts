@@ -11,6 +11,7 @@ import type { FormulaType } from '../../src/database/formula/formula-type';
 import { FORMULA_FUNCTIONS } from '../../src/database/formula/functions';
 import { FormulaFunctionRegistry } from '../../src/database/formula/functions/function';
 import { parseFormula } from '../../src/database/formula/parser';
+import { FORMULA_REGEXP_REPLACE_FUNCTION } from '../../src/migrations/1737021000000-FormulaRegexReplace';
 import { TEST_DB } from './app';
 
 /**
@@ -83,6 +84,8 @@ export class FormulaEval {
     await client.query(`SET TimeZone TO 'UTC'`);
     for (const oid of [1082, 1114, 1184]) client.setTypeParser(oid, (value: string) => value);
     for (const statement of ddl({ text: 'text', num: 'numeric(60, 10)', bool: 'boolean', date: 'date', datetime: 'timestamptz', real: 'double precision', serial: 'SERIAL PRIMARY KEY' })) await client.query(statement);
+    // The function the migration FormulaRegexReplace makes (the formulas' regex_replace).
+    await client.query(FORMULA_REGEXP_REPLACE_FUNCTION);
     return new FormulaEval(
       kind,
       async (sql, params) => (await client.query(sql, params)).rows,
@@ -93,12 +96,12 @@ export class FormulaEval {
     );
   }
 
-  /** Compiles `formula` for table 1 and evaluates it for one row with `row`'s values. */
-  async eval(formula: string, row: TableOneRow = {}): Promise<FormulaResult> {
+  /** Compiles `formula` for table 1 and evaluates it for one row with `row`'s values (texts up to `maxTextLength`, FORMULA_MAX_TEXT_LENGTH). */
+  async eval(formula: string, row: TableOneRow = {}, maxTextLength?: number): Promise<FormulaResult> {
     const dialect = dialectFor(this.kind);
     const registry = new FormulaFunctionRegistry();
     for (const fn of FORMULA_FUNCTIONS) registry.register(fn);
-    const compiler = new FormulaCompiler(registry, formulaDialect(dialect));
+    const compiler = new FormulaCompiler(registry, formulaDialect(dialect), maxTextLength);
     const sql = new Sql(dialect, { numbered: true });
     const compiled = compiler.compile(parseFormula(formula), { tableId: 1, fields: TABLE_1, fieldsOf: (id) => (id === 1 ? TABLE_1 : TABLE_2), selfId: null }, sql);
     const { expr } = compiled;

@@ -76,6 +76,12 @@ export interface AppConfig {
   rowHistoryRetentionDays: number;
   /** Minutes between recomputations of formulas that use now() or today() (0: never). */
   formulaNowRefreshMinutes: number;
+  /**
+   * Longest text a formula cell may hold, in characters: a longer result (and a longer text
+   * given to regex_replace) is the formula's error value `#ERROR!`, so formulas that multiply
+   * text (chained concat, replace) cannot grow cells without bound.
+   */
+  formulaMaxTextLength: number;
   // Trash.
   /** Trashed items older than this many hours are deleted for good by the hourly job. */
   hoursUntilTrashPermanentlyDeleted: number;
@@ -133,6 +139,9 @@ export interface S3Config {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** FORMULA_MAX_TEXT_LENGTH's default: Airtable's long text limit, above Excel's (32,767) and Google Sheets' (50,000) cells. */
+export const DEFAULT_FORMULA_MAX_TEXT_LENGTH = 100_000;
 
 export class ConfigError extends Error {}
 
@@ -285,6 +294,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rowCommentMaxLength: int(env, 'ROW_COMMENT_MAX_LENGTH', 65536, 100, 10 * 1024 * 1024),
     rowHistoryRetentionDays: int(env, 'ROW_HISTORY_RETENTION_DAYS', 180, 0),
     formulaNowRefreshMinutes: int(env, 'FORMULA_NOW_REFRESH_MINUTES', 10, 0),
+    formulaMaxTextLength: int(env, 'FORMULA_MAX_TEXT_LENGTH', DEFAULT_FORMULA_MAX_TEXT_LENGTH, 1, 100_000_000),
     hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
     mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),

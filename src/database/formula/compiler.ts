@@ -1,3 +1,4 @@
+import { DEFAULT_FORMULA_MAX_TEXT_LENGTH } from '../../core/config/config';
 import { Sql } from '../../core/database/sql';
 import type { FieldEntity } from '../fields/field.entity';
 import type { FormulaNode } from './ast';
@@ -7,6 +8,7 @@ import type { FormulaDialect } from './formula-dialect';
 import { formulaTypes, FormulaType } from './formula-type';
 import type { FormulaFunctionRegistry } from './functions/function';
 import { beyondRangeToNan } from './functions/number';
+import { boundedText } from './functions/text-bounds';
 import { FieldReferences } from './references';
 
 /** A field a formula reads: directly, or through a link field (`via`, a lookup). */
@@ -54,6 +56,7 @@ export class FormulaCompiler {
   constructor(
     private readonly functions: FormulaFunctionRegistry,
     private readonly db: FormulaDialect,
+    private readonly maxTextLength = DEFAULT_FORMULA_MAX_TEXT_LENGTH,
   ) {
     this.references = new FieldReferences(db);
   }
@@ -67,11 +70,14 @@ export class FormulaCompiler {
       alias,
       nextAlias: (prefix) => `${prefix}${++counter}`,
       text: (value) => (this.db.name === 'postgres' ? `CAST(${sql.param(value)} AS text)` : sql.param(value)),
+      maxTextLength: this.maxTextLength,
     };
     const result: CompiledFormula = { expr: formulaTypes.invalid(''), dependencies: [], broken: [], selfReference: false } as never;
     result.expr = this.node(node, schema, scope, result);
     // Baserow's wrap_at_field_level of numbers (error_to_nan): beyond its decimals is NaN.
     if (result.expr.type.name === 'number' && !result.expr.relation) result.expr = { ...result.expr, sql: beyondRangeToNan(scope, result.expr.sql) };
+    // A text longer than the formula text limit (a field's, or one no function bounded) is the error value.
+    if (['text', 'char', 'url'].includes(result.expr.type.name) && !result.expr.relation) result.expr = { type: result.expr.type, sql: boundedText(scope, result.expr.sql) };
     return result;
   }
 

@@ -46,6 +46,8 @@ export interface CompileScope {
   nextAlias(prefix: string): string;
   /** A text literal, bound (typed as text on PostgreSQL). */
   text(value: string): string;
+  /** Longest text a value may grow to (FORMULA_MAX_TEXT_LENGTH); longer is the error value (see functions/text-bounds.ts). */
+  readonly maxTextLength: number;
 }
 
 /** Where a function is called from, for error texts: `function upper` or `operator +`. */

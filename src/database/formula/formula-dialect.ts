@@ -110,8 +110,18 @@ export interface FormulaDialect {
   fromJsonValue(value: string, kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime'): string;
   /** The text of `key` (a fixed word) of a JSON object value (a link's `url`, `label`), NULL when absent. */
   jsonGetText(expression: string, key: string): string;
-  /** Whether `text` matches the regular expression `pattern` (PostgreSQL's `~`; on SQLite JavaScript's syntax, so use patterns both read alike). */
+  /** Whether `text` matches the regular expression `pattern` (PostgreSQL's `~`; on SQLite by RE2, see sqlite/regex.ts). */
   regexMatches(text: string, pattern: string): string;
+  /**
+   * Every match of `pattern` in `text` replaced (`regexp_replace(…, 'g')`), or the formula error
+   * value when the text or the result is longer than `maxLength` characters, or when the result
+   * could pass ten times that (checked before it is built, so no step holds more): the text
+   * without its matches, plus the replacement for each match, plus the matches once more for
+   * each backslash of the replacement (each may copy a match). The same rule on both databases,
+   * so both answer alike. A pattern the database refuses (read from a cell) is the error value
+   * too, as Baserow's try_regexp_replace answers.
+   */
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string;
   /**
    * Baserow's `try_encode_uri` (`component`: `try_encode_uri_component`): every character but
    * the kept ones as lowercase `%xx` of its UTF-8 bytes; NULL stays NULL.
@@ -309,6 +319,11 @@ class SqliteFormulaDialect implements FormulaDialect {
   regexMatches(text: string, pattern: string): string {
     // `x REGEXP p` is regexp(p, x), written in argument order (SQLite's bound values are positional).
     return `(${text} REGEXP ${pattern})`;
+  }
+
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string {
+    // The bound is checked as the matches are found (sqlite/regex.ts), the replacing stops there.
+    return `regexp_replace(${text}, ${pattern}, ${replacement}, 'g', ${maxLength})`;
   }
 
   encodeUri(expression: string, component: boolean): string {
@@ -529,6 +544,11 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   regexMatches(text: string, pattern: string): string {
     return `(${text} ~ ${pattern})`;
+  }
+
+  regexReplace(text: string, pattern: string, replacement: string, maxLength: number): string {
+    // A function of ours (migration FormulaRegexReplace): it catches invalid patterns, as Baserow's try_regexp_replace.
+    return `formula_regexp_replace(${text}, ${pattern}, ${replacement}, ${maxLength})`;
   }
 
   encodeUri(expression: string, component: boolean): string {

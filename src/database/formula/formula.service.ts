@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
 import { DIALECT } from '../../core/database/tokens';
@@ -63,6 +64,7 @@ export class FormulaService implements RowCascadeSource {
 
   constructor(
     @Inject(DIALECT) private readonly dialect: Dialect,
+    @Inject(APP_CONFIG) config: AppConfig,
     functions: FormulaFunctionRegistry,
     private readonly fields: FieldRepository,
     private readonly dependencies: FieldDependencyRepository,
@@ -75,7 +77,7 @@ export class FormulaService implements RowCascadeSource {
   ) {
     this.untouched = caches.versioned<number, boolean>('formula-untouched-tables');
     this.sqlDialect = formulaDialect(dialect);
-    this.compiler = new FormulaCompiler(functions, this.sqlDialect);
+    this.compiler = new FormulaCompiler(functions, this.sqlDialect, config.formulaMaxTextLength);
   }
 
   async databaseFields(databaseId: number): Promise<DatabaseFields> {

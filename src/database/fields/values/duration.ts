@@ -151,11 +151,17 @@ function intervalSeconds(s: string): number | null {
   return valid ? total : null;
 }
 
+/** Longest text read as a duration (a real one is a few dozen characters). */
+const MAX_DURATION_TEXT_LENGTH = 200;
+
 /**
  * `parse_duration_value`: a duration text in (or near) `format` → seconds, unrounded; null
  * when it is not a duration. Numeric strings are not special here (see `parseDuration`).
  */
 export function parseDurationText(text: string, format: DurationFormat): number | null {
+  // Longer is no duration: the patterns below backtrack on long digit runs (20,000 digits and
+  // an "x" took 6 s), and Baserow's `postgres_interval_to_seconds` is quadratic in any engine.
+  if (text.length > MAX_DURATION_TEXT_LENGTH) return null;
   let s = text;
   let multiplier = 1;
   if (s.startsWith('-')) {

@@ -3,6 +3,7 @@ import { callName } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { accepts, argumentError, notNull, withNullable } from './args';
 import type { FormulaFunction } from './function';
+import { errorWhen } from './text-bounds';
 import { numberType } from './number';
 
 /*
@@ -113,10 +114,10 @@ export const ARRAY_FUNCTIONS: FormulaFunction[] = [
       if (!accepts('text', separator.type.name)) errors.push(argumentError(call, 1, separator.type, ['text']));
       if (errors.length) return errors.join(', ');
       if (separator.relation) return `${callName(call)} can only be given one array argument`;
-      return {
-        type: formulaTypes.text(),
-        sql: scope.db.stringAgg(list.relation!, notNull(item, scope).sql, notNull(separator, scope).sql, scope.nextAlias('g')),
-      };
+      const [text, between] = [notNull(item, scope).sql, notNull(separator, scope).sql];
+      // The error value when the texts and separators add up past the formula text limit (counted before joining).
+      const length = scope.db.aggregate(list.relation!, `SUM(length(${text})) + (COUNT(*) - 1) * length(${between})`);
+      return { type: formulaTypes.text(), sql: errorWhen(`COALESCE(${length}, 0) > ${scope.maxTextLength}`, scope.db.stringAgg(list.relation!, text, between, scope.nextAlias('g'))) };
     },
   },
   {

@@ -1,8 +1,10 @@
+import type { CompileScope } from '../expr';
 import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { intervalParts } from '../sqlite/intervals';
 import { fixed, once, textLiteral, withNullable } from './args';
 import type { FormulaFunction } from './function';
 import { numberType } from './number';
+import { errorWhen } from './text-bounds';
 
 /*
  * Date and duration functions of Baserow's formula language (function_defs.py: now, today,
@@ -45,6 +47,26 @@ const UNITS = {
 };
 const unitIn = (unit: string, names: readonly string[]) => `${unit} IN (${names.map((n) => `'${n}'`).join(', ')})`;
 
+/**
+ * Longest template todate and datetime_format read, and longest text todate and date_interval
+ * read: PostgreSQL reads any, here a longer one is no date or duration (NULL; a format is the
+ * error value), on both databases alike, so one call of their SQLite twins (sqlite/to-char.ts,
+ * to-timestamp.ts, intervals.ts) stays within milliseconds. Real templates and dates are
+ * a few dozen characters.
+ */
+const MAX_TEMPLATE_LENGTH = 200;
+const MAX_DATE_TEXT_LENGTH = 1000;
+
+/** todate's and todate_tz's SQL: NULL for a text or template past the bounds. */
+function boundedParse(scope: CompileScope, text: string, template: string, build: (text: string, template: string) => string): string {
+  return once(scope, [text, template], ([t, p]) => `CASE WHEN length(${t}) > ${MAX_DATE_TEXT_LENGTH} OR length(${p}) > ${MAX_TEMPLATE_LENGTH} THEN NULL ELSE ${build(t, p)} END`);
+}
+
+/** datetime_format's SQL: trimmed, '' for NULL, the error value for a template past the bound. */
+function boundedFormat(scope: CompileScope, template: string, build: (template: string) => string): string {
+  return once(scope, [template], ([p]) => errorWhen(`length(${p}) > ${MAX_TEMPLATE_LENGTH}`, `COALESCE(trim(${build(p)}), '')`));
+}
+
 export const DATE_FUNCTIONS: FormulaFunction[] = [
   {
     // The moment the formula is computed (the transaction's time on PostgreSQL).
@@ -63,22 +85,22 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
   // todate(text, template): the date PostgreSQL's to_timestamp reads (NULL when it cannot).
   fixed('todate', [TEXT, TEXT], ([text, template], scope, raw) => ({
     type: isoDate(false, true),
-    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw[1]), null, true, scope.text),
+    sql: boundedParse(scope, text.sql, template.sql, (t, p) => scope.db.parseDate(t, p, textLiteral(raw[1]), null, true, scope.text)),
   })),
   // todate_tz(text, template, zone): the moment of that wall clock in the zone.
   fixed('todate_tz', [TEXT, TEXT, TEXT], ([text, template, zone], scope, raw) => ({
     type: isoDate(true, true, { date_show_tzinfo: true, date_force_timezone: textLiteral(raw[2]) }),
-    sql: scope.db.parseDate(text.sql, template.sql, textLiteral(raw[1]), zone.sql, false, scope.text),
+    sql: boundedParse(scope, text.sql, template.sql, (t, p) => scope.db.parseDate(t, p, textLiteral(raw[1]), zone.sql, false, scope.text)),
   })),
   // datetime_format(date, template): to_char in UTC, trimmed; '' for NULL.
   fixed('datetime_format', [DATE, TEXT], ([date, template], scope) => ({
     type: formulaTypes.text(date.type.nullable),
-    sql: `COALESCE(trim(${scope.db.formatDate(date.sql, includesTime(date.type), template.sql, null)}), '')`,
+    sql: boundedFormat(scope, template.sql, (p) => scope.db.formatDate(date.sql, includesTime(date.type), p, null)),
   })),
   // datetime_format_tz(date, template, zone): to_char in the zone, trimmed; '' for NULL or an unknown zone.
   fixed('datetime_format_tz', [DATE, TEXT, TEXT], ([date, template, zone], scope) => ({
     type: formulaTypes.text(true),
-    sql: `COALESCE(trim(${scope.db.formatDate(date.sql, includesTime(date.type), template.sql, zone.sql)}), '')`,
+    sql: boundedFormat(scope, template.sql, (p) => scope.db.formatDate(date.sql, includesTime(date.type), p, zone.sql)),
   })),
   part('day', 'day'),
   part('month', 'month'),
@@ -110,7 +132,8 @@ export const DATE_FUNCTIONS: FormulaFunction[] = [
   fixed('date_interval', [TEXT], ([text], scope, raw) => {
     const literal = textLiteral(raw[0]);
     const interval = literal === null ? null : intervalParts(literal);
-    return { type: duration(true), sql: scope.db.intervalSeconds(text.sql, scope.text), ...(interval ? { interval } : {}) };
+    const sql = once(scope, [text.sql], ([t]) => `CASE WHEN length(${t}) > ${MAX_DATE_TEXT_LENGTH} THEN NULL ELSE ${scope.db.intervalSeconds(t, scope.text)} END`);
+    return { type: duration(true), sql, ...(interval ? { interval } : {}) };
   }),
   // toduration(seconds), toseconds(duration): durations are seconds already.
   // toduration(NaN) is NULL.

@@ -2,6 +2,7 @@ import type { CompileScope, Expr } from '../expr';
 import { decimalPlaces, formulaTypes, type FormulaType, type FormulaTypeName } from '../formula-type';
 import { accepts, argumentError, checkArgs, nanSafe, notNull, numberLiteral, once, selectOptionValue, withNullable } from './args';
 import type { FormulaFunction } from './function';
+import { boundedConcat } from './text-bounds';
 import { intervalPartsText, type IntervalParts } from '../sqlite/intervals';
 
 /*
@@ -188,9 +189,9 @@ export const NUMBER_FUNCTIONS: FormulaFunction[] = [
   operator('add', '+', ADDABLE, (a, b, scope) => {
     if (a.type.name === 'number') return { type: widest(a.type, b.type), sql: scope.db.arithmetic('+', a.sql, b.sql) };
     if (isTextual(a.type)) {
-      // Baserow's concat: both as text, NULL as ''.
+      // Baserow's concat: both as text, NULL as ''; the error value past the formula text limit.
       const right = isTextual(b.type) ? b.sql : `COALESCE(${toTextValue(b, scope).sql}, '')`;
-      return { type: formulaTypes.text(), sql: `(${a.sql} || ${right})` };
+      return { type: formulaTypes.text(), sql: boundedConcat(scope, [a.sql, right]) };
     }
     const nullable = a.type.nullable || b.type.nullable;
     if (a.type.name === 'date') return moved(a, b, 1, nullable, scope);

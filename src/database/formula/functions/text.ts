@@ -1,3 +1,4 @@
+import { FORMULA_ERROR_TEXT } from '../error-value';
 import { pgRegExp } from '../sqlite/regex';
 import type { CompileScope, Expr } from '../expr';
 import { callName } from '../expr';
@@ -5,6 +6,7 @@ import { formulaTypes, type FormulaType, type FormulaTypeName } from '../formula
 import { accepts, argumentError, checkArgs, fixed, notNull, once, selectOptionValue, textLiteral, withNullable } from './args';
 import { toTextValue } from './number';
 import type { FormulaFunction } from './function';
+import { boundedConcat, boundedReplace } from './text-bounds';
 
 /*
  * Text functions of Baserow's formula language (Baserow's function_defs.py: upper, lower,
@@ -75,7 +77,8 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
     arity: { min: 2, max: Infinity },
     aggregate: false,
     apply(args, scope) {
-      const joined = (values: string[]) => values.map((sql, i) => `COALESCE(${toText({ type: args[i].type, sql }, scope).sql}, '')`).join(' || ');
+      // The error value when the parts add up past the formula text limit (text-bounds.ts).
+      const joined = (values: string[]) => boundedConcat(scope, values.map((sql, i) => `COALESCE(${toText({ type: args[i].type, sql }, scope).sql}, '')`));
       const texts = args.every((arg) => ['text', 'char', 'url'].includes(arg.type.name));
       return { type: formulaTypes.text(), sql: `(${texts ? joined(args.map((arg) => arg.sql)) : once(scope, args.map((arg) => arg.sql), joined)})` };
     },
@@ -93,7 +96,8 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
       return { type: formulaTypes.text(a.type.nullable), sql: `CAST('' AS TEXT)` };
     },
   },
-  fixed('replace', [TEXT, TEXT, TEXT], ([a, b, c]) => ({ type: formulaTypes.text(), sql: `replace(${a.sql}, ${b.sql}, ${c.sql})` })),
+  // The error value when the result would pass the formula text limit.
+  fixed('replace', [TEXT, TEXT, TEXT], ([a, b, c], scope) => ({ type: formulaTypes.text(), sql: boundedReplace(scope, a.sql, b.sql, c.sql) })),
   fixed('search', [TEXT, TEXT], ([a, b], scope) => ({ type: formulaTypes.number(0), sql: scope.db.toNumber(`strpos(${a.sql}, ${b.sql})`) })),
   fixed('length', [TEXT], ([a], scope) => ({ type: formulaTypes.number(0), sql: scope.db.toNumber(scope.db.length(a.sql)) })),
   fixed('reverse', [TEXT], ([a]) => ({ type: a.type, sql: `reverse(${a.sql})` })),
@@ -105,12 +109,16 @@ export const TEXT_FUNCTIONS: FormulaFunction[] = [
   fixed('trim', [TEXT], ([a]) => ({ type: a.type, sql: `regexp_replace(${a.sql}, '(^\\s+|\\s+$)', '', 'g')` })),
   // Every match replaced (\1… its groups); a literal pattern that is no regular expression gives
   // '#ERROR!' as Baserow's try_regexp_replace does (others fail the query, on both databases).
-  fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement]) => {
+  // A pattern RE2 cannot run in linear time (back-references, lookahead) is no regular
+  // expression here, on both databases (see sqlite/regex.ts); a text or result that could
+  // pass the formula text limit is '#ERROR!' too (FormulaDialect.regexReplace).
+  fixed('regex_replace', [TEXT, TEXT, TEXT], ([a, pattern, replacement], scope) => {
     const literal = textLiteral(pattern);
     if (literal !== null && !validRegExp(literal)) {
-      return { type: a.type, sql: `CASE WHEN ${a.sql} IS NULL OR ${pattern.sql} IS NULL OR ${replacement.sql} IS NULL THEN NULL ELSE '#ERROR!' END` };
+      return { type: a.type, sql: `CASE WHEN ${a.sql} IS NULL OR ${pattern.sql} IS NULL OR ${replacement.sql} IS NULL THEN NULL ELSE '${FORMULA_ERROR_TEXT}' END` };
     }
-    return { type: a.type, sql: `regexp_replace(${a.sql}, ${pattern.sql}, ${replacement.sql}, 'g')` };
+    const sql = once(scope, [a.sql, pattern.sql, replacement.sql], ([t, p, r]) => scope.db.regexReplace(t, p, r, scope.maxTextLength));
+    return { type: a.type, sql };
   }),
   fixed('encode_uri', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.encodeUri(a.sql, false) })),
   fixed('encode_uri_component', [TEXT], ([a], scope) => ({ type: formulaTypes.text(a.type.nullable), sql: scope.db.encodeUri(a.sql, true) })),

@@ -1,4 +1,5 @@
 import { civilFromDays, daysInMonth } from '../../fields/values/calendar';
+import { RE2JS } from 're2js';
 import type { SqliteFunctions } from '../../../core/database/sqlite-functions';
 import { DAY_NAMES, MONTH_NAMES, NUMERIC_KEYS, parseDateTemplate, ROMAN_MONTHS } from './date-template';
 import { daysFromCivil, fromZone, isoText, type WallClock, wallMicros } from './dates';
@@ -35,7 +36,8 @@ const anyCase = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c
 const PARSE_WIDTHS: Record<string, number> = { YYYY: 4, YYY: 3, YY: 2, Y: 1, MM: 2, DD: 2, DDD: 3, D: 1, HH: 2, HH12: 2, HH24: 2, MI: 2, SS: 2, MS: 3, US: 6, FF1: 1, FF2: 2, FF3: 3, FF4: 4, FF5: 5, FF6: 6, SSSS: 4, SSSSS: 5, Q: 1 };
 
 const planCache = new Map<string, DateParsePlan | null>();
-const planRegExps = new Map<string, RegExp>();
+/** The plans' regular expressions, run by RE2 (linear time, with its linear-time lookbehinds): the text is any cell's. */
+const planRegExps = new Map<string, RE2JS>();
 
 /** The plan of a template (cached); null when it uses a pattern the plans do not read. */
 export function dateParsePlan(template: string): DateParsePlan | null {
@@ -253,7 +255,15 @@ function parseInstant(text: unknown, template: unknown, timeZone: unknown, dateO
   const plan = dateParsePlan(String(template));
   if (!plan) return null;
   let regExp = planRegExps.get(plan.regex);
-  if (!regExp) planRegExps.set(plan.regex, (regExp = new RegExp(plan.regex, 's')));
+  if (!regExp) {
+    try {
+      regExp = RE2JS.compile(plan.regex, RE2JS.DOTALL | RE2JS.LOOKBEHINDS);
+    } catch {
+      // Nested deeper than RE2 allows (a template of hundreds of fields; the formulas bound templates before): no date.
+      return null;
+    }
+    planRegExps.set(plan.regex, regExp);
+  }
   const match = regExp.exec(String(text));
   if (!match) return null;
   const wall = readDateCaptures(plan, match.slice(1));

@@ -101,6 +101,11 @@ export interface AppConfig {
   fileUploadUrlTimeoutSeconds: number;
   /** S3-compatible object storage instead of the disk, when a bucket is set. */
   s3: S3Config | null;
+  // Long writes (imports, table creation from data, duplications, template installs).
+  /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
+  longWriteChunkRows: number;
+  /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: an import with more failing rows than this fails whole. */
+  maxRowReportErrorCount: number;
 }
 
 export interface S3Config {
@@ -281,6 +286,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     fileUploadUrlAllowPrivateAddresses: bool(env, 'FILE_UPLOAD_URL_ALLOW_PRIVATE_ADDRESSES', false),
     fileUploadUrlTimeoutSeconds: int(env, 'FILE_UPLOAD_URL_TIMEOUT_SECONDS', 10, 1, 3600),
     s3: s3(env),
+    // Long writes.
+    longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
+    maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
   };
 }
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Inject, Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from './unit-of-work';
 
@@ -17,6 +18,8 @@ export function yieldTurn(): Promise<void> {
  */
 @Injectable()
 export class LongWrite {
+  private readonly logger = new Logger(LongWrite.name);
+
   constructor(
     private readonly db: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -37,8 +40,12 @@ export class LongWrite {
    * visible yet, so the events it records are dropped (the last chunk records the real ones).
    */
   async chunk<T>(work: () => Promise<T>, options: { hidden?: boolean } = {}): Promise<T> {
+    if (this.db.inTransaction) return work();
+    const start = performance.now();
     const result = await this.db.run(work, { dropEvents: options.hidden });
-    if (!this.db.inTransaction) await yieldTurn();
+    // How long the chunk held the writer (tune LONG_WRITE_CHUNK_ROWS by it: it is what an interactive write may wait).
+    this.logger.debug(`chunk of a long write: ${Math.round(performance.now() - start)} ms`);
+    await yieldTurn();
     return result;
   }
 }

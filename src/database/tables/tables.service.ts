@@ -31,6 +31,8 @@ export interface InitialField {
 export interface InitialTable {
   fields: InitialField[];
   rows: unknown[][];
+  /** Turns a row into the values of the fields, chunk by chunk as the rows are written (imported data: cells as text). */
+  cells?: (row: unknown[]) => unknown[];
 }
 
 /** Told after each chunk of rows a long table creation wrote (a job's progress; it throws to cancel). */
@@ -121,7 +123,7 @@ export class TablesService {
     if (!this.long.chunked) {
       return this.db.run(async () => {
         const { table, context, fields } = await this.startTable(database, name, initial.fields, userId, false);
-        await this.insertInitialRows(context, fields, initial.rows, userId);
+        await this.insertInitialRows(context, fields, initial.cells ? initial.rows.map(initial.cells) : initial.rows, userId);
         this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
         return table;
       });
@@ -132,6 +134,11 @@ export class TablesService {
       const size = this.long.chunkRows;
       for (let start = 0; start < total; start += size) {
         const rows = initial.rows.slice(start, start + size);
+        if (initial.cells) {
+          // The job owns imported rows: the ones taken are let go, so memory shrinks as it goes.
+          initial.rows.fill(null as unknown as unknown[], start, start + rows.length);
+          for (let i = 0; i < rows.length; i++) rows[i] = initial.cells(rows[i]);
+        }
         await this.long.chunk(() => this.insertInitialRows(context, fields, rows, userId), { hidden: true });
         await written?.(Math.min(total, start + size), total);
       }
@@ -321,23 +328,22 @@ export function tableFromData(data: unknown[][], firstRowHeader: boolean): Initi
   if (width === 0) throw DatabaseErrors.invalidInitialData();
   if (width > MAX_FIELDS_PER_TABLE) throw DatabaseErrors.maxFieldCountExceeded();
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  // In place, row by row: the caller's parsed body is not copied whole (a million rows).
-  for (let r = 0; r < data.length; r++) {
-    const row = data[r];
-    const cells = new Array<string | null>(width);
-    for (let i = 0; i < width; i++) cells[i] = text(row[i]);
-    data[r] = cells;
-  }
-  let rows = data as (string | null)[][];
+  // Cells become text as the rows are written, chunk by chunk (a million rows are not converted in one go).
+  const cells = (row: unknown[]): (string | null)[] => {
+    const values = new Array<string | null>(width);
+    for (let i = 0; i < width; i++) values[i] = text(row[i]);
+    return values;
+  };
+  let rows = data;
   let names = Array.from({ length: width }, (_, i) => `Field ${i + 1}`);
   if (firstRowHeader) {
-    names = rows[0].map((name, i) => (name && name.trim() ? name.trim() : `Field ${i + 1}`));
-    rows = rows.slice(1);
+    names = cells(data[0]).map((name, i) => (name && name.trim() ? name.trim() : `Field ${i + 1}`));
+    rows = data.slice(1);
   }
   for (const name of names) {
     if (name.length > 255) throw DatabaseErrors.maxFieldNameLength();
     if (name === 'id' || name === 'order') throw DatabaseErrors.reservedFieldName();
   }
   if (new Set(names).size !== names.length) throw DatabaseErrors.initialDataDuplicateNames();
-  return { fields: names.map((name) => ({ name, type: 'text' })), rows };
+  return { fields: names.map((name) => ({ name, type: 'text' })), rows, cells };
 }

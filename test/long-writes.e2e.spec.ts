@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { HiddenLeftovers } from '../src/database/tables/hidden-leftovers.service';
 import { databaseOf, emptyTable, endedJob } from './support/fixtures';
 
 /**
@@ -192,4 +193,31 @@ describe('a cancel or a failure mid-way leaves nothing', () => {
     expect(await storedTablesSettled(before)).toEqual(before);
     expect((await tablesOf()).map((x) => x.name)).not.toContain('Dup source 2');
   }, 120_000);
+});
+
+describe('after a crash mid-way', () => {
+  test('hidden tables and applications a stopped job left are deleted for good; trashed ones stay in the trash', async () => {
+    const ds = t.app.get(DataSource);
+    const workspaceId = (await api('GET', `/api/applications/${databaseId}/`)).body.workspace.id;
+    // What a process killed mid-way leaves: a table and an application flagged trashed, with no trash entry.
+    const leftover = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Leftover', data: rows(3) })).body.id;
+    const leftoverApp = (await api('POST', `/api/applications/workspace/${workspaceId}/`, { name: 'Leftover app', type: 'database', init_with_data: true })).body;
+    await ds.query(`UPDATE database_table SET trashed = ${TEST_DB === 'postgres' ? 'true' : '1'} WHERE id = ${leftover}`);
+    await ds.query(`UPDATE application SET trashed = ${TEST_DB === 'postgres' ? 'true' : '1'} WHERE id = ${leftoverApp.id}`);
+    const trashed = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Trashed', data: rows(3) })).body.id;
+    expect((await api('DELETE', `/api/database/tables/${trashed}/`)).status).toBe(204);
+    expect((await tablesOf()).map((x) => x.name)).not.toContain('Leftover');
+    expect((await api('GET', '/api/applications/')).body.map((a: any) => a.name)).not.toContain('Leftover app');
+
+    const counts = await t.app.get(HiddenLeftovers).deleteCreatedBefore(new Date(Date.now() + 60_000));
+    expect(counts).toEqual({ tables: 1, applications: 1 });
+    const stored = await storedTables();
+    expect(stored.sql).not.toContain(`database_table_${leftover}`);
+    expect(stored.sql).not.toContain(`database_table_${leftoverApp.tables[0].id}`);
+    expect(stored.sql).toContain(`database_table_${trashed}`);
+    const [{ count }] = await ds.query(`SELECT COUNT(*) AS count FROM application WHERE id = ${leftoverApp.id}`);
+    expect(Number(count)).toBe(0);
+    const contents = (await api('GET', `/api/trash/workspace/${workspaceId}/?application_id=${databaseId}`)).body;
+    expect(contents.results.map((item: any) => item.trash_item_id)).toContain(trashed);
+  });
 });

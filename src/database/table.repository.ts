@@ -82,6 +82,11 @@ export class TableRepository {
     return Number(row?.max ?? 0);
   }
 
+  /** Trashed tables created before `cutoff` (with the trash's entries, a long write's leftovers are told apart). */
+  trashedCreatedBefore(cutoff: Date): Promise<TableEntity[]> {
+    return this.repo.createQueryBuilder('t').where('t.trashed = :t AND t.created_on < :cutoff', { t: true, cutoff: cutoff.toISOString() }).getMany();
+  }
+
   /** Ids of the live tables of a database. */
   async liveIdsOfDatabase(databaseId: number): Promise<number[]> {
     const rows = await this.repo.find({ where: { databaseId, trashed: false }, select: { id: true }, order: { id: 'ASC' } });

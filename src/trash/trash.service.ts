@@ -136,6 +136,12 @@ export class TrashService {
   // ------------------------------------------------------------------ the API
 
   /** `GET /api/trash/`: the user's workspaces and their applications, trashed ones included. */
+  /** Of these trashed items of a type, the ones with no trash entry of their own (a long write's hidden builds). */
+  async withoutEntry(type: 'table' | 'application', ids: number[]): Promise<number[]> {
+    const entries = await this.repo.hasEntry(type, ids);
+    return ids.filter((id) => !entries.has(id));
+  }
+
   /**
    * Whether an application is one a long write (a duplication, a template install) is building:
    * flagged trashed with no trash entry of its own. It shows nowhere, the trash included.

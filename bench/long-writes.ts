@@ -5,7 +5,8 @@
  *
  *  - create: `POST /api/database/tables/database/{id}/async/` with `data` (three text columns),
  *    timed to the job's end;
- *  - import: `POST /api/database/tables/{id}/import/async/` of the same rows into an existing table.
+ *  - import: `POST /api/database/tables/{id}/import/async/` of the same rows into an existing table;
+ *  - with BENCH_DUPLICATE=1, duplication of the database holding both (`duplicate_application`).
  * While each runs, a second user creates a row in a table of their own every 100 ms: its latency
  * (the wait behind the long write) is reported as max and p99. The server's peak resident memory
  * is sampled from /proc every 20 ms. The server's REQUEST_BODY_LIMIT_MB must admit the body.
@@ -124,7 +125,17 @@ async function main(): Promise<void> {
     return { state: done.state, error: done.human_readable_error, count };
   }, probe);
 
-  console.log(JSON.stringify({ rows: ROWS, create, import: importing }, null, 2));
+  // Duplication of the database that now holds both tables (BENCH_DUPLICATE=1; it copies 2 × BENCH_ROWS rows).
+  const duplicate =
+    process.env.BENCH_DUPLICATE === '1'
+      ? await measured(async () => {
+          const started = await call('POST', `/api/applications/${ada.databaseId}/duplicate/async/`, ada.token);
+          const done = await job(ada.token, started.id);
+          return { state: done.state, error: done.human_readable_error, tables: done.duplicated_application?.tables?.length };
+        }, probe)
+      : null;
+
+  console.log(JSON.stringify({ rows: ROWS, create, import: importing, duplicate }, null, 2));
 }
 
 main().catch((error) => {

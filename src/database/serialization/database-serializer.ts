@@ -179,7 +179,10 @@ export class DatabaseSerializer {
   }
 
   private async buildTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
-    if (!this.long.chunked) {
+    // Rows that fit in one chunk are written with the tables, in one transaction.
+    let total = 0;
+    for (const doc of docs) total += doc.rows.length;
+    if (!this.long.chunked || total <= this.long.chunkRows) {
       return this.db.run(async () => {
         const { run, created } = await this.createTables(database, docs, options, () => true);
         for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, doc.rows, 0, doc.rows.length);
@@ -194,7 +197,6 @@ export class DatabaseSerializer {
     const first = await this.long.chunk(() => this.createTables(database, docs, options, inside), { hidden: true });
     const { run, created } = first;
     try {
-      const total = docs.reduce((sum, doc) => sum + doc.rows.length, 0);
       let done = 0;
       const size = this.long.chunkRows;
       for (const doc of docs) {

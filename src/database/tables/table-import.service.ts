@@ -101,7 +101,8 @@ export class TableImportService {
   async importRows(user: UserEntity, tableId: number, data: unknown[][], configuration: ImportConfiguration, progress: JobProgress | null): Promise<FailingRows> {
     const state: ImportState = { failingRows: {}, failures: 0, created: [], updated: [] };
     const report = (done: number) => progress?.set({ progress: Math.floor((done / data.length) * 100) });
-    if (!this.long.chunked || configuration.upsert_fields?.length) {
+    // An upsert, or rows that fit in one chunk, in one transaction.
+    if (!this.long.chunked || configuration.upsert_fields?.length || data.length <= this.long.chunkRows) {
       await this.db.run(async () => {
         const context = await this.contexts.require(tableId, user.id);
         const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;

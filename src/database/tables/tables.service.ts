@@ -120,7 +120,8 @@ export class TablesService {
   }
 
   private async buildTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
-    if (!this.long.chunked) {
+    // Rows that fit in one chunk are written with the table, in one transaction.
+    if (!this.long.chunked || initial.rows.length <= this.long.chunkRows) {
       return this.db.run(async () => {
         const { table, context, fields } = await this.startTable(database, name, initial.fields, userId, false);
         await this.insertInitialRows(context, fields, initial.cells ? initial.rows.map(initial.cells) : initial.rows, userId);

@@ -1,6 +1,6 @@
 /**
  * Long writes at scale, against a running server (`npm start`): BENCH_URL (http://127.0.0.1:8000),
- * BENCH_PID (the server's process id, for its resident memory), BENCH_ROWS (1,000,000).
+ * BENCH_PID (the server's process id, for its resident memory), BENCH_ROWS (1,000,000), BENCH_COLUMNS (3).
  * `ts-node --swc bench/long-writes.ts`
  *
  *  - create: `POST /api/database/tables/database/{id}/async/` with `data` (three text columns),
@@ -102,7 +102,9 @@ async function job(token: string, id: number): Promise<any> {
   }
 }
 
-const rows = () => Array.from({ length: ROWS }, (_, i) => [`row ${i}`, String(i), i % 3 ? 'some words here' : '']);
+/** BENCH_COLUMNS (3) text columns: a name, a number as text, then words. */
+const COLUMNS = Number(process.env.BENCH_COLUMNS ?? 3);
+const rows = () => Array.from({ length: ROWS }, (_, i) => [`row ${i}`, String(i), ...Array.from({ length: COLUMNS - 2 }, (_, c) => ((i + c) % 3 ? 'some words here' : ''))]);
 
 async function main(): Promise<void> {
   const ada = await signUp('ada');
@@ -117,7 +119,7 @@ async function main(): Promise<void> {
     return { state: done.state, error: done.human_readable_error, count };
   }, probe);
 
-  const target = (await call('POST', `/api/database/tables/database/${ada.databaseId}/`, ada.token, { name: 'Target', data: [['a', 'b', 'c']] })).id;
+  const target = (await call('POST', `/api/database/tables/database/${ada.databaseId}/`, ada.token, { name: 'Target', data: [Array.from({ length: COLUMNS }, (_, c) => `c${c}`)] })).id;
   const importing = await measured(async () => {
     const started = await call('POST', `/api/database/tables/${target}/import/async/`, ada.token, { data: rows() });
     const done = await job(ada.token, started.id);

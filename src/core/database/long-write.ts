@@ -4,6 +4,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from './unit-of-work';
 
+/** `LONG_WRITE_CHUNK_ROWS` is the chunk of rows of up to this many fields. */
+const CHUNK_FIELDS = 5;
+
 /** Lets whatever waits run first: requests are read, and a write queued for the writer takes it. */
 export function yieldTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -25,9 +28,14 @@ export class LongWrite {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Rows per chunk (`LONG_WRITE_CHUNK_ROWS`). */
+  /** Rows per chunk (`LONG_WRITE_CHUNK_ROWS`), for rows of up to five fields. */
   get chunkRows(): number {
     return this.config.longWriteChunkRows;
+  }
+
+  /** Rows per chunk of rows with this many fields: a chunk's time grows with its cells, so wider rows come fewer at a time. */
+  rowsPerChunk(fields: number): number {
+    return Math.max(1, Math.floor((this.config.longWriteChunkRows * CHUNK_FIELDS) / Math.max(CHUNK_FIELDS, fields)));
   }
 
   /** Whether the caller may write in chunks: not inside a transaction of its own caller's, which must stay one. */

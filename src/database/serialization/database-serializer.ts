@@ -181,8 +181,12 @@ export class DatabaseSerializer {
   private async buildTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
     // Rows that fit in one chunk are written with the tables, in one transaction.
     let total = 0;
-    for (const doc of docs) total += doc.rows.length;
-    if (!this.long.chunked || total <= this.long.chunkRows) {
+    let widest = 1;
+    for (const doc of docs) {
+      total += doc.rows.length;
+      widest = Math.max(widest, doc.fields.length);
+    }
+    if (!this.long.chunked || total <= this.long.rowsPerChunk(widest)) {
       return this.db.run(async () => {
         const { run, created } = await this.createTables(database, docs, options, () => true);
         for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, doc.rows, 0, doc.rows.length);
@@ -198,9 +202,9 @@ export class DatabaseSerializer {
     const { run, created } = first;
     try {
       let done = 0;
-      const size = this.long.chunkRows;
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
+        const size = this.long.rowsPerChunk(doc.fields.length);
         for (let start = 0; start < doc.rows.length; start += size) {
           await this.long.chunk(() => this.importColumnCells(run, tableId, doc, doc.rows, start, start + size), { hidden: true });
           done += Math.min(size, doc.rows.length - start);
@@ -209,6 +213,7 @@ export class DatabaseSerializer {
       }
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
+        const size = this.long.rowsPerChunk(doc.fields.length);
         for (let start = 0; start < doc.rows.length; start += size) {
           await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, doc.rows, start, start + size), { hidden: true });
         }

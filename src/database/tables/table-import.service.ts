@@ -101,8 +101,10 @@ export class TableImportService {
   async importRows(user: UserEntity, tableId: number, data: unknown[][], configuration: ImportConfiguration, progress: JobProgress | null): Promise<FailingRows> {
     const state: ImportState = { failingRows: {}, failures: 0, created: [], updated: [] };
     const report = (done: number) => progress?.set({ progress: Math.floor((done / data.length) * 100) });
+    const fieldIds = this.importFields(await this.contexts.require(tableId, user.id)).map((field) => field.id);
+    const size = this.long.rowsPerChunk(fieldIds.length);
     // An upsert, or rows that fit in one chunk, in one transaction.
-    if (!this.long.chunked || configuration.upsert_fields?.length || data.length <= this.long.chunkRows) {
+    if (!this.long.chunked || configuration.upsert_fields?.length || data.length <= size) {
       await this.db.run(async () => {
         const context = await this.contexts.require(tableId, user.id);
         const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;
@@ -112,18 +114,17 @@ export class TableImportService {
       });
       return state.failingRows;
     }
-    const fieldIds = this.importFields(await this.contexts.require(tableId, user.id)).map((field) => field.id);
     try {
-      for (let start = 0; start < data.length; start += this.long.chunkRows) {
+      for (let start = 0; start < data.length; start += size) {
         await this.long.chunk(async () => {
           const context = await this.contexts.require(tableId, user.id);
           // The columns of the data are the fields as they were when the import began.
           if (this.importFields(context).map((field) => field.id).join() !== fieldIds.join()) throw DatabaseErrors.importFieldsChanged();
           const session = await this.rowsService.beginImport(context);
-          await this.importRange(context, user.id, data, start, Math.min(data.length, start + this.long.chunkRows), configuration, null, session, state, null);
+          await this.importRange(context, user.id, data, start, Math.min(data.length, start + size), configuration, null, session, state, null);
           this.db.rowsChanged(tableId);
         });
-        await report(Math.min(data.length, start + this.long.chunkRows));
+        await report(Math.min(data.length, start + size));
       }
       await this.db.run(async () => this.rowsService.announceImport(await this.contexts.require(tableId, user.id), state.created));
     } catch (error) {

@@ -121,7 +121,8 @@ export class TablesService {
 
   private async buildTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
     // Rows that fit in one chunk are written with the table, in one transaction.
-    if (!this.long.chunked || initial.rows.length <= this.long.chunkRows) {
+    const size = this.long.rowsPerChunk(initial.fields.length);
+    if (!this.long.chunked || initial.rows.length <= size) {
       return this.db.run(async () => {
         const { table, context, fields } = await this.startTable(database, name, initial.fields, userId, false);
         await this.insertInitialRows(context, fields, initial.cells ? initial.rows.map(initial.cells) : initial.rows, userId);
@@ -132,7 +133,6 @@ export class TablesService {
     const { table, context, fields } = await this.long.chunk(() => this.startTable(database, name, initial.fields, userId, true), { hidden: true });
     try {
       const total = initial.rows.length;
-      const size = this.long.chunkRows;
       for (let start = 0; start < total; start += size) {
         const rows = initial.rows.slice(start, start + size);
         if (initial.cells) {

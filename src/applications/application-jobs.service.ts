@@ -20,7 +20,7 @@ export class ApplicationJobsService {
   async duplicateAsync(user: UserEntity, applicationId: number): Promise<Record<string, unknown>> {
     const original = await this.applications.get(user, applicationId);
     const job = await this.runner.start(user, 'duplicate_application', { original_application: original, duplicated_application: null }, async (progress) => {
-      const copy = await this.applications.duplicate(user, applicationId);
+      const copy = await this.applications.duplicate(user, applicationId, (done, total) => progress.set({ progress: Math.floor((done / total) * 98) }));
       await progress.set({ progress: 99 });
       return { duplicated_application: await this.applications.serializeOne(copy) };
     });

@@ -10,6 +10,9 @@ export interface ApplicationDocument {
   [key: string]: unknown;
 }
 
+/** Told after each chunk of rows a long write wrote (a job's progress; it throws to cancel). */
+export type RowsWritten = (done: number, total: number) => Promise<void>;
+
 /**
  * One kind of application (Baserow's application type registry). A module adds a type by
  * registering an implementation with ApplicationTypeRegistry when it starts.
@@ -22,8 +25,11 @@ export interface ApplicationType {
   afterCreate?(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void>;
   /** The application with its data as a serialized document (duplication, templates, export). */
   exportSerialized?(application: ApplicationEntity): Promise<ApplicationDocument>;
-  /** Fills a new application from a serialized document of this type (inside the creating unit of work). */
-  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null): Promise<void>;
+  /**
+   * Fills a new application from a serialized document of this type: inside the caller's unit
+   * of work, or, outside one, as a long write into the application, which is hidden meanwhile.
+   */
+  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten): Promise<void>;
   /** Called inside the unit of work that deletes the application for good (drops its data). */
   beforePermanentDelete?(application: ApplicationEntity): Promise<void>;
 }

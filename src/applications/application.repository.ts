@@ -11,6 +11,11 @@ export class ApplicationRepository {
     return this.db.manager.getRepository(ApplicationEntity);
   }
 
+  /** Trashed applications created before `cutoff` (with the trash's entries, a long write's leftovers are told apart). */
+  trashedCreatedBefore(cutoff: Date): Promise<ApplicationEntity[]> {
+    return this.repo.createQueryBuilder('a').where('a.trashed = :t AND a.created_on < :cutoff', { t: true, cutoff: cutoff.toISOString() }).getMany();
+  }
+
   /** An application that is not trashed, in a workspace that is not trashed. */
   findLive(id: number): Promise<ApplicationEntity | null> {
     return this.repo

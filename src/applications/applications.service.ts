@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { HiddenBuilds, LongWrite } from '../core/database/long-write';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, Errors } from '../core/errors/api-error';
@@ -11,7 +12,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
-import { ApplicationDocument, ApplicationTypeRegistry } from './application-type';
+import { ApplicationDocument, ApplicationType, ApplicationTypeRegistry, RowsWritten } from './application-type';
 
 
 
@@ -24,8 +25,11 @@ export function hashId(id: number): string {
 
 @Injectable()
 export class ApplicationsService {
+  private readonly logger = new Logger(ApplicationsService.name);
+
   constructor(
     private readonly db: UnitOfWork,
+    private readonly long: LongWrite,
     private readonly repo: ApplicationRepository,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly workspaces: WorkspacesService,
@@ -158,28 +162,33 @@ export class ApplicationsService {
   }
 
   /**
-   * Copies an application (export then import through its type's serializer, one unit of
-   * work): named "<name> 2" (or the next free number), placed right after the original.
+   * Copies an application (export then import through its type's serializer): named "<name> 2"
+   * (or the next free number), placed right after the original. Outside a unit of work it is a
+   * long write: the copy is built hidden (flagged trashed with no trash entry: listed nowhere,
+   * the trash included), its data in chunks, then shown in one last short transaction that
+   * records its events; a failure or a cancel (`written` throws) deletes it for good.
    */
-  async duplicate(user: UserEntity, applicationId: number): Promise<ApplicationEntity> {
+  async duplicate(user: UserEntity, applicationId: number, written?: RowsWritten): Promise<ApplicationEntity> {
+    const original = await this.require(applicationId, user.id);
+    const type = this.types.get(original.type);
+    if (!type?.exportSerialized || !type.importSerialized) throw applicationTypeDoesNotExist(original.type);
+    const document = await type.exportSerialized(original);
+    const base = original.name.slice(0, 150);
+    const [copy] = await this.importHidden(user, original.workspaceId, [{ type, document, name: base }], written);
     return this.db.run(async () => {
-      const original = await this.require(applicationId, user.id);
-      const type = this.types.get(original.type);
-      if (!type?.exportSerialized || !type.importSerialized) throw applicationTypeDoesNotExist(original.type);
-      const document = await type.exportSerialized(original);
       const siblings = await this.repo.ofWorkspaces([original.workspaceId]);
       const names = new Set(siblings.map((a) => a.name));
-      const base = original.name.slice(0, 150);
       let number = 2;
       while (names.has(`${base} ${number}`)) number++;
-      const after = siblings.filter((sibling) => sibling.order > original.order);
+      const at = siblings.find((a) => a.id === original.id)?.order ?? original.order;
+      const after = siblings.filter((sibling) => sibling.order > at);
       for (const sibling of after) await this.repo.update(sibling.id, { order: sibling.order + 1 });
-      const copy = await this.repo.create({ workspaceId: original.workspaceId, name: `${base} ${number}`, type: original.type, order: original.order + 1, createdOn: new Date(), trashed: false });
-      await type.importSerialized(copy, document, user);
+      Object.assign(copy, { name: `${base} ${number}`, order: at + 1, trashed: false });
+      await this.repo.update(copy.id, { name: copy.name, order: copy.order, trashed: false });
       this.db.record('application.created', { applicationId: copy.id, workspaceId: copy.workspaceId });
       // The applications after it moved one place on: the other clients learn the new order.
       if (after.length) {
-        const ordered = [...siblings.filter((s) => s.order <= original.order), copy, ...after].map((a) => a.id);
+        const ordered = [...siblings.filter((s) => s.order <= at), copy, ...after].map((a) => a.id);
         this.db.record('applications.reordered', { workspaceId: copy.workspaceId, applicationIds: ordered });
       }
       return copy;
@@ -188,22 +197,69 @@ export class ApplicationsService {
 
   /**
    * Creates applications from serialized documents, last in the workspace in document order
-   * (template installation, one unit of work); the caller checked the membership.
+   * (template installation); the caller checked the membership. All or nothing: they are built
+   * hidden and shown together in one last transaction (see `duplicate`).
    */
-  async importDocuments(user: UserEntity | null, workspaceId: number, documents: ApplicationDocument[]): Promise<ApplicationEntity[]> {
+  async importDocuments(user: UserEntity | null, workspaceId: number, documents: ApplicationDocument[], written?: RowsWritten): Promise<ApplicationEntity[]> {
+    const items = documents.map((document) => {
+      const type = this.types.get(document.type);
+      if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
+      return { type, document, name: String(document.name).slice(0, 160) };
+    });
+    const created = await this.importHidden(user, workspaceId, items, written);
     return this.db.run(async () => {
-      const created: ApplicationEntity[] = [];
-      for (const document of documents) {
-        const type = this.types.get(document.type);
-        if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
-        const order = (await this.repo.maxOrder(workspaceId)) + 1;
-        const application = await this.repo.create({ workspaceId, name: String(document.name).slice(0, 160), type: document.type, order, createdOn: new Date(), trashed: false });
-        await type.importSerialized(application, document, user);
+      for (const application of created) {
+        application.order = (await this.repo.maxOrder(workspaceId)) + 1;
+        application.trashed = false;
+        await this.repo.update(application.id, { order: application.order, trashed: false });
         this.db.record('application.created', { applicationId: application.id, workspaceId });
-        created.push(application);
       }
       return created;
     });
+  }
+
+  /** Applications built hidden from documents, each created in a short transaction of its own first; all deleted for good when one fails. */
+  private importHidden(
+    user: UserEntity | null,
+    workspaceId: number,
+    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    written?: RowsWritten,
+  ): Promise<ApplicationEntity[]> {
+    return HiddenBuilds.run(() => this.buildHidden(user, workspaceId, items, written));
+  }
+
+  private async buildHidden(
+    user: UserEntity | null,
+    workspaceId: number,
+    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    written?: RowsWritten,
+  ): Promise<ApplicationEntity[]> {
+    const created: ApplicationEntity[] = [];
+    try {
+      for (const { type, document, name } of items) {
+        const application = await this.long.chunk(
+          () => this.repo.create({ workspaceId, name, type: document.type, order: 0, createdOn: new Date(), trashed: true }),
+          { hidden: true },
+        );
+        created.push(application);
+        HiddenBuilds.addApplication(application.id);
+        await type.importSerialized!(application, document, user, written);
+      }
+    } catch (error) {
+      // Inside a caller's transaction, its rollback takes them.
+      if (this.long.chunked) for (const application of created) await this.dropHidden(application);
+      throw error;
+    }
+    return created;
+  }
+
+  /** Deletes for good an application a long write built and did not show. */
+  private async dropHidden(application: ApplicationEntity): Promise<void> {
+    try {
+      await this.db.run(() => this.permanentlyDelete(application), { dropEvents: true });
+    } catch (error) {
+      this.logger.error(`Deleting the hidden application ${application.id} failed`, error instanceof Error ? error.stack : String(error));
+    }
   }
 
   /** Orders the workspace's applications as listed; the ones not listed get order 0. */

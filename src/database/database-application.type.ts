@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApplicationEntity } from '../applications/application.entity';
-import type { ApplicationDocument, ApplicationType } from '../applications/application-type';
+import type { ApplicationDocument, ApplicationType, RowsWritten } from '../applications/application-type';
 import { ApiError } from '../core/errors/api-error';
 import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument } from './serialization/database-document';
 import { DatabaseSerializer } from './serialization/database-serializer';
@@ -25,12 +25,12 @@ export class DatabaseApplicationType implements ApplicationType {
   }
 
   /** The document's tables, in their order, with everything they hold (ids mapped to the new ones). */
-  async importSerialized(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null): Promise<void> {
+  async importSerialized(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten): Promise<void> {
     if (!isDatabaseDocument(document)) {
       throw new ApiError('ERROR_INVALID_SERIALIZED_APPLICATION', 400, 'The serialized database is not a Rowspace database document of a known version.');
     }
     const tables = (document as unknown as DatabaseDocument).tables;
-    await this.serializer.importTables(application, tables, { userId: user?.id ?? null, keepForeign: false, place: (table) => ({ name: table.name, order: table.order }) });
+    await this.serializer.importTables(application, tables, { userId: user?.id ?? null, keepForeign: false, written, place: (table) => ({ name: table.name, order: table.order }) });
   }
 
   async extraKeys(applications: ApplicationEntity[]): Promise<Map<number, Record<string, unknown>>> {

@@ -7,6 +7,8 @@ export const DatabaseErrors = {
   noPermissionToTable: () => new ApiError('ERROR_NO_PERMISSION_TO_TABLE', 401, 'The token does not have permissions to the table.'),
   tableNotInDatabase: (id: number) => new ApiError('ERROR_TABLE_NOT_IN_DATABASE', 400, `The table id ${id} does not belong to the database.`),
   fieldDoesNotExist: () => new ApiError('ERROR_FIELD_DOES_NOT_EXIST', 404, 'The requested field does not exist.'),
+  /** The table's fields changed while an import wrote in chunks (its columns no longer name the same fields). */
+  importFieldsChanged: () => new ApiError('ERROR_IMPORT_FIELDS_CHANGED', 400, "The table's fields changed during the import; the rows it had imported were removed."),
   fieldNotInTable: () => new ApiError('ERROR_FIELD_NOT_IN_TABLE', 400, 'The provided field does not belong in the related table.'),
   cannotDeletePrimaryField: () => new ApiError('ERROR_CANNOT_DELETE_PRIMARY_FIELD', 400, ''),
   cannotChangeFieldType: () => new ApiError('ERROR_CANNOT_CHANGE_FIELD_TYPE', 400, ''),

@@ -30,6 +30,7 @@ import { TableContextService } from './table-context';
 import { TableRepository } from './table.repository';
 import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
+import { HiddenLeftovers } from './tables/hidden-leftovers.service';
 import { TableJobsService } from './tables/table-jobs.service';
 import { TableImportService } from './tables/table-import.service';
 import { ImportFileParser } from './import/import-file-parser.service';
@@ -73,6 +74,7 @@ import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
     TableJobsService,
     TableImportService,
     ImportFileParser,
+    HiddenLeftovers,
     RowReader,
     RowInput,
     RowCascade,

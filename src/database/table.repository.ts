@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationEntity } from '../applications/application.entity';
+import { HiddenBuilds } from '../core/database/long-write';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { WorkspaceEntity, WorkspaceUserEntity } from '../workspaces/workspace.entity';
 import { TableEntity } from './table.entity';
@@ -45,7 +46,13 @@ export class TableRepository {
       .select(['t.id', 't.databaseId', 't.name', 't.order', 't.createdOn', 't.trashed', 't.fieldsVersion', 't.rowsVersion'])
       .addSelect('a.workspace_id', 'workspace_id')
       .addSelect('wu.id', 'membership_id')
-      .where('t.id = :tableId AND t.trashed = :f AND a.trashed = :f AND w.trashed = :f', { tableId, f: false })
+      // A long write reaches what it builds hidden (see HiddenBuilds); no one else does.
+      .where('t.id = :tableId AND (t.trashed = :f OR t.id IN (:...hiddenTables)) AND (a.trashed = :f OR a.id IN (:...hiddenApplications)) AND w.trashed = :f', {
+        tableId,
+        f: false,
+        hiddenTables: HiddenBuilds.tables(),
+        hiddenApplications: HiddenBuilds.applications(),
+      })
       .getRawAndEntities();
     const table = raw.entities[0];
     if (!table) return null;
@@ -73,6 +80,11 @@ export class TableRepository {
   async maxOrder(databaseId: number): Promise<number> {
     const row = await this.repo.createQueryBuilder('t').select('MAX(t.order)', 'max').where('t.database_id = :databaseId', { databaseId }).getRawOne();
     return Number(row?.max ?? 0);
+  }
+
+  /** Trashed tables created before `cutoff` (with the trash's entries, a long write's leftovers are told apart). */
+  trashedCreatedBefore(cutoff: Date): Promise<TableEntity[]> {
+    return this.repo.createQueryBuilder('t').where('t.trashed = :t AND t.created_on < :cutoff', { t: true, cutoff: cutoff.toISOString() }).getMany();
   }
 
   /** Ids of the live tables of a database. */

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApplicationsService } from '../applications/applications.service';
 import type { ApplicationJson } from '../applications/application.serializer';
+import type { RowsWritten } from '../applications/application-type';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
-import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { JobRunner } from '../jobs/job-runner';
 import { serializeJob } from '../jobs/jobs.service';
@@ -37,7 +37,6 @@ export interface TemplateJson {
 export class TemplatesService {
   constructor(
     private readonly catalog: TemplateCatalog,
-    private readonly db: UnitOfWork,
     private readonly applications: ApplicationsService,
     private readonly workspaces: WorkspacesService,
     private readonly workspaceRepo: WorkspaceRepository,
@@ -83,11 +82,10 @@ export class TemplatesService {
   }
 
   /** Installs the template's applications last in the workspace; `application_created` for each after commit. */
-  async install(user: UserEntity, workspaceId: number, templateId: number): Promise<ApplicationJson[]> {
-    const installed = await this.db.run(async () => {
-      const template = await this.check(user, workspaceId, templateId);
-      return this.applications.importDocuments(user, workspaceId, structuredClone(template.applications));
-    });
+  async install(user: UserEntity, workspaceId: number, templateId: number, written?: RowsWritten): Promise<ApplicationJson[]> {
+    // A long write: the applications are built hidden, in chunks, and shown together at the end.
+    const template = await this.check(user, workspaceId, templateId);
+    const installed = await this.applications.importDocuments(user, workspaceId, structuredClone(template.applications), written);
     return this.applications.serialize(installed);
   }
 
@@ -95,8 +93,8 @@ export class TemplatesService {
   async installAsync(user: UserEntity, workspaceId: number, templateId: number): Promise<Record<string, unknown>> {
     const template = await this.check(user, workspaceId, templateId);
     const { workspace } = await this.workspaces.requireMember(workspaceId, user.id);
-    const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: this.json(template), installed_applications: [] }, async () => ({
-      installed_applications: await this.install(user, workspaceId, templateId),
+    const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: this.json(template), installed_applications: [] }, async (progress) => ({
+      installed_applications: await this.install(user, workspaceId, templateId, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) })),
     }));
     return serializeJob(job);
   }

@@ -136,6 +136,20 @@ export class TrashService {
   // ------------------------------------------------------------------ the API
 
   /** `GET /api/trash/`: the user's workspaces and their applications, trashed ones included. */
+  /** Of these trashed items of a type, the ones with no trash entry of their own (a long write's hidden builds). */
+  async withoutEntry(type: 'table' | 'application', ids: number[]): Promise<number[]> {
+    const entries = await this.repo.hasEntry(type, ids);
+    return ids.filter((id) => !entries.has(id));
+  }
+
+  /**
+   * Whether an application is one a long write (a duplication, a template install) is building:
+   * flagged trashed with no trash entry of its own. It shows nowhere, the trash included.
+   */
+  private async isHidden(application: { id: number; trashed: boolean }): Promise<boolean> {
+    return application.trashed && !(await this.repo.hasEntry('application', [application.id])).size;
+  }
+
   async structure(user: UserEntity): Promise<TrashStructureJson> {
     const workspaces: TrashStructureJson['workspaces'] = [];
     const all = await this.repo.workspacesOfUser(user.id);
@@ -144,7 +158,7 @@ export class TrashService {
       if (await this.repo.isMarked('workspace', workspace.id)) continue;
       const items: TrashStructureJson['workspaces'][number]['applications'] = [];
       for (const application of applications.filter((a) => a.workspaceId === workspace.id)) {
-        if (await this.repo.isMarked('application', application.id)) continue;
+        if ((await this.repo.isMarked('application', application.id)) || (await this.isHidden(application))) continue;
         items.push({ id: application.id, name: application.name, trashed: application.trashed, type: application.type });
       }
       workspaces.push({ id: workspace.id, trashed: workspace.trashed, name: workspace.name, applications: items });
@@ -239,7 +253,7 @@ export class TrashService {
     if (!workspace || (await this.repo.isMarked('workspace', workspaceId))) throw Errors.workspaceDoesNotExist();
     if (applicationId !== null) {
       const application = await this.repo.findApplication(applicationId);
-      if (!application || (await this.repo.isMarked('application', applicationId))) throw Errors.applicationDoesNotExist();
+      if (!application || (await this.repo.isMarked('application', applicationId)) || (await this.isHidden(application))) throw Errors.applicationDoesNotExist();
       if (application.workspaceId !== workspaceId) throw Errors.applicationNotInWorkspace(applicationId);
     }
     if (!(await this.repo.isMember(workspaceId, user.id))) throw Errors.userNotInWorkspace();

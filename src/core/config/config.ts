@@ -122,6 +122,11 @@ export interface AppConfig {
   /** An .xlsx whose entries would inflate to more than this, or an entry inflating more than this ratio, is refused before it is read. */
   importExcelMaxInflatedBytes: number;
   importExcelMaxCompressionRatio: number;
+  // Long writes (imports, table creation from data, duplications, template installs).
+  /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
+  longWriteChunkRows: number;
+  /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: an import with more failing rows than this fails whole. */
+  maxRowReportErrorCount: number;
 }
 
 export interface S3Config {
@@ -315,6 +320,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importMaxColumns: int(env, 'IMPORT_MAX_COLUMNS', 600, 1, 100_000),
     importExcelMaxInflatedBytes: int(env, 'IMPORT_EXCEL_MAX_INFLATED_MB', 32, 1, 64 * 1024) * 1024 * 1024,
     importExcelMaxCompressionRatio: int(env, 'IMPORT_EXCEL_MAX_COMPRESSION_RATIO', 100, 2, 100_000),
+    // Long writes.
+    longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
+    maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
   };
 }
 

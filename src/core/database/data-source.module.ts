@@ -6,6 +6,7 @@ import { Dialect, dialectFor } from './dialect';
 import { OwnedSchema } from './owned-schema';
 import { SqliteConnection } from './sqlite-connection';
 import { SqliteReadPool } from './sqlite-read-pool';
+import { LongWrite } from './long-write';
 import { DIALECT } from './tokens';
 import { UnitOfWork } from './unit-of-work';
 import { WriteVersions } from './write-versions';
@@ -41,9 +42,10 @@ const OWNED_SCHEMA = Symbol('OWNED_SCHEMA');
       },
     },
     UnitOfWork,
+    LongWrite,
     WriteVersions,
   ],
-  exports: [DataSource, DIALECT, UnitOfWork, WriteVersions],
+  exports: [DataSource, DIALECT, UnitOfWork, LongWrite, WriteVersions],
 })
 export class DataSourceModule implements OnApplicationShutdown {
   static forRoot(schema: OwnedSchema): DynamicModule {

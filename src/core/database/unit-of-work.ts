@@ -64,7 +64,11 @@ export class UnitOfWork {
     return this.dialect.read(this.dataSource, sql, params) as Promise<T[]>;
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * `work` in one transaction (or in the caller's). With `dropEvents`, the events it records are
+   * not dispatched: a chunk of a long write that builds something nobody sees yet.
+   */
+  async run<T>(work: () => Promise<T>, options: { dropEvents?: boolean } = {}): Promise<T> {
     if (this.current.getStore()) return work();
     const events: DomainEvent[] = [];
     const rowTables = new Set<number>();
@@ -81,7 +85,7 @@ export class UnitOfWork {
       // Rolled back too: on SQLite's one connection, reads outside it saw its rows.
       this.versions.rowsChanged(rowTables);
     }
-    await this.dispatch(events);
+    if (!options.dropEvents) await this.dispatch(events);
     return result;
   }
 

@@ -163,17 +163,23 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       const maxItems = spec.maxItems ?? LIST_MAX_ITEMS;
       if (value.length > maxItems) return err(`Ensure this field has no more than ${maxItems} elements.`, 'max_length');
       const tree: ErrorTree = {};
-      let same = true;
-      const items = value.map((item, index) => {
+      let failed = false;
+      // A list whose items are kept as they are is kept itself (an import's rows are not copied):
+      // a new list is begun only at the first item that changes.
+      let items: unknown[] | null = null;
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
         const result = checkValue(spec.of, item);
-        if ('error' in result) tree[String(index)] = result.error;
-        const coerced = 'value' in result ? result.value : undefined;
-        if (coerced !== item) same = false;
-        return coerced;
-      });
-      if (Object.keys(tree).length) return { error: tree };
-      // A list whose items are kept as they are is kept itself (an import's rows are not copied).
-      return { value: same ? value : items };
+        if ('error' in result) {
+          tree[String(index)] = result.error;
+          failed = true;
+          continue;
+        }
+        if (result.value !== item && !items) items = value.slice(0, index);
+        items?.push(result.value);
+      }
+      if (failed) return { error: tree };
+      return { value: items ?? value };
     }
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) return err(`Expected a dictionary of items but got type "${pythonTypeName(value)}".`, 'not_a_dict');

@@ -312,6 +312,22 @@ export class RowsService {
     }
   }
 
+  /**
+   * Undoes rows an import committed in earlier chunks (it failed or was cancelled): they leave
+   * what is computed from them, then go for good with their links. No message: the import's
+   * rows were never announced.
+   */
+  async removeImported(context: TableContext, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    const session = await this.cascade.begin(context);
+    await this.rows.setTrashed(context.table.id, ids, true);
+    await this.cascade.run(session, context, ids, 'all');
+    const ctx = this.contexts.fieldContext(context, null);
+    for (const field of context.fields) await this.types.of(field).deleteRelations?.(field, ids, ctx);
+    await this.rows.delete(context.table.id, ids);
+    this.db.rowsChanged(context.table.id);
+  }
+
   private async writeRelations(context: TableContext, ids: number[], relations: Map<FieldEntity, unknown>[], userId: number | null): Promise<void> {
     const ctx = this.contexts.fieldContext(context, userId);
     for (const field of context.fields) {

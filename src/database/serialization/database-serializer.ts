@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApplicationEntity } from '../../applications/application.entity';
 import { Dialect, parseOrder } from '../../core/database/dialect';
+import { HiddenBuilds, LongWrite } from '../../core/database/long-write';
 import { DIALECT } from '../../core/database/tokens';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../fields/field.entity';
@@ -37,6 +38,20 @@ export type TablePlacement = (doc: TableDocument) => { name: string; order: numb
 
 const ROW_BATCH = 500;
 
+/** How a document's tables are imported (see `importTables`). */
+export interface TableImportOptions {
+  userId: number | null;
+  /** References to tables outside the document stay (a table copied within its own database). */
+  keepForeign: boolean;
+  place: TablePlacement;
+  /** The tables are created flagged trashed (with no trash entry: seen nowhere) until `finish` shows them. */
+  hidden?: boolean;
+  /** The import's last work, in its last transaction (shows hidden tables, records the events). */
+  finish?: (tables: TableEntity[]) => Promise<void>;
+  /** Told after each chunk of rows (a job's progress; it throws to cancel). */
+  written?: (done: number, total: number) => Promise<void>;
+}
+
 /**
  * The one way Rowspace copies database data: tables (fields with their properties and select
  * options, views with their filters, sorts, group-bys, decorations and field options, rows
@@ -46,10 +61,12 @@ const ROW_BATCH = 500;
  */
 @Injectable()
 export class DatabaseSerializer {
+  private readonly logger = new Logger(DatabaseSerializer.name);
   private views: ViewSerializer | null = null;
 
   constructor(
     private readonly db: UnitOfWork,
+    private readonly long: LongWrite,
     private readonly tables: TableRepository,
     private readonly schema: TableSchemaRepository,
     private readonly contexts: TableContextService,
@@ -149,51 +166,142 @@ export class DatabaseSerializer {
    * after the rest, a link's related side with it), the rows with their ids, the relations,
    * the computed fields after what they read (their cells computed), the field orders of the
    * document, then the views. Answers the new tables in document order.
+   *
+   * Inside a caller's unit of work it is part of it. Outside one it is a long write: the tables
+   * and the fields among them first, then the rows and their relations in chunks of
+   * `LONG_WRITE_CHUNK_ROWS`, each its own transaction (their events dropped: nothing of it is
+   * visible yet, the tables being hidden or in a hidden database), and last, in one transaction,
+   * what reaches outside the new tables (links to other tables, with their cells), the computed
+   * fields, the views and `finish`. A failure drops the tables it created.
    */
-  async importTables(database: ApplicationEntity, docs: TableDocument[], options: { userId: number | null; keepForeign: boolean; place: TablePlacement }): Promise<TableEntity[]> {
-    return this.db.run(async () => {
-      const ids = new ImportIds(options.keepForeign);
-      const created: TableEntity[] = [];
+  importTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
+    return HiddenBuilds.run(() => this.buildTables(database, docs, options));
+  }
+
+  private async buildTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
+    // Rows that fit in one chunk are written with the tables, in one transaction.
+    let total = 0;
+    let widest = 1;
+    for (const doc of docs) {
+      total += doc.rows.length;
+      widest = Math.max(widest, doc.fields.length);
+    }
+    if (!this.long.chunked || total <= this.long.rowsPerChunk(widest)) {
+      return this.db.run(async () => {
+        const { run, created } = await this.createTables(database, docs, options, () => true);
+        for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, doc.rows, 0, doc.rows.length);
+        for (const doc of docs) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, doc.fields, doc.rows, 0, doc.rows.length);
+        await this.completeTables(run, docs, created, options);
+        return created;
+      });
+    }
+    const documentTables = new Set(docs.map((doc) => doc.id));
+    // A link among the new tables is made with them; one to another table, in the last transaction.
+    const inside = (field: FieldDocument) => field.type !== 'link_row' || documentTables.has(Number(field.properties.link_row_table_id ?? field.properties.link_row_table));
+    const first = await this.long.chunk(() => this.createTables(database, docs, options, inside), { hidden: true });
+    const { run, created } = first;
+    try {
+      let done = 0;
       for (const doc of docs) {
-        const { name, order } = options.place(doc);
-        const table = await this.tables.create({ databaseId: database.id, name, order, createdOn: new Date(), trashed: false, fieldsVersion: 0, rowsVersion: 0 });
-        await this.schema.createTable(table.id, []);
-        ids.tables.set(doc.id, table.id);
-        created.push(table);
-      }
-      const contexts = new Map<number, TableContext>();
-      for (const table of created) contexts.set(table.id, await this.contexts.withFields(table, database.workspaceId));
-      const run: FieldImport = { ids, contexts, userId: options.userId, docs: new Map(docs.flatMap((t) => t.fields.map((f) => [f.id, f] as const))) };
-
-      const pending = docs.flatMap((doc) => doc.fields.map((field) => ({ table: doc, field })));
-      const isComputed = (f: FieldDocument) => !!this.types.get(f.type)?.computed;
-      const isLink = (f: FieldDocument) => f.type === 'link_row';
-      const stages = [
-        pending.filter(({ field }) => !isComputed(field) && !isLink(field)),
-        pending.filter(({ field }) => isLink(field) && field.properties.side !== 'b'),
-        pending.filter(({ field }) => isLink(field) && field.properties.side === 'b'),
-      ];
-      for (const stage of stages) for (const { table, field } of stage) await this.importField(run, ids.tables.get(table.id)!, field);
-
-      for (const doc of docs) await this.importColumnCells(run, ids.tables.get(doc.id)!, doc, doc.rows);
-      for (const doc of docs) await this.importRelationCells(run, ids.tables.get(doc.id)!, doc.fields, doc.rows);
-
-      for (const { table, field } of computedOrder(pending.filter(({ field }) => isComputed(field)))) await this.importField(run, ids.tables.get(table.id)!, field);
-
-      for (const doc of docs) {
-        const tableId = ids.tables.get(doc.id)!;
-        const before = await this.reload(run, tableId);
-        for (const field of doc.fields) {
-          const id = ids.fields.get(field.id);
-          const current = id === undefined ? undefined : before.byId.get(id);
-          if (current && current.order !== field.order) await this.fieldRepo.save({ ...current, order: field.order } as FieldEntity);
+        const tableId = run.ids.tables.get(doc.id)!;
+        const size = this.long.rowsPerChunk(doc.fields.length);
+        for (let start = 0; start < doc.rows.length; start += size) {
+          await this.long.chunk(() => this.importColumnCells(run, tableId, doc, doc.rows, start, start + size), { hidden: true });
+          done += Math.min(size, doc.rows.length - start);
+          await options.written?.(done, total);
         }
-        await this.tables.bump(tableId, 'fields_version');
-        const context = await this.reload(run, tableId);
-        await this.views?.importViews(context, doc.views ?? [], ids);
       }
+      for (const doc of docs) {
+        const tableId = run.ids.tables.get(doc.id)!;
+        const size = this.long.rowsPerChunk(doc.fields.length);
+        for (let start = 0; start < doc.rows.length; start += size) {
+          await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, doc.rows, start, start + size), { hidden: true });
+        }
+        await options.written?.(done, total);
+      }
+      await this.db.run(async () => {
+        const before = new Set(run.ids.fields.keys());
+        for (const stage of this.fieldStages(docs, (field) => !inside(field))) for (const { table, field } of stage) await this.importField(run, run.ids.tables.get(table.id)!, field);
+        for (const doc of docs) {
+          const added = doc.fields.filter((field) => !before.has(field.id));
+          if (added.length) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, added, doc.rows, 0, doc.rows.length);
+        }
+        await this.completeTables(run, docs, created, options);
+      });
       return created;
-    });
+    } catch (error) {
+      await this.dropTables(created);
+      throw error;
+    }
+  }
+
+  /** The tables and their SQL tables, and the fields of `which` that are not computed (links after the rest). */
+  private async createTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions, which: (field: FieldDocument) => boolean) {
+    const ids = new ImportIds(options.keepForeign);
+    const created: TableEntity[] = [];
+    for (const doc of docs) {
+      const { name, order } = options.place(doc);
+      const table = await this.tables.create({ databaseId: database.id, name, order, createdOn: new Date(), trashed: options.hidden ?? false, fieldsVersion: 0, rowsVersion: 0 });
+      await this.schema.createTable(table.id, []);
+      if (table.trashed) HiddenBuilds.addTable(table.id);
+      ids.tables.set(doc.id, table.id);
+      created.push(table);
+    }
+    const contexts = new Map<number, TableContext>();
+    for (const table of created) contexts.set(table.id, await this.contexts.withFields(table, database.workspaceId));
+    const run: FieldImport = { ids, contexts, userId: options.userId, docs: new Map(docs.flatMap((t) => t.fields.map((f) => [f.id, f] as const))) };
+    for (const stage of this.fieldStages(docs, which)) for (const { table, field } of stage) await this.importField(run, ids.tables.get(table.id)!, field);
+    return { run, created };
+  }
+
+  /** The document's fields of `which` that are not computed, in the order they are created: the others, then links' first sides, then their second sides. */
+  private fieldStages(docs: TableDocument[], which: (field: FieldDocument) => boolean) {
+    const pending = docs.flatMap((doc) => doc.fields.filter(which).map((field) => ({ table: doc, field })));
+    const isComputed = (f: FieldDocument) => !!this.types.get(f.type)?.computed;
+    const isLink = (f: FieldDocument) => f.type === 'link_row';
+    return [
+      pending.filter(({ field }) => !isComputed(field) && !isLink(field)),
+      pending.filter(({ field }) => isLink(field) && field.properties.side !== 'b'),
+      pending.filter(({ field }) => isLink(field) && field.properties.side === 'b'),
+    ];
+  }
+
+  /** Once the rows are in: the computed fields (their cells computed), the document's field orders, the views, then `finish`. */
+  private async completeTables(run: FieldImport, docs: TableDocument[], created: TableEntity[], options: TableImportOptions): Promise<void> {
+    const pending = docs.flatMap((doc) => doc.fields.map((field) => ({ table: doc, field })));
+    for (const { table, field } of computedOrder(pending.filter(({ field }) => !!this.types.get(field.type)?.computed))) await this.importField(run, run.ids.tables.get(table.id)!, field);
+    for (const doc of docs) {
+      const tableId = run.ids.tables.get(doc.id)!;
+      const before = await this.reload(run, tableId);
+      for (const field of doc.fields) {
+        const id = run.ids.fields.get(field.id);
+        const current = id === undefined ? undefined : before.byId.get(id);
+        if (current && current.order !== field.order) await this.fieldRepo.save({ ...current, order: field.order } as FieldEntity);
+      }
+      await this.tables.bump(tableId, 'fields_version');
+      const context = await this.reload(run, tableId);
+      await this.views?.importViews(context, doc.views ?? [], run.ids);
+    }
+    await options.finish?.(created);
+  }
+
+  /** Drops what a failed long import created: the tables' field storage (junction tables), SQL tables and metadata. */
+  private async dropTables(tables: TableEntity[]): Promise<void> {
+    try {
+      await this.db.run(
+        async () => {
+          for (const table of tables) {
+            const ctx = this.contexts.fieldContext({ table, selectOptions: new Map() }, null);
+            for (const field of await this.fieldRepo.allOfTable(table.id)) await this.types.of(field).dropStorage?.(field, ctx);
+            await this.schema.dropTable(table.id);
+            await this.tables.delete(table.id);
+          }
+        },
+        { dropEvents: true },
+      );
+    } catch (error) {
+      this.logger.error(`Dropping the tables of a failed import failed (${tables.map((t) => t.id).join(', ')})`, error instanceof Error ? error.stack : String(error));
+    }
   }
 
   /**
@@ -209,7 +317,7 @@ export class DatabaseSerializer {
       if (!change) throw new Error(`The field ${doc.id} cannot be imported.`);
       if (rows) {
         await this.importColumnCellsOfExistingRows(run, context.table.id, doc, rows);
-        await this.importRelationCells(run, context.table.id, [doc], rows);
+        await this.importRelationCells(run, context.table.id, [doc], rows, 0, rows.length);
       }
       return change;
     });
@@ -297,13 +405,14 @@ export class DatabaseSerializer {
     });
   }
 
-  private async importColumnCells(run: FieldImport, tableId: number, table: TableDocument, rows: RowDocument[]): Promise<void> {
+  private async importColumnCells(run: FieldImport, tableId: number, table: TableDocument, rows: RowDocument[], from: number, to: number): Promise<void> {
     const context = await this.reload(run, tableId);
     const fields = await this.columnFields(run, tableId, table.fields);
     const columns = fields.map(({ field }) => fieldColumn(field));
-    for (let i = 0; i < rows.length; i += ROW_BATCH) {
+    const end = Math.min(to, rows.length);
+    for (let i = from; i < end; i += ROW_BATCH) {
       const batch: ImportedRow[] = [];
-      for (const row of rows.slice(i, i + ROW_BATCH)) {
+      for (const row of rows.slice(i, Math.min(end, i + ROW_BATCH))) {
         const values: Record<string, unknown> = {};
         for (const { doc, field, type } of fields) values[fieldColumn(field)] = await this.prepareCell(run, field, type, row[`field_${doc.id}`], context);
         batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, values });
@@ -326,7 +435,8 @@ export class DatabaseSerializer {
   }
 
   /** Cells kept outside the row (links, multiple selects, collaborators), once every table's rows exist. */
-  private async importRelationCells(run: FieldImport, tableId: number, docs: FieldDocument[], rows: RowDocument[]): Promise<void> {
+  private async importRelationCells(run: FieldImport, tableId: number, docs: FieldDocument[], rows: RowDocument[], from: number, to: number): Promise<void> {
+    const end = Math.min(to, rows.length);
     const context = await this.reload(run, tableId);
     const ctx = this.contexts.fieldContext(context, run.userId);
     for (const doc of docs) {
@@ -337,9 +447,9 @@ export class DatabaseSerializer {
       const type = this.types.of(field);
       if (type.computed || type.column(field) || !type.writeRelations) continue;
       const key = `field_${doc.id}`;
-      for (let i = 0; i < rows.length; i += ROW_BATCH) {
+      for (let i = from; i < end; i += ROW_BATCH) {
         const values = [];
-        for (const row of rows.slice(i, i + ROW_BATCH)) if (row[key] !== undefined) values.push({ id: Number(row.id), value: await this.prepareCell(run, field, type, row[key], context) });
+        for (const row of rows.slice(i, Math.min(end, i + ROW_BATCH))) if (row[key] !== undefined) values.push({ id: Number(row.id), value: await this.prepareCell(run, field, type, row[key], context) });
         await type.writeRelations(field, values, ctx);
       }
     }

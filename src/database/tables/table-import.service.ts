@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
+import { LongWrite } from '../../core/database/long-write';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ApiError, ErrorTree, FieldError, validationError } from '../../core/errors/api-error';
 import { pythonTypeName } from '../../core/validation/field';
@@ -9,6 +11,7 @@ import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { CellError, FieldTypeRegistry, fieldColumn } from '../fields/field-type';
 import { RowRepository } from '../rows/row.repository';
+import type { RowWriteSession } from '../rows/row-cascade';
 import { ImportedCells, RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 
@@ -19,8 +22,6 @@ import { TableContext, TableContextService } from '../table-context';
  * with 256 by 80 MB, at the same speed.
  */
 const BATCH_ROWS = 256;
-/** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: more failing rows than this fail the whole import. */
-export const MAX_REPORTED_ERRORS = 30_000;
 
 /** What an import into an existing table writes: rows of cells, and the optional upsert and skip settings. */
 export interface ImportInput {
@@ -40,22 +41,39 @@ const minLengthError = (length: number): FieldError => ({ error: `Ensure this fi
 /** The report of a finished import: per failing row index, the messages per field. */
 export type FailingRows = Record<string, Record<string, string[]>>;
 
+/** What an import has done so far: its failing rows, and the rows it created and updated. */
+interface ImportState {
+  failingRows: FailingRows;
+  failures: number;
+  created: number[];
+  updated: number[];
+}
+
 /**
  * Imports rows into an existing table (`file_import` jobs): the columns of `data` are the
  * table's writable fields in their order (primary first), each value is converted by its
  * field type as a row create converts it, rows that fail are reported and left out, the
- * others are inserted in multi-row statements, all in one transaction. With `upsert_fields`,
- * a row whose `upsert_values` match an existing row updates it instead.
+ * others are inserted in multi-row statements. With `upsert_fields`, a row whose
+ * `upsert_values` match an existing row updates it instead.
+ *
+ * An append is a long write: chunks of `LONG_WRITE_CHUNK_ROWS` rows, each its own transaction,
+ * so that other writes take turns with it; its rows show as they are committed (as rows another
+ * user creates) and are announced once at the end. A failure or a cancel deletes the rows its
+ * committed chunks created. An upsert, which changes existing rows, stays one transaction.
  */
 @Injectable()
 export class TableImportService {
+  private readonly logger = new Logger(TableImportService.name);
+
   constructor(
     private readonly db: UnitOfWork,
+    private readonly long: LongWrite,
     private readonly contexts: TableContextService,
     private readonly rowsService: RowsService,
     private readonly rows: RowRepository,
     private readonly types: FieldTypeRegistry,
     private readonly runner: JobRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Checks the table and the configuration, then runs the import as a `file_import` job. */
@@ -77,55 +95,110 @@ export class TableImportService {
   }
 
   /**
-   * The import itself, in one transaction: nothing stays when it fails or is cancelled (a
-   * progress report notices the cancel and throws). Answers the failing rows.
+   * The import itself: nothing stays when it fails or is cancelled (a progress report notices
+   * the cancel and throws). Answers the failing rows.
    */
   async importRows(user: UserEntity, tableId: number, data: unknown[][], configuration: ImportConfiguration, progress: JobProgress | null): Promise<FailingRows> {
-    const failingRows: FailingRows = {};
-    await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
-      const fields = this.importFields(context);
-      const skipped = new Set(configuration.skipped_fields ?? []);
-      const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;
-      const session = await this.rowsService.beginImport(context);
-      const created: number[] = [];
-      const updated: number[] = [];
-      let failures = 0;
-      for (let start = 0; start < data.length; start += BATCH_ROWS) {
-        const chunk = data.slice(start, start + BATCH_ROWS);
-        // The job owns its rows: the ones done are let go, so memory shrinks as the import goes.
-        data.fill(null as unknown as unknown[], start, start + chunk.length);
-        const bodies = chunk.map((row) => {
-          const body: Record<string, unknown> = {};
-          fields.forEach((field, i) => {
-            if (!skipped.has(field.id) && Array.isArray(row) && i < row.length) body[fieldColumn(field)] = row[i];
-          });
-          return body;
+    const state: ImportState = { failingRows: {}, failures: 0, created: [], updated: [] };
+    const report = (done: number) => progress?.set({ progress: Math.floor((done / data.length) * 100) });
+    const fieldIds = this.importFields(await this.contexts.require(tableId, user.id)).map((field) => field.id);
+    const size = this.long.rowsPerChunk(fieldIds.length);
+    // An upsert, or rows that fit in one chunk, in one transaction.
+    if (!this.long.chunked || configuration.upsert_fields?.length || data.length <= size) {
+      await this.db.run(async () => {
+        const context = await this.contexts.require(tableId, user.id);
+        const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;
+        const session = await this.rowsService.beginImport(context);
+        await this.importRange(context, user.id, data, 0, data.length, configuration, upsert, session, state, report);
+        await this.rowsService.announceImport(context, state.created, state.updated);
+      });
+      return state.failingRows;
+    }
+    try {
+      for (let start = 0; start < data.length; start += size) {
+        await this.long.chunk(async () => {
+          const context = await this.contexts.require(tableId, user.id);
+          // The columns of the data are the fields as they were when the import began.
+          if (this.importFields(context).map((field) => field.id).join() !== fieldIds.join()) throw DatabaseErrors.importFieldsChanged();
+          const session = await this.rowsService.beginImport(context);
+          await this.importRange(context, user.id, data, start, Math.min(data.length, start + size), configuration, null, session, state, null);
+          this.db.rowsChanged(tableId);
         });
-        const { valid, failing, validIndexes } = await this.prepare(context, bodies, user.id);
-        for (const [index, errors] of failing) failingRows[String(start + index)] = errors;
-        failures += failing.size;
-        if (failures > MAX_REPORTED_ERRORS) {
-          throw new JobFailure('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 'This file import has raised too many errors.', { report: { failing_rows: failingRows } });
-        }
-        const inserts: ImportedCells[] = [];
-        const updates: { id: number; cells: ImportedCells }[] = [];
-        for (const [k, cells] of valid.entries()) {
-          const index = start + validIndexes[k];
-          const existing = upsert ? await this.matchUpsert(context, upsert, configuration.upsert_values?.[index], user.id) : undefined;
-          if (existing === undefined) inserts.push(cells);
-          else updates.push({ id: existing, cells });
-        }
-        await this.rowsService.updateImported(context, updates, user.id, session);
-        updated.push(...updates.map((u) => u.id));
-        created.push(...(await this.rowsService.insertImported(context, inserts, user.id, session)));
-        await progress?.set({ progress: Math.floor(((start + chunk.length) / data.length) * 100) });
+        await report(Math.min(data.length, start + size));
+      }
+      await this.db.run(async () => this.rowsService.announceImport(await this.contexts.require(tableId, user.id), state.created));
+    } catch (error) {
+      await this.undo(tableId, state.created);
+      throw error;
+    }
+    return state.failingRows;
+  }
+
+  /** Deletes the rows a failed or cancelled import created, in chunks as they were written. */
+  private async undo(tableId: number, ids: number[]): Promise<void> {
+    try {
+      for (let start = 0; start < ids.length; start += this.long.chunkRows) {
+        const part = ids.slice(start, start + this.long.chunkRows);
+        await this.long.chunk(async () => {
+          const context = await this.contexts.ofTable(tableId);
+          if (context) await this.rowsService.removeImported(context, part);
+        });
+      }
+    } catch (error) {
+      this.logger.error(`Undoing the import into table ${tableId} failed`, error instanceof Error ? error.stack : String(error));
+    }
+  }
+
+  /** Rows `from` to `to` of the data, in batches, inside the caller's transaction. */
+  private async importRange(
+    context: TableContext,
+    userId: number,
+    data: unknown[][],
+    from: number,
+    to: number,
+    configuration: ImportConfiguration,
+    upsert: { fields: FieldEntity[]; rows: Map<string, number> } | null,
+    session: RowWriteSession | null,
+    state: ImportState,
+    report: ((done: number) => Promise<void> | undefined) | null,
+  ): Promise<void> {
+    const fields = this.importFields(context);
+    const skipped = new Set(configuration.skipped_fields ?? []);
+    for (let start = from; start < to; start += BATCH_ROWS) {
+      const chunk = data.slice(start, Math.min(to, start + BATCH_ROWS));
+      // The job owns its rows: the ones done are let go, so memory shrinks as the import goes.
+      data.fill(null as unknown as unknown[], start, start + chunk.length);
+      const bodies = chunk.map((row) => {
+        const body: Record<string, unknown> = {};
+        fields.forEach((field, i) => {
+          if (!skipped.has(field.id) && Array.isArray(row) && i < row.length) body[fieldColumn(field)] = row[i];
+        });
+        return body;
+      });
+      const { valid, failing, validIndexes } = await this.prepare(context, bodies, userId);
+      for (const [index, errors] of failing) state.failingRows[String(start + index)] = errors;
+      state.failures += failing.size;
+      if (state.failures > this.config.maxRowReportErrorCount) {
+        throw new JobFailure('ERROR_REPORT_MAX_ERRORS_COUNT_EXCEEDED', 'This file import has raised too many errors.', { report: { failing_rows: state.failingRows } });
+      }
+      const inserts: ImportedCells[] = [];
+      const updates: { id: number; cells: ImportedCells }[] = [];
+      for (const [k, cells] of valid.entries()) {
+        const index = start + validIndexes[k];
+        const existing = upsert ? await this.matchUpsert(context, upsert, configuration.upsert_values?.[index], userId) : undefined;
+        if (existing === undefined) inserts.push(cells);
+        else updates.push({ id: existing, cells });
+      }
+      await this.rowsService.updateImported(context, updates, userId, session);
+      for (const update of updates) state.updated.push(update.id);
+      // A loop, not push(...ids): no spread of a long array into a call.
+      for (const id of await this.rowsService.insertImported(context, inserts, userId, session)) state.created.push(id);
+      if (report) {
+        await report(start + chunk.length);
         // SQLite's driver answers without leaving the microtask queue: let other requests (polls, cancels) in.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      await this.rowsService.announceImport(context, created, updated);
-    });
-    return failingRows;
+    }
   }
 
   private async prepare(context: TableContext, bodies: Record<string, unknown>[], userId: number) {

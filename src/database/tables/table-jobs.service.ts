@@ -21,9 +21,10 @@ export class TableJobsService {
       user,
       'file_import',
       { database_id: databaseId, name: input.name, table_id: null, first_row_header: input.firstRowHeader, report: { failing_rows: {} } },
-      async () => {
+      async (progress) => {
         const initial = input.data ? tableFromData(input.data, input.firstRowHeader) : EXAMPLE_TABLE;
-        const table = await this.tables.createTable(database, input.name, initial, user.id);
+        // Each chunk reports progress, which notices a cancel: the hidden table is then dropped.
+        const table = await this.tables.createTable(database, input.name, initial, user.id, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) }));
         return { table_id: table.id };
       },
     );
@@ -33,8 +34,8 @@ export class TableJobsService {
   /** `duplicate_table`: a copy named "<name> 2" placed right after the original. */
   async duplicateAsync(user: UserEntity, tableId: number): Promise<Record<string, unknown>> {
     const original = await this.tables.get(user, tableId);
-    const job: JobEntity = await this.runner.start(user, 'duplicate_table', { original_table: original, duplicated_table: null }, async () => {
-      const table = await this.tables.duplicate(user, tableId);
+    const job: JobEntity = await this.runner.start(user, 'duplicate_table', { original_table: original, duplicated_table: null }, async (progress) => {
+      const table = await this.tables.duplicate(user, tableId, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) }));
       return { duplicated_table: serializeTable(table) };
     });
     return serializeJob(job);

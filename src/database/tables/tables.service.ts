@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ApplicationsService } from '../../applications/applications.service';
 import type { ApplicationEntity } from '../../applications/application.entity';
+import { HiddenBuilds, LongWrite } from '../../core/database/long-write';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { Errors } from '../../core/errors/api-error';
 import { TrashService } from '../../trash/trash.service';
 import type { UserEntity } from '../../users/user.entity';
+import type { FieldEntity } from '../fields/field.entity';
 import { DatabaseErrors } from '../database.errors';
 import { FieldsService, MAX_FIELDS_PER_TABLE } from '../fields/fields.service';
 import { FieldTypeRegistry, fieldColumn } from '../fields/field-type';
@@ -29,7 +31,12 @@ export interface InitialField {
 export interface InitialTable {
   fields: InitialField[];
   rows: unknown[][];
+  /** Turns a row into the values of the fields, chunk by chunk as the rows are written (imported data: cells as text). */
+  cells?: (row: unknown[]) => unknown[];
 }
+
+/** Told after each chunk of rows a long table creation wrote (a job's progress; it throws to cancel). */
+export type RowsWritten = (done: number, total: number) => Promise<void>;
 
 /** What the views module does when tables are created or duplicated. */
 export interface DefaultViewFactory {
@@ -56,10 +63,12 @@ export const EXAMPLE_TABLE: InitialTable = {
  */
 @Injectable()
 export class TablesService {
+  private readonly logger = new Logger(TablesService.name);
   private viewFactory: DefaultViewFactory | null = null;
 
   constructor(
     private readonly db: UnitOfWork,
+    private readonly long: LongWrite,
     private readonly repo: TableRepository,
     private readonly contexts: TableContextService,
     private readonly applications: ApplicationsService,
@@ -93,63 +102,117 @@ export class TablesService {
   }
 
   async create(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader?: boolean }): Promise<TableJson> {
-    const table = await this.db.run(async () => {
-      const database = await this.requireDatabase(user, databaseId);
-      const initial = input.data ? tableFromData(input.data, input.firstRowHeader ?? false) : EXAMPLE_TABLE;
-      return this.createTable(database, input.name, initial, user.id);
-    });
-    return serializeTable(table);
+    const database = await this.requireDatabase(user, databaseId);
+    const initial = input.data ? tableFromData(input.data, input.firstRowHeader ?? false) : EXAMPLE_TABLE;
+    return serializeTable(await this.createTable(database, input.name, initial, user.id));
   }
 
   /**
    * Creates a table with its fields, SQL table, rows and first view, last in the database.
-   * Used by the API, `init_with_data`, the example workspace and jobs.
+   * Used by the API, `init_with_data`, the example workspace and jobs. Inside a caller's unit of
+   * work it is part of it; outside one it is a long write: the table is built hidden (flagged
+   * trashed, with no trash entry: listed nowhere, reachable by no one, no messages) with its rows
+   * in chunks, each its own transaction, then shown in one last short transaction that records
+   * `table.created`. A failure or a cancel (`written` throws) drops the hidden table.
    */
-  async createTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null): Promise<TableEntity> {
-    return this.db.run(async () => {
-      const table = await this.repo.create({
-        databaseId: database.id,
-        name,
-        order: (await this.repo.maxOrder(database.id)) + 1,
-        createdOn: new Date(),
-        trashed: false,
-        fieldsVersion: 0,
-        rowsVersion: 0,
+  createTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
+    return HiddenBuilds.run(() => this.buildTable(database, name, initial, userId, written));
+  }
+
+  private async buildTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
+    // Rows that fit in one chunk are written with the table, in one transaction.
+    const size = this.long.rowsPerChunk(initial.fields.length);
+    if (!this.long.chunked || initial.rows.length <= size) {
+      return this.db.run(async () => {
+        const { table, context, fields } = await this.startTable(database, name, initial.fields, userId, false);
+        await this.insertInitialRows(context, fields, initial.cells ? initial.rows.map(initial.cells) : initial.rows, userId);
+        this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
+        return table;
       });
-      await this.schema.createTable(table.id, []);
-      let context: TableContext = await this.contexts.withFields(table, database.workspaceId);
-      const widths = new Map<number, number>();
-      const created = [];
-      for (const [index, spec] of initial.fields.entries()) {
-        const { field } = await this.fields.createField(context, userId, { name: spec.name, type: spec.type, properties: spec.properties, primary: index === 0 });
-        created.push(field);
-        if (spec.width) widths.set(field.id, spec.width);
-        context = await this.contexts.reload(context);
-      }
-      if (initial.rows.length) {
-        const ctx = this.contexts.fieldContext(context, userId);
-        const ordered = created.map((field) => context.byId.get(field.id)!);
-        const values = [];
-        for (const row of initial.rows) {
-          const cells: Record<string, unknown> = {};
-          for (const [i, field] of ordered.entries()) {
-            const type = this.types.of(field);
-            cells[fieldColumn(field)] = row[i] === undefined ? type.defaultValue(field, ctx) : await type.prepareValue(field, row[i], ctx);
-          }
-          values.push(cells);
+    }
+    const { table, context, fields } = await this.long.chunk(() => this.startTable(database, name, initial.fields, userId, true), { hidden: true });
+    try {
+      const total = initial.rows.length;
+      for (let start = 0; start < total; start += size) {
+        const rows = initial.rows.slice(start, start + size);
+        if (initial.cells) {
+          // The job owns imported rows: the ones taken are let go, so memory shrinks as it goes.
+          initial.rows.fill(null as unknown as unknown[], start, start + rows.length);
+          for (let i = 0; i < rows.length; i++) rows[i] = initial.cells(rows[i]);
         }
-        const orders = await this.rows.nextOrders(table.id, values.length);
-        await this.rows.insert(
-          table.id,
-          values.map((cells, i) => ({ values: cells, order: orders[i] })),
-          ordered.map((f) => fieldColumn(f)),
-          userId,
-        );
+        await this.long.chunk(() => this.insertInitialRows(context, fields, rows, userId), { hidden: true });
+        await written?.(Math.min(total, start + size), total);
       }
-      await this.viewFactory?.createDefaultView(context, widths);
-      this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
-      return table;
+      return await this.db.run(async () => {
+        const shown = { ...table, trashed: false, order: (await this.repo.maxOrder(database.id)) + 1 };
+        await this.repo.update(table.id, { trashed: false, order: shown.order });
+        this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
+        return shown;
+      });
+    } catch (error) {
+      await this.dropHidden(table);
+      throw error;
+    }
+  }
+
+  /** Drops a table a long write built and did not show (it failed or was cancelled). */
+  async dropHidden(table: TableEntity): Promise<void> {
+    try {
+      await this.db.run(() => this.deleteForGood(table), { dropEvents: true });
+    } catch (error) {
+      // Invisible either way; the next start drops it (see HiddenLeftovers).
+      this.logger.error(`Dropping the hidden table ${table.id} failed`, error instanceof Error ? error.stack : String(error));
+    }
+  }
+
+  /** The table, its fields (the first primary), its SQL table and its first view; `hidden` until a long write shows it. */
+  private async startTable(database: ApplicationEntity, name: string, specs: InitialField[], userId: number | null, hidden: boolean) {
+    const table = await this.repo.create({
+      databaseId: database.id,
+      name,
+      // A hidden table takes its place when it is shown.
+      order: hidden ? 0 : (await this.repo.maxOrder(database.id)) + 1,
+      createdOn: new Date(),
+      trashed: hidden,
+      fieldsVersion: 0,
+      rowsVersion: 0,
     });
+    if (hidden) HiddenBuilds.addTable(table.id);
+    await this.schema.createTable(table.id, []);
+    let context: TableContext = await this.contexts.withFields(table, database.workspaceId);
+    const widths = new Map<number, number>();
+    const created = [];
+    for (const [index, spec] of specs.entries()) {
+      const { field } = await this.fields.createField(context, userId, { name: spec.name, type: spec.type, properties: spec.properties, primary: index === 0 });
+      created.push(field);
+      if (spec.width) widths.set(field.id, spec.width);
+      context = await this.contexts.reload(context);
+    }
+    await this.viewFactory?.createDefaultView(context, widths);
+    const fields = created.map((field) => context.byId.get(field.id)!);
+    return { table, context, fields };
+  }
+
+  /** Rows of raw values, one per field in order, inserted as the table's last rows. */
+  private async insertInitialRows(context: TableContext, fields: FieldEntity[], rows: unknown[][], userId: number | null): Promise<void> {
+    if (!rows.length) return;
+    const ctx = this.contexts.fieldContext(context, userId);
+    const types = fields.map((field) => this.types.of(field));
+    const values = [];
+    for (const row of rows) {
+      const cells: Record<string, unknown> = {};
+      for (const [i, field] of fields.entries()) {
+        cells[fieldColumn(field)] = row[i] === undefined ? types[i].defaultValue(field, ctx) : await types[i].prepareValue(field, row[i], ctx);
+      }
+      values.push(cells);
+    }
+    const orders = await this.rows.nextOrders(context.table.id, values.length);
+    await this.rows.insert(
+      context.table.id,
+      values.map((cells, i) => ({ values: cells, order: orders[i] })),
+      fields.map((f) => fieldColumn(f)),
+      userId,
+    );
   }
 
   async rename(user: UserEntity, tableId: number, name: string | undefined): Promise<TableJson> {
@@ -212,25 +275,33 @@ export class TablesService {
    * Copies a table through the serializer: the fields with their properties, the rows with
    * their ids and orders, the views; named "<name> 2" (or the next free number) and placed
    * right after it. Links to other tables link the same tables (with new related fields).
+   * Outside a unit of work it is a long write (see `DatabaseSerializer.importTables`): the copy
+   * is built hidden and shown, in its place, by the import's last transaction.
    */
-  async duplicate(user: UserEntity, tableId: number): Promise<TableEntity> {
-    return this.db.run(async () => {
-      const original = await this.contexts.require(tableId, user.id);
-      const database = await this.applications.require(original.table.databaseId, user.id);
-      const siblings = await this.repo.ofDatabases([original.table.databaseId]);
-      const names = new Set(siblings.map((t) => t.name));
-      let number = 2;
-      while (names.has(`${original.table.name} ${number}`)) number++;
-      for (const sibling of siblings) if (sibling.order > original.table.order) await this.repo.update(sibling.id, { order: sibling.order + 1 });
-      const doc = await this.serializer.exportTable(original);
-      const [table] = await this.serializer.importTables(database, [doc], {
-        userId: user.id,
-        keepForeign: true,
-        place: () => ({ name: `${original.table.name} ${number}`, order: original.table.order + 1 }),
-      });
-      this.db.record('table.created', { tableId: table.id, databaseId: table.databaseId, workspaceId: original.workspaceId });
-      return table;
+  async duplicate(user: UserEntity, tableId: number, written?: RowsWritten): Promise<TableEntity> {
+    const original = await this.contexts.require(tableId, user.id);
+    const database = await this.applications.require(original.table.databaseId, user.id);
+    const doc = await this.serializer.exportTable(original);
+    const [table] = await this.serializer.importTables(database, [doc], {
+      userId: user.id,
+      keepForeign: true,
+      hidden: true,
+      written,
+      place: () => ({ name: original.table.name, order: original.table.order + 1 }),
+      finish: async ([copy]) => {
+        // Named and placed now, against the siblings as they are at the end.
+        const siblings = (await this.repo.ofDatabases([original.table.databaseId])).filter((t) => t.id !== copy.id);
+        const names = new Set(siblings.map((t) => t.name));
+        let number = 2;
+        while (names.has(`${original.table.name} ${number}`)) number++;
+        const order = (siblings.find((t) => t.id === original.table.id)?.order ?? original.table.order) + 1;
+        for (const sibling of siblings) if (sibling.order >= order && sibling.id !== original.table.id) await this.repo.update(sibling.id, { order: sibling.order + 1 });
+        Object.assign(copy, { name: `${original.table.name} ${number}`, order, trashed: false });
+        await this.repo.update(copy.id, { name: copy.name, order, trashed: false });
+        this.db.record('table.created', { tableId: copy.id, databaseId: copy.databaseId, workspaceId: original.workspaceId });
+      },
     });
+    return table;
   }
 
   /** Drops the SQL tables of a database deleted for good. */
@@ -258,16 +329,22 @@ export function tableFromData(data: unknown[][], firstRowHeader: boolean): Initi
   if (width === 0) throw DatabaseErrors.invalidInitialData();
   if (width > MAX_FIELDS_PER_TABLE) throw DatabaseErrors.maxFieldCountExceeded();
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  let rows = data.map((row) => Array.from({ length: width }, (_, i) => text(row[i])));
+  // Cells become text as the rows are written, chunk by chunk (a million rows are not converted in one go).
+  const cells = (row: unknown[]): (string | null)[] => {
+    const values = new Array<string | null>(width);
+    for (let i = 0; i < width; i++) values[i] = text(row[i]);
+    return values;
+  };
+  let rows = data;
   let names = Array.from({ length: width }, (_, i) => `Field ${i + 1}`);
   if (firstRowHeader) {
-    names = rows[0].map((name, i) => (name && name.trim() ? name.trim() : `Field ${i + 1}`));
-    rows = rows.slice(1);
+    names = cells(data[0]).map((name, i) => (name && name.trim() ? name.trim() : `Field ${i + 1}`));
+    rows = data.slice(1);
   }
   for (const name of names) {
     if (name.length > 255) throw DatabaseErrors.maxFieldNameLength();
     if (name === 'id' || name === 'order') throw DatabaseErrors.reservedFieldName();
   }
   if (new Set(names).size !== names.length) throw DatabaseErrors.initialDataDuplicateNames();
-  return { fields: names.map((name) => ({ name, type: 'text' })), rows };
+  return { fields: names.map((name) => ({ name, type: 'text' })), rows, cells };
 }

@@ -8,8 +8,8 @@ const CompressedObject = require('jszip/lib/compressedObject');
 const compressions = require('jszip/lib/compressions');
 
 /**
- * An .xlsx whose one sheet inflates to about `inflatedBytes` (identical rows of one long inline
- * string, so it deflates about 400:1): the "zip bomb" of an import, a small upload that a reader
+ * An .xlsx whose one sheet inflates to about `inflatedBytes` (rows of one long inline string,
+ * so it deflates about 500:1): the "zip bomb" of an import, a small upload that a reader
  * without a bound on the inflated size spends minutes and gigabytes on.
  */
 export async function inflatingXlsx(inflatedBytes: number): Promise<Buffer> {
@@ -20,12 +20,12 @@ export async function inflatingXlsx(inflatedBytes: number): Promise<Buffer> {
   if (!sheetPath) throw new Error('exceljs wrote no sheet');
   const head = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>');
   const tail = Buffer.from('</sheetData></worksheet>');
-  const row = `<row><c t="inlineStr"><is><t>${'a'.repeat(1000)}</t></is></c></row>`;
-  const rows = Math.ceil(inflatedBytes / row.length);
-  const sheet = Buffer.alloc(head.length + rows * row.length + tail.length);
-  head.copy(sheet, 0);
-  sheet.fill(row, head.length, head.length + rows * row.length);
-  tail.copy(sheet, head.length + rows * row.length);
+  const text = Buffer.alloc(10_000, 'a');
+  const rows = Math.ceil(inflatedBytes / text.length);
+  const pieces: Buffer[] = [head];
+  for (let r = 1; r <= rows; r++) pieces.push(Buffer.from(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>`), text, Buffer.from('</t></is></c></row>'));
+  pieces.push(tail);
+  const sheet = Buffer.concat(pieces);
   const deflated = deflateRawSync(sheet, { level: 4 });
   zip.file(sheetPath, new CompressedObject(deflated.length, sheet.length, crc32(sheet), compressions.DEFLATE, deflated));
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });

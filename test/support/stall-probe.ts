@@ -96,15 +96,23 @@ export class StallProbe {
     };
     const headers: Record<string, string | number> = { Authorization: `JWT ${this.target.token}` };
     if (body !== null) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    const req = httpRequest(this.target.url + path, { method, headers, agent: this.agent, timeout: this.timeoutMs }, (res) => {
-      res.resume();
-      res.once('end', () => done(res.statusCode ?? null, res.statusCode === expected ? null : `answered ${res.statusCode}`));
-      res.once('error', (error) => done(res.statusCode ?? null, error.message));
-    });
-    req.once('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-    req.once('error', (error) => done(null, error.message));
-    this.pending.set(kind, { sentAt, started, abort: () => req.destroy() });
-    req.end(body ?? undefined);
+    const attempt = (retried: boolean) => {
+      const req = httpRequest(this.target.url + path, { method, headers, agent: this.agent, timeout: this.timeoutMs }, (res) => {
+        res.resume();
+        res.once('end', () => done(res.statusCode ?? null, res.statusCode === expected ? null : `answered ${res.statusCode}`));
+        res.once('error', (error) => done(res.statusCode ?? null, error.message));
+      });
+      req.once('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
+      req.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as the request left (its idle timer, late when
+        // its loop was blocked) is sent again once, on a new connection; the wait counts from the first send.
+        if (!retried && req.reusedSocket && error.code === 'ECONNRESET' && this.pending.get(kind)?.started === started) attempt(true);
+        else done(null, error.message);
+      });
+      this.pending.set(kind, { sentAt, started, abort: () => req.destroy() });
+      req.end(body ?? undefined);
+    };
+    attempt(false);
   }
 }
 

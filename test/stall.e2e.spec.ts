@@ -12,8 +12,8 @@ import { inflatingXlsx, longCellCsv, manyRows, wideCsv } from './support/stall-i
  * check and a small row create in their own table every PROBE_PERIOD_MS. A case fails if one of
  * those waited more than STALL_BOUND_MS (a functional bound with a wide margin, not a benchmark),
  * if one failed, or if the offending request did not end well (the spec's error or done; never
- * a 500) within CASE_BUDGET_MS. The server is started again after a failed case, so that work it
- * may still be stuck on does not spill into the next one.
+ * a 500) within CASE_BUDGET_MS. The server is started again after a case cut by its budget (or
+ * when it does not answer), so that work it may still be stuck on does not spill into the next one.
  */
 
 /** The longest a measured request may wait while an offending request runs. */
@@ -24,7 +24,7 @@ const PROBE_PERIOD_MS = 100;
 const CASE_BUDGET_MS = 20_000;
 /** Measuring starts this long before the offending request, to see the server's quiet waits too. */
 const PROBE_LEAD_MS = 300;
-/** One case: its set-up, its budget, and a restart of the server after it if it failed. */
+/** One case: its set-up, its budget, and a restart of the server after it if needed. */
 const CASE_TIMEOUT_MS = CASE_BUDGET_MS + 70_000;
 
 // Sizes of the reproductions: seconds of stall on the server as it was, little work once fixed.
@@ -61,8 +61,8 @@ let server: ServerProcess;
 let probeTarget: Omit<ProbeTarget, 'url'>;
 /** Ends the offending work of the case under way once its budget is spent. */
 let caseSignal: AbortSignal = new AbortController().signal;
-/** The case under way has not (yet) ended cleanly: the server is started again after it. */
-let dirty = false;
+/** The case under way was cut by its budget: the server may still be busy with it and is started again. */
+let cut = false;
 const figures: string[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -160,13 +160,12 @@ const rowCount = async (user: Offender, tableId: number): Promise<number> =>
  * more than the bound, if one failed, or if `offense` failed or outlived the case's budget.
  */
 async function whileMeasuring(offense: () => Promise<void>): Promise<void> {
-  dirty = true;
-  const budget = new AbortController();
-  const timer = setTimeout(() => budget.abort(new Error(`the offending work did not end within ${CASE_BUDGET_MS} ms`)), CASE_BUDGET_MS);
-  caseSignal = budget.signal;
   const probe = new StallProbe({ url: server.url, ...probeTarget }, PROBE_PERIOD_MS, CASE_BUDGET_MS + 10_000);
   probe.start();
   await sleep(PROBE_LEAD_MS);
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new Error(`the offending work did not end within ${CASE_BUDGET_MS} ms`)), CASE_BUDGET_MS);
+  caseSignal = budget.signal;
   const started = performance.now();
   let failure: Error | null = null;
   try {
@@ -176,6 +175,7 @@ async function whileMeasuring(offense: () => Promise<void>): Promise<void> {
   } catch (error) {
     failure = error as Error;
   }
+  cut = budget.signal.aborted;
   const took = Math.round(performance.now() - started);
   clearTimeout(timer);
   caseSignal = new AbortController().signal;
@@ -185,7 +185,6 @@ async function whileMeasuring(offense: () => Promise<void>): Promise<void> {
   if (failure) throw new Error(`the offending request(s) did not end well (${failure.message}); ${summary}`);
   if (report.failed && report.failed.problem !== 'pending') throw new Error(`a measured request failed: ${describeWait(report.failed)}; ${summary}`);
   if (!report.worst || report.worst.ms > STALL_BOUND_MS) throw new Error(`a measured request waited more than ${STALL_BOUND_MS} ms: ${summary}`);
-  dirty = false;
 }
 
 async function start(): Promise<void> {
@@ -213,10 +212,18 @@ beforeAll(async () => {
   probeTarget = { token: measurer.token, tableId: table.id, fieldId: fields.find((f: { primary: boolean }) => f.primary).id };
 }, 120_000);
 
+/** Whether the server answers its health check within a second (it is not stuck on a case's work). */
+const answering = (): Promise<boolean> =>
+  fetch(`${server.url}/api/_health/`, { signal: AbortSignal.timeout(1000) }).then(
+    (res) => res.status === 200,
+    () => false,
+  );
+
 afterEach(async () => {
-  if (!dirty) return;
-  dirty = false;
-  // The server may still be stuck on the failed case's work: a new process on the same database.
+  const stuck = cut || !(await answering());
+  cut = false;
+  if (!stuck) return;
+  // The server may still be busy with the work of a case cut by its budget: a new process on the same database.
   server.child.kill('SIGKILL');
   await server.exited;
   await start();

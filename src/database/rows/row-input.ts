@@ -10,6 +10,18 @@ import { settleCells } from './settle-cells';
 /** Prepared cells of one row: column values and what types without a column store after the insert. */
 export type ImportedCells = { values: Record<string, unknown>; relations: Map<FieldEntity, unknown>; fieldIds: number[] };
 
+/**
+ * A cell whose off-loop preparation (a password hash) was done before the write's transaction
+ * began: the transaction takes the value as it is, with the value as sent for a field that
+ * meanwhile became another type.
+ */
+class SettledCell {
+  constructor(
+    readonly sent: unknown,
+    readonly value: unknown,
+  ) {}
+}
+
 /** An error tree's leaves per field as plain messages (an import report's per-field lists). */
 function messages(errors: ErrorTree): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -70,8 +82,16 @@ export class RowInput {
       if (!given && !create) continue;
       let value: unknown;
       if (given) {
+        const sent = body[key];
+        if (sent instanceof SettledCell && type.preparesOffLoop) {
+          value = sent.value;
+          fieldIds.push(field.id);
+          if (type.column(field)) values[fieldColumn(field)] = value;
+          else relations.set(field, value);
+          continue;
+        }
         try {
-          const prepared = type.prepareValue(field, body[key], ctx);
+          const prepared = type.prepareValue(field, sent instanceof SettledCell ? sent.sent : sent, ctx);
           // Most types answer at once: no promise per cell (an import prepares millions). Work off
           // the event loop stays a promise until the whole batch is prepared (settleCells).
           value = prepared instanceof Promise && !type.preparesOffLoop ? await prepared : prepared;
@@ -91,6 +111,40 @@ export class RowInput {
       else relations.set(field, value);
     }
     return { values, relations, fieldIds };
+  }
+
+  /**
+   * The items with the cells of types that prepare off the event loop (password hashes) already
+   * prepared, all at once, before the write's transaction: on SQLite a transaction holds the one
+   * writer, which must not wait for libuv's hashing meanwhile. A cell the type refuses is left as
+   * sent (the transaction's own check reports it). The items themselves when there is no such cell.
+   */
+  async prepareOffLoop(context: TableContext, items: unknown[], userFieldNames: boolean, userId: number | null): Promise<unknown[]> {
+    const offLoop = context.fields.filter((field) => this.types.of(field).preparesOffLoop);
+    if (!offLoop.length) return items;
+    const ctx = this.contexts.fieldContext(context, userId);
+    const pending: Promise<void>[] = [];
+    const ready = items.map((item) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+      const body = { ...(item as Record<string, unknown>) };
+      for (const field of offLoop) {
+        const key = userFieldNames ? field.name : fieldColumn(field);
+        if (!Object.prototype.hasOwnProperty.call(body, key)) continue;
+        const sent = body[key];
+        let prepared: unknown;
+        try {
+          prepared = this.types.of(field).prepareValue(field, sent, ctx);
+        } catch (error) {
+          if (error instanceof CellError) continue;
+          throw error;
+        }
+        if (prepared instanceof Promise) pending.push(prepared.then((value: unknown) => void (body[key] = new SettledCell(sent, value))));
+      }
+      return body;
+    });
+    if (!pending.length) return items;
+    await Promise.all(pending);
+    return ready;
   }
 
   /**

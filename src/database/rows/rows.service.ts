@@ -201,7 +201,8 @@ export class RowsService {
     options: { before: number | null; userFieldNames: boolean },
     single: boolean,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
-    return this.db.run(async () => this.insertRows(user, await this.contexts.require(tableId, user.id), items, options, single));
+    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id), items, options.userFieldNames, user.id);
+    return this.db.run(async () => this.insertRows(user, await this.contexts.require(tableId, user.id), ready, options, single));
   }
 
   /**
@@ -349,9 +350,10 @@ export class RowsService {
   }
 
   private async updateMany(user: UserEntity, tableId: number, items: unknown[], userFieldNames: boolean, single: boolean): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
+    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id), items, userFieldNames, user.id);
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
-      const { prepared, fieldIds } = await this.input.prepareItems(context, items, { userFieldNames, create: false, single, userId: user.id });
+      const { prepared, fieldIds } = await this.input.prepareItems(context, ready, { userFieldNames, create: false, single, userId: user.id });
       const session = await this.cascade.begin(context);
       const ids = prepared.map((p) => p.id);
       const before = await this.existingRows(context, ids, single);

@@ -71,6 +71,12 @@ export class SearchIndexRepository {
     return rows.map((row) => ({ tableId: Number(row.table_id), fields: JSON.parse(String(row.fields)) }));
   }
 
+  /** Whether any table has an index (registered, built or not). */
+  async anyRegistered(): Promise<boolean> {
+    const rows = await this.query(`SELECT 1 AS "one" FROM ${quote(REGISTRY_TABLE)} LIMIT 1`);
+    return rows.length > 0;
+  }
+
   async register(tableId: number): Promise<SearchIndexState> {
     await this.query(`INSERT INTO ${quote(REGISTRY_TABLE)} ("table_id", "fields", "stamp", "version", "layout") VALUES (${this.dialect.placeholder(1)}, '{}', '', 0, '{}')`, [tableId]);
     return { fields: {}, stamp: '', version: 0, layout: { columns: 0, slots: {} } };

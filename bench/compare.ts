@@ -33,7 +33,9 @@
  *
  * Output: one JSON line per case on stdout, `{case, db, concurrency, unit, rowspace, bare,
  * ratio, aim, meets_aim, …details}` (`ratio` is Rowspace ÷ bare: for req/s and rows/s higher is
- * better, for latencies lower is), then a summary line; a readable table goes to stderr.
+ * better, for latencies lower is; throughput cases add `server_cpu_ms_per_request`, each server's
+ * own CPU time per request, which a busy shared machine changes much less), then a summary line;
+ * a readable table goes to stderr.
  *
  * Environment: BENCH_COMPARE_DBS ("sqlite,postgres"), DATABASE_URL (the PostgreSQL server; default
  * postgres://postgres@127.0.0.1:5432, skipped when unreachable), BENCH_ROWS (100000),
@@ -288,6 +290,16 @@ interface Line {
 
 const lines: Line[] = [];
 
+/** A process's CPU time so far (user + system) in ms (Linux), or null where /proc is not there. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return null;
+  }
+}
+
 /** A process's resident memory in MB (Linux), or null where /proc is not there. */
 function rssMb(pid: number): number | null {
   try {
@@ -334,6 +346,8 @@ interface Servers {
   tableId: number;
   fields: Fields;
   data: Data;
+  /** The servers' process ids (their CPU time per request). */
+  pids: { rowspace: number; bare: number };
 }
 
 /** A throughput case: both sides load their target; `perRequest` turns req/s into rows/s. */
@@ -348,9 +362,26 @@ async function throughput(
 ): Promise<Line> {
   log(`${s.db}: ${name} at ${clients} clients`);
   const perRequest = options.perRequest ?? 1;
-  const results = await alternate((side, loadOptions) => load(s[side], targets[side], clients, checks[side], 'jwt', loadOptions));
+  // Each server's own CPU time per request (user + system, from /proc): on a shared machine the
+  // throughput follows the load of others, the CPU a request costs much less.
+  const cpu = { rowspace: [] as number[], bare: [] as number[] };
+  const results = await alternate(async (side, loadOptions) => {
+    const before = cpuMs(s.pids[side]);
+    const result = await load(s[side], targets[side], clients, checks[side], 'jwt', loadOptions);
+    const after = cpuMs(s.pids[side]);
+    const requests = result.requests + result.warmup_requests;
+    if (before !== null && after !== null && requests) cpu[side].push(round((after - before) / requests, 3));
+    return result;
+  });
   const metric: Metric = (r) => r.req_per_s * perRequest;
-  const out = line(name, s.db, clients, options.unit ?? 'req/s', figures(results.rowspace, metric), figures(results.bare, metric), aim, options.extra);
+  const cpuPerRequest = { rowspace: median(cpu.rowspace), bare: median(cpu.bare) };
+  const out = line(name, s.db, clients, options.unit ?? 'req/s', figures(results.rowspace, metric), figures(results.bare, metric), aim, {
+    ...options.extra,
+    server_cpu_ms_per_request: {
+      ...cpuPerRequest,
+      bare_over_rowspace: cpuPerRequest.rowspace && cpuPerRequest.bare ? round(cpuPerRequest.bare / cpuPerRequest.rowspace, 3) : null,
+    },
+  });
   emit(out);
   return out;
 }
@@ -598,7 +629,7 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
         userId,
         publicUrl: 'http://localhost:8000',
       });
-      const s: Servers = { db, rowspace: api, bare: bare.api, tableId, fields, data };
+      const s: Servers = { db, rowspace: api, bare: bare.api, tableId, fields, data, pids: { rowspace: server.pid, bare: bare.server.child.pid! } };
       try {
         const problems = await sameAnswers(s);
         if (problems.length) log(`${db}: the answers differ:\n  ${problems.join('\n  ')}`);

@@ -114,16 +114,13 @@ export class SearchIndexRepository {
     return null;
   }
 
-  /** Whether the transaction's writes made marks (true where the dialect cannot tell). */
-  async marked(): Promise<boolean> {
-    if (!this.search.markedQuery) return true;
-    const [row] = await this.query(this.search.markedQuery);
-    return row?.marked === true;
-  }
-
-  /** The tables with pending marks (0: marks of renamed users), in id order, with their numbers of marks. */
+  /**
+   * The tables with pending marks (0: marks of renamed users), in id order, with their numbers of
+   * marks; none, without reading them, when the transaction made no marks (where the dialect knows).
+   */
   async pendingTables(): Promise<{ tableId: number; marks: number }[]> {
-    const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)} GROUP BY "table_id" ORDER BY "table_id"`);
+    const marked = this.search.markedCondition ? ` WHERE ${this.search.markedCondition}` : '';
+    const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)}${marked} GROUP BY "table_id" ORDER BY "table_id"`);
     return rows.map((row) => ({ tableId: Number(row.table_id), marks: Number(row.n) }));
   }
 

@@ -15,7 +15,8 @@
  *   GET  /search?q=T&mode=fts   the same through a full-text index (FTS5 on SQLite, a tsvector
  *                               with a GIN index on PostgreSQL), prefix match of the word T; the
  *                               index is a side table built by `POST /fts` and dropped by
- *                               `DELETE /fts` (it is not kept up to date: build it after writes)
+ *                               `DELETE /fts`; while it is there, row creates and PATCHes
+ *                               write the rows' entries in the same transaction
  *   GET  /scan?q=T              100 live rows whose `scan` column contains T, with the exact COUNT
  *   POST /rows                  one row (body `{field_<id>: value…}`): MAX(order), INSERT …
  *                               RETURNING, in one transaction
@@ -123,6 +124,11 @@ function serialize(row: Row, sqlite: boolean): Row {
 
 class BadRequest extends Error {}
 
+/** The text of a row's full-text entry: its searched columns, as the side table is built. */
+function ftsBody(row: Row): string {
+  return config.search.map((c) => (row[c] == null ? '' : String(row[c]))).join(' ');
+}
+
 /** Order values for `count` new rows after the largest one (whole numbers, as Rowspace appends). */
 function nextOrders(max: unknown, count: number): number[] {
   const start = max === null || max === undefined ? 0 : Math.floor(Number(String(max).split('.')[0]));
@@ -134,6 +140,8 @@ function nextOrders(max: unknown, count: number): number[] {
 class SqliteStore implements Store {
   private readonly db: SqliteDatabase;
   private readonly statements = new Map<string, Statement>();
+  /** Whether the FTS side table is there (then writes keep it up to date). */
+  private fts = false;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -192,6 +200,7 @@ class SqliteStore implements Store {
       const stamp = now();
       values.forEach((cells, i) => params.push(`${String(orders[i]).padStart(20, '0')}.00000000000000000000`, stamp, stamp, config.userId, config.userId, ...cells));
       const rows = statement.all(...params) as Row[];
+      if (this.fts) for (const row of rows) this.prepare(`INSERT INTO ${ftsTable} (rowid, body) VALUES (?, ?)`).run(row.id, ftsBody(row));
       return rows.map((r) => serialize(r, true));
     })();
   }
@@ -206,6 +215,10 @@ class SqliteStore implements Store {
       const before = this.prepare(`SELECT * FROM ${table} WHERE "id" = ? AND "trashed" = FALSE`).get(id) as Row | undefined;
       if (!before) return null;
       const after = update.get(...cells, now(), config.userId, id) as Row;
+      if (this.fts) {
+        this.prepare(`DELETE FROM ${ftsTable} WHERE rowid = ?`).run(id);
+        this.prepare(`INSERT INTO ${ftsTable} (rowid, body) VALUES (?, ?)`).run(id, ftsBody(after));
+      }
       return { before: serialize(before, true), after: serialize(after, true) };
     })();
   }
@@ -216,11 +229,13 @@ class SqliteStore implements Store {
     const body = config.search.map((c) => `COALESCE(${q(c)}, '')`).join(" || ' ' || ");
     this.db.exec(`INSERT INTO ${ftsTable} (rowid, body) SELECT "id", ${body} FROM ${table} WHERE "trashed" = FALSE`);
     this.statements.clear();
+    this.fts = true;
   }
 
   async dropFts(): Promise<void> {
     this.db.exec(`DROP TABLE IF EXISTS ${ftsTable}`);
     this.statements.clear();
+    this.fts = false;
   }
 
   async close(): Promise<void> {
@@ -232,6 +247,8 @@ class SqliteStore implements Store {
 
 class PostgresStore implements Store {
   private readonly pool: Pool;
+  /** Whether the tsvector side table is there (then writes keep it up to date). */
+  private fts = false;
 
   constructor(url: string) {
     // Dates as text, as Rowspace reads them.
@@ -298,6 +315,7 @@ class PostgresStore implements Store {
         `INSERT INTO ${table} ("order", "created_on", "updated_on", "created_by_id", "last_modified_by_id", ${names.map(q).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`,
         params,
       );
+      if (this.fts) for (const row of inserted.rows) await this.writeFts(client, row);
       return inserted.rows.map((r) => serialize(r, false));
     });
   }
@@ -315,8 +333,13 @@ class PostgresStore implements Store {
           [...cells, now(), config.userId, id],
         )
       ).rows[0];
+      if (this.fts) await this.writeFts(client, after);
       return { before: serialize(before, false), after: serialize(after, false) };
     });
+  }
+
+  private async writeFts(client: PoolClient, row: Row): Promise<void> {
+    await client.query(`INSERT INTO ${ftsTable} ("id", "tsv") VALUES ($1, to_tsvector('simple', $2)) ON CONFLICT ("id") DO UPDATE SET "tsv" = EXCLUDED."tsv"`, [row.id, ftsBody(row)]);
   }
 
   async buildFts(): Promise<void> {
@@ -326,10 +349,12 @@ class PostgresStore implements Store {
     await this.pool.query(`INSERT INTO ${ftsTable} SELECT "id", to_tsvector('simple', ${body}) FROM ${table} WHERE "trashed" = FALSE`);
     await this.pool.query(`CREATE INDEX ON ${ftsTable} USING gin ("tsv")`);
     await this.pool.query(`ANALYZE ${ftsTable}`);
+    this.fts = true;
   }
 
   async dropFts(): Promise<void> {
     await this.pool.query(`DROP TABLE IF EXISTS ${ftsTable}`);
+    this.fts = false;
   }
 
   async close(): Promise<void> {

@@ -132,4 +132,19 @@ describe(`statements per warm request (${TEST_DB})`, () => {
     expect(patchWrites).toHaveLength(updates.length);
     updates.forEach((pattern, i) => expect(patchWrites[i]).toMatch(pattern));
   });
+
+  test('a write checks for full-text marks only once a table has an index, and its row is then found at once', async () => {
+    const checks = (statements: string[]) => statements.filter((sql) => SEARCH_CHECK.test(sql));
+    const before = await statementsOf('POST', `/api/database/rows/table/${tableId}/`, { [`field_${num}`]: 9 });
+    expect([before.status, checks(before.statements)]).toEqual([200, []]);
+    const search = (term: string) => api('GET', `/api/database/rows/table/${tableId}/?search=${term}&search_mode=full-text-with-count`);
+    expect((await search('424242')).body.count).toBe(0);
+    const after = await statementsOf('POST', `/api/database/rows/table/${tableId}/`, { [`field_${num}`]: 424242 });
+    expect(after.status).toBe(200);
+    expect(checks(after.statements).length).toBeGreaterThan(0);
+    // Indexed by the write's own commit: the search that follows finds nothing pending.
+    const found = await statementsOf('GET', `/api/database/rows/table/${tableId}/?search=424242&search_mode=full-text-with-count`);
+    expect(found.body.results.map((row: any) => row.id)).toEqual([after.body.id]);
+    expect(found.statements.filter((sql) => /^(DELETE FROM|INSERT OR REPLACE INTO|INSERT INTO) "database_search/.test(sql))).toEqual([]);
+  });
 });

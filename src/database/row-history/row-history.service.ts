@@ -60,11 +60,27 @@ export class RowHistoryService {
   async record(user: Pick<UserEntity, 'id' | 'firstName'>, context: TableContext, change: RowChange): Promise<void> {
     const drafts = rowHistoryDrafts(change, context, this.types);
     if (!drafts.length) return;
-    const actionTimestamp = isoMicros(new Date());
-    const entries = drafts.map((draft) => ({ ...draft, userId: user.id, userName: user.firstName, actionTimestamp }));
-    const ids = await this.history.insert(entries);
+    const now = new Date();
+    const actionTimestamp = isoMicros(now);
+    const ids = await this.history.insert(drafts, { userId: user.id, userName: user.firstName, actionTimestamp });
+    // One user and one time for the whole write: built once, not per entry (a batch has 200).
+    const author = { id: user.id, name: user.firstName };
+    const timestamp = toApiDateTime(now);
     this.db.record('row_history.created', {
-      entries: entries.map((entry, i) => ({ tableId: entry.tableId, rowId: entry.rowId, entry: serialize({ ...entry, id: ids[i], actionCommandType: 'DO' }) })),
+      entries: drafts.map((draft, i) => ({
+        tableId: draft.tableId,
+        rowId: draft.rowId,
+        entry: {
+          id: ids[i],
+          action_type: draft.actionType,
+          action_command_type: 'DO',
+          user: author,
+          timestamp,
+          before: draft.before,
+          after: draft.after,
+          fields_metadata: draft.fieldsMetadata,
+        },
+      })),
     });
   }
 

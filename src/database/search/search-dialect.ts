@@ -78,17 +78,16 @@ export interface SearchDialect {
   /** Statements removing what is left of the consumer's triggers once their tables are gone (PostgreSQL's functions). */
   dropLeftovers(consumer: number): { sql: string; params: unknown[] } | null;
   /**
-   * A query answering `marked`: whether the transaction's writes made marks (PostgreSQL: a
-   * setting of the transaction its triggers set), so a transaction that made none does not read
-   * the marks' table; null where reading it is as cheap (SQLite).
+   * A condition true when the transaction's triggers made marks (null where there is no such
+   * flag: SQLite, whose pending marks are then looked at every time).
    */
-  readonly markedQuery: string | null;
+  readonly markedCondition: string | null;
 }
 
 /** A cell's words as text for FTS5: the positioned ones, then the others kept apart by a filler no search has. */
 const ftsText = (words: CellWords): string => (words.rest.length ? `${words.positioned.join(' ')} - ${words.rest.join(' - ')}` : words.positioned.join(' '));
 
-/** PostgreSQL: what a trigger that made marks runs, so the transaction's commit knows (see `markedQuery`). */
+/** PostgreSQL: what a trigger that made marks runs, so the transaction's commit knows (see `markedCondition`). */
 const MARKED = `PERFORM set_config('rowspace.search_marks', 'on', true)`;
 
 /** A word as a PostgreSQL tsvector/tsquery lexeme literal. */
@@ -144,7 +143,7 @@ const pendingColumns = `${quote(PENDING_TABLE)} ("table_id", "row_id", "via_fiel
  * character to it).
  */
 class SqliteSearchDialect implements SearchDialect {
-  readonly markedQuery = null;
+  readonly markedCondition = null;
 
   createStorage(tableId: number, columns: number): string[] {
     const names = Array.from({ length: Math.max(1, columns) }, (_, i) => `"c${i}"`).join(', ');
@@ -212,7 +211,7 @@ class SqliteSearchDialect implements SearchDialect {
  * statement, whatever its rows.
  */
 class PostgresSearchDialect implements SearchDialect {
-  readonly markedQuery = `SELECT current_setting('rowspace.search_marks', true) = 'on' AS "marked"`;
+  readonly markedCondition = `current_setting('rowspace.search_marks', true) = 'on'`;
 
   createStorage(tableId: number): string[] {
     const table = searchTable(tableId);

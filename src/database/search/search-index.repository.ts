@@ -71,6 +71,12 @@ export class SearchIndexRepository {
     return rows.map((row) => ({ tableId: Number(row.table_id), fields: JSON.parse(String(row.fields)) }));
   }
 
+  /** Whether any table has an index (registered, built or not). */
+  async anyRegistered(): Promise<boolean> {
+    const rows = await this.query(`SELECT 1 AS "one" FROM ${quote(REGISTRY_TABLE)} LIMIT 1`);
+    return rows.length > 0;
+  }
+
   async register(tableId: number): Promise<SearchIndexState> {
     await this.query(`INSERT INTO ${quote(REGISTRY_TABLE)} ("table_id", "fields", "stamp", "version", "layout") VALUES (${this.dialect.placeholder(1)}, '{}', '', 0, '{}')`, [tableId]);
     return { fields: {}, stamp: '', version: 0, layout: { columns: 0, slots: {} } };
@@ -108,16 +114,13 @@ export class SearchIndexRepository {
     return null;
   }
 
-  /** Whether the transaction's writes made marks (true where the dialect cannot tell). */
-  async marked(): Promise<boolean> {
-    if (!this.search.markedQuery) return true;
-    const [row] = await this.query(this.search.markedQuery);
-    return row?.marked === true;
-  }
-
-  /** The tables with pending marks (0: marks of renamed users), in id order, with their numbers of marks. */
+  /**
+   * The tables with pending marks (0: marks of renamed users), in id order, with their numbers of
+   * marks; none, without reading them, when the transaction made no marks (where the dialect knows).
+   */
   async pendingTables(): Promise<{ tableId: number; marks: number }[]> {
-    const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)} GROUP BY "table_id" ORDER BY "table_id"`);
+    const marked = this.search.markedCondition ? ` WHERE ${this.search.markedCondition}` : '';
+    const rows = await this.query(`SELECT "table_id", COUNT(*) AS "n" FROM ${quote(PENDING_TABLE)}${marked} GROUP BY "table_id" ORDER BY "table_id"`);
     return rows.map((row) => ({ tableId: Number(row.table_id), marks: Number(row.n) }));
   }
 

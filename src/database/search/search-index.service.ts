@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../fields/field.entity';
@@ -26,6 +26,8 @@ const NEW_ROW = -1;
 const ALIAS = 'r';
 /** The global trigger (consumer 0) marking renamed users: their names are in collaborator cells. */
 const USERS_TRIGGER: SearchTrigger = { consumer: 0, table: 'user', event: 'UPDATE', column: 'id', via: 0, columns: ['first_name'] };
+/** While no table has an index, how often another instance's first one is looked for (ms). */
+const NO_INDEX_RECHECK_MS = 60_000;
 
 type Mode = 'build' | 'search' | 'commit';
 
@@ -59,8 +61,17 @@ interface FieldSpec {
  * the entries that the table's own versions do not count (linked rows, users, fields).
  */
 @Injectable()
-export class SearchIndexService implements OnModuleInit {
+export class SearchIndexService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SearchIndexService.name);
+  /**
+   * Whether any table may have an index (and so triggers making marks). While none has, writes
+   * skip the end-of-transaction check. This process's first index sets it at once; another
+   * instance's is found within NO_INDEX_RECHECK_MS, and until then its marks wait for the next
+   * search, which consumes pending marks first (as after a bulk write): never a stale answer.
+   */
+  private anyIndex = true;
+  private recheck: NodeJS.Timeout | null = null;
+  private indexesFound = 0;
   /** Specs by table, with the stamp they were built at (the SQL of a table's texts only changes with the fields versions). */
   private readonly built = new Map<number, { stamp: string; specs: FieldSpec[] }>();
 
@@ -73,6 +84,34 @@ export class SearchIndexService implements OnModuleInit {
 
   onModuleInit(): void {
     this.db.beforeCommit(() => this.afterWrite());
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const found = this.indexesFound;
+    if ((await this.indexesRegistered()) || this.indexesFound !== found) return;
+    this.anyIndex = false;
+    this.recheck = setInterval(() => void this.indexesRegistered().then((found) => found && this.indexFound()), NO_INDEX_RECHECK_MS);
+    this.recheck.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.recheck) clearInterval(this.recheck);
+    this.recheck = null;
+  }
+
+  /** A table got an index (here, or found registered by another instance): writes check for marks from now on. */
+  private indexFound(): void {
+    this.anyIndex = true;
+    this.indexesFound += 1;
+    this.onModuleDestroy();
+  }
+
+  private async indexesRegistered(): Promise<boolean> {
+    try {
+      return await this.repo.anyRegistered();
+    } catch {
+      return true;
+    }
   }
 
   /**
@@ -120,7 +159,8 @@ export class SearchIndexService implements OnModuleInit {
    * locks are taken). A failure leaves the marks to the next search rather than fail the write.
    */
   private async afterWrite(): Promise<void> {
-    if (!(await this.repo.marked())) return;
+    if (!this.anyIndex) return;
+    // One statement: on PostgreSQL it reads no mark unless the transaction's triggers made some.
     const pending = await this.repo.pendingTables();
     // Most writes touch no indexed table: no savepoint for them.
     if (!pending.length) return;
@@ -172,6 +212,7 @@ export class SearchIndexService implements OnModuleInit {
         return null;
       }
       state = { ...(await this.repo.register(tableId)), pending: true };
+      this.indexFound();
     }
     // A write's commit on a table whose fields did not change: the specs the last search used.
     const cached = mode === 'commit' ? await this.cachedSpecs(tableId, state.stamp) : null;

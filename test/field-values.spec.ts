@@ -109,6 +109,17 @@ describe('number', () => {
     expect(formatDecimal(null, 2)).toBeNull();
     expect(quantizeDecimal('x', 2)).toBeNull();
   });
+
+  it('formats plain stored values (the padding shortcut) exactly as the general rounding does', () => {
+    const samples: (string | number)[] = ['0', '-0', '-0.00', '0.5', '-0.5', '1.50', '12', '007', '1e5', '1.5e-3', '-12.345', '100.00', '0.001', '-0.001', 5, -5, 0, -0, 1.25, 2.675, 1e21, 1e-7, -0.001];
+    for (let i = 0; i < 2000; i++) samples.push(((i * 7919) % 200001) / 100 - 1000, String((i * 104729) % 99991), ((i * 31) % 1000) / 1000);
+    for (const sample of samples) {
+      for (const places of [0, 1, 2, 3, 10]) {
+        const text = typeof sample === 'number' ? String(sample) : sample;
+        expect([sample, places, formatDecimal(sample, places)]).toEqual([sample, places, quantizeDecimal(text, places) ?? text]);
+      }
+    }
+  });
 });
 
 describe('boolean', () => {

@@ -109,16 +109,27 @@ export class RowReader {
     // A filter or search through links also counts on the linked tables' rows (trashed or changed since).
     const linked = [...new Set([...whereSql.matchAll(/"database_table_(\d+)"/g)].map((m) => Number(m[1])))].filter((id) => id !== context.table.id);
     const key = this.counts.key(context.table.id, [context.table.id, ...linked], whereSql, sql.params);
+    const countSql = `SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`;
+    const orderBy = this.listQuery.orderBy(selection.sorts, sql);
+    const pageSql = `SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    const page = (raw: Record<string, unknown>[]) => raw.map((row) => ({ ...row, id: Number(row.id) }) as RawRow);
     let count = this.counts.get(key);
+    if (count === undefined && !this.db.inTransaction && limit > 0) {
+      // Outside a transaction the count and the page are independent reads: sent together, they
+      // run side by side (two pooled connections on PostgreSQL; on SQLite a slow count in a read
+      // worker while a quick page runs on the main connection).
+      const [[row], raw] = await Promise.all([this.rows.read<{ count: unknown }>(countSql, sql.params), this.rows.read(pageSql, sql.params)]);
+      count = Number(row.count);
+      this.counts.set(key, count);
+      return { count, rows: offset >= count ? [] : page(raw) };
+    }
     if (count === undefined) {
-      const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
+      const [row] = await this.rows.read<{ count: unknown }>(countSql, sql.params);
       count = Number(row.count);
       if (!this.db.inTransaction) this.counts.set(key, count);
     }
     if (offset >= count || limit === 0) return { count, rows: [] };
-    const orderBy = this.listQuery.orderBy(selection.sorts, sql);
-    const raw = await this.rows.read(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
-    return { count, rows: raw.map((row) => ({ ...row, id: Number(row.id) })) };
+    return { count, rows: page(await this.rows.read(pageSql, sql.params)) };
   }
 
   /** `include` / `exclude`: comma-separated `field_<id>` (or names with user_field_names). */

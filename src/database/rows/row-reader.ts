@@ -112,7 +112,11 @@ export class RowReader {
     const countSql = `SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`;
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
     const pageSql = `SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
-    const page = (raw: Record<string, unknown>[]) => raw.map((row) => ({ ...row, id: Number(row.id) }) as RawRow);
+    // The driver's rows are this read's own: their id is made a number in place, not copied.
+    const page = (raw: Record<string, unknown>[]) => {
+      for (const row of raw) row.id = Number(row.id);
+      return raw as RawRow[];
+    };
     let count = this.counts.get(key);
     if (count === undefined && !this.db.inTransaction && limit > 0) {
       // Outside a transaction the count and the page are independent reads: sent together, they

@@ -4,7 +4,7 @@
 import { toApiDateTime } from '../src/core/database/columns';
 import { parseBoolean, textToBoolean } from '../src/database/fields/values/boolean';
 import { pythonFloat, pythonFloatRepr, pythonStr, pythonStrip } from '../src/database/fields/values/common';
-import { formatDateValue, parseDateValue } from '../src/database/fields/values/date';
+import { formatDateValue, formatDateValueExactly, parseDateValue } from '../src/database/fields/values/date';
 import {
   DURATION_FORMATS,
   DurationFormat,
@@ -109,6 +109,17 @@ describe('number', () => {
     expect(formatDecimal(null, 2)).toBeNull();
     expect(quantizeDecimal('x', 2)).toBeNull();
   });
+
+  it('formats plain stored values (the padding shortcut) exactly as the general rounding does', () => {
+    const samples: (string | number)[] = ['0', '-0', '-0.00', '0.5', '-0.5', '1.50', '12', '007', '1e5', '1.5e-3', '-12.345', '100.00', '0.001', '-0.001', 5, -5, 0, -0, 1.25, 2.675, 1e21, 1e-7, -0.001];
+    for (let i = 0; i < 2000; i++) samples.push(((i * 7919) % 200001) / 100 - 1000, String((i * 104729) % 99991), ((i * 31) % 1000) / 1000);
+    for (const sample of samples) {
+      for (const places of [0, 1, 2, 3, 10]) {
+        const text = typeof sample === 'number' ? String(sample) : sample;
+        expect([sample, places, formatDecimal(sample, places)]).toEqual([sample, places, quantizeDecimal(text, places) ?? text]);
+      }
+    }
+  });
 });
 
 describe('boolean', () => {
@@ -190,6 +201,15 @@ describe('date', () => {
   it('formats stored values like DRF', () => {
     expect(formatDateValue('2020-02-01', false)).toBe('2020-02-01');
     expect(formatDateValue('2020-02-01T01:23:00.000000Z', true)).toBe('2020-02-01T01:23:00Z');
+    // The shortcut for plain stored values answers what the calendar arithmetic does.
+    const samples = ['2020-02-30', '2021-02-29', '2024-02-29', '1900-02-29', '2000-02-29', '0000-01-01', '0001-01-01', '9999-12-31', '2020-13-01', '2020-00-10', '2020-04-31', '2020-02-01 ',
+      '2020-02-01T24:00:00Z', '2020-02-01T23:59:59.999999Z', '2020-02-01T01:23:00.000001Z', '2021-02-29T01:00:00Z', '2020-02-01T01:60:00Z', '2020-02-01T01:23:00.123Z', '2020-02-01T01:23:00+01:00'];
+    for (let i = 0; i < 3000; i++) {
+      const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+      const date = `${pad((i * 7919) % 10000, 4)}-${pad((i * 31) % 14)}-${pad((i * 17) % 33)}`;
+      samples.push(date, `${date}T${pad((i * 13) % 25)}:${pad((i * 7) % 61)}:${pad((i * 11) % 61)}${i % 3 ? '' : `.${pad((i * 104729) % 1000000, 6)}`}Z`);
+    }
+    for (const sample of samples) for (const includeTime of [false, true]) expect([sample, formatDateValue(sample, includeTime)]).toEqual([sample, formatDateValueExactly(sample, includeTime)]);
     expect(formatDateValue('2020-02-01T01:23:00.123000Z', true)).toBe('2020-02-01T01:23:00.123000Z');
     expect(formatDateValue('2024-05-01T10:20:30.123456Z', true)).toBe('2024-05-01T10:20:30.123456Z');
     expect(formatDateValue('2020-02-01 01:23:00.5+01', true)).toBe('2020-02-01T00:23:00.500000Z');

@@ -4,6 +4,11 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { STREAMED_BODY } from './streamed-body';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
+/** How many paths' matches are remembered (oldest forgotten first). */
+const MATCHES_KEPT = 1000;
+/** Longer paths are matched each time (a path is kept as the key). */
+const MATCHED_PATH_MAX = 200;
+
 export interface Route {
   method: string;
   /** Express-style path as declared, e.g. `/api/workspaces/:workspaceId/`. */
@@ -45,6 +50,8 @@ function compile(path: string): { regex: RegExp; trailingSlash: boolean } {
 export class RouteTable implements OnApplicationBootstrap {
   private routes: Route[] = [];
   private readonly templates = new WeakMap<object, string | null>();
+  /** The last paths matched (a path's routes never change once the app has started). */
+  private readonly matches = new Map<string, { routes: Route[]; slashMissing: boolean }>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -75,6 +82,7 @@ export class RouteTable implements OnApplicationBootstrap {
       }
     }
     this.routes = routes;
+    this.matches.clear();
   }
 
   /** Whether the request is for a route that streams its body itself (`@StreamedBody()`); only those routes are tried. */
@@ -89,6 +97,18 @@ export class RouteTable implements OnApplicationBootstrap {
 
   /** The routes whose path matches (any method), and whether the URL lacks a required trailing slash. */
   match(path: string): { routes: Route[]; slashMissing: boolean } {
+    // Every request is matched (URL conventions, then its log line's template): a client repeats
+    // its paths, and each match tries every route's pattern.
+    const known = this.matches.get(path);
+    if (known) return known;
+    const result = this.matchAll(path);
+    if (path.length > MATCHED_PATH_MAX) return result;
+    this.matches.set(path, result);
+    if (this.matches.size > MATCHES_KEPT) this.matches.delete(this.matches.keys().next().value!);
+    return result;
+  }
+
+  private matchAll(path: string): { routes: Route[]; slashMissing: boolean } {
     const trimmed = path.endsWith('/') && path !== '/' ? path.slice(0, -1) : path;
     const found = this.routes.filter((route) => {
       const match = route.regex.exec(route.trailingSlash ? trimmed : path);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
 
 /**
@@ -26,7 +26,9 @@ export class RedisService implements OnApplicationShutdown {
   /** A new connection (a subscriber needs its own). */
   connect(): Redis {
     if (!this.config.redisUrl) throw new Error('REDIS_URL is not set.');
-    const client = new Redis(this.config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+    // Loaded on first use: without REDIS_URL, start-up does not pay for its forty modules.
+    const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+    const client = new RedisClient(this.config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
     this.clients.push(client);
     return client;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { quote } from '../../core/database/sql';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 import { queryValidationError } from '../../core/errors/api-error';
 import { databaseId, NO_ID } from '../../core/validation/ids';
 import type { UserEntity } from '../../users/user.entity';
@@ -30,6 +31,7 @@ export interface RowShape {
 @Injectable()
 export class RowReader {
   constructor(
+    private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
     private readonly rows: RowRepository,
     private readonly listQuery: RowListQuery,
@@ -133,15 +135,33 @@ export class RowReader {
     const where = await this.listQuery.where(selection, context, sql, userFieldNames);
     const whereSql = ` WHERE ${where}`;
     const from = this.listQuery.from(context);
-    // Kept by the versions of the table and of the linked tables the WHERE reads (trashed or changed since).
-    const count = await this.counts.remember(context.table.id, whereSql, sql.params, async () => {
-      const [row] = await this.rows.read<{ count: unknown }>(`SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`, sql.params);
-      return Number(row.count);
-    });
-    if (offset >= count || limit === 0) return { count, rows: [] };
+    const countSql = `SELECT COUNT(*) AS "count" FROM ${from}${whereSql}`;
+    // Kept by the versions of the table and of the linked tables the count reads (trashed or changed since).
+    const key = this.counts.keyOfQuery(context.table.id, countSql, sql.params);
     const orderBy = this.listQuery.orderBy(selection.sorts, sql);
-    const raw = await this.rows.read(`SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, sql.params);
-    return { count, rows: raw.map((row) => ({ ...row, id: Number(row.id) })) };
+    const pageSql = `SELECT ${quote(ROW_ALIAS)}.* FROM ${from}${whereSql} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    // The driver's rows are this read's own: their id is made a number in place, not copied.
+    const page = (raw: Record<string, unknown>[]) => {
+      for (const row of raw) row.id = Number(row.id);
+      return raw as RawRow[];
+    };
+    let count = this.counts.get(key);
+    if (count === undefined && !this.db.inTransaction && limit > 0) {
+      // Outside a transaction the count and the page are independent reads: sent together, they
+      // run side by side (two pooled connections on PostgreSQL; on SQLite a slow count in a read
+      // worker while a quick page runs on the main connection).
+      const [[row], raw] = await Promise.all([this.rows.read<{ count: unknown }>(countSql, sql.params), this.rows.read(pageSql, sql.params)]);
+      count = Number(row.count);
+      this.counts.set(key, count);
+      return { count, rows: offset >= count ? [] : page(raw) };
+    }
+    if (count === undefined) {
+      const [row] = await this.rows.read<{ count: unknown }>(countSql, sql.params);
+      count = Number(row.count);
+      if (!this.db.inTransaction) this.counts.set(key, count);
+    }
+    if (offset >= count || limit === 0) return { count, rows: [] };
+    return { count, rows: page(await this.rows.read(pageSql, sql.params)) };
   }
 
   /** `include` / `exclude`: comma-separated `field_<id>` (or names with user_field_names). */

@@ -279,6 +279,33 @@ export function parseDateValue(value: unknown, opts: { includeTime: boolean }): 
 // What storage hands back: ISO strings (ours, JS toISOString) and PostgreSQL's text output.
 const STORED_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
+// A valid date as stored for a date-only field, or a UTC instant as stored for a datetime.
+const PLAIN_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const PLAIN_INSTANT_RE = /^((\d{4})-(\d{2})-(\d{2}))T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{6}))?Z$/;
+
+function validDay(year: string, month: string, day: string): boolean {
+  const y = +year, m = +month, d = +day;
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+}
+
+/**
+ * The common cases of `formatDateValue` without the calendar arithmetic (a listing formats every
+ * cell): a valid `YYYY-MM-DD` of a date-only field is answered as stored, and a stored UTC
+ * instant loses only zero microseconds. Null for anything else.
+ */
+function plainStoredDate(raw: string, includeTime: boolean): string | null {
+  if (!includeTime) {
+    const m = PLAIN_DATE_RE.exec(raw);
+    return m && validDay(m[1], m[2], m[3]) ? raw : null;
+  }
+  const m = PLAIN_INSTANT_RE.exec(raw);
+  if (!m || !validDay(m[2], m[3], m[4])) return null;
+  const fraction = m[8] && m[8] !== '000000' ? `.${m[8]}` : '';
+  return `${m[1]}T${m[5]}:${m[6]}:${m[7]}${fraction}Z`;
+}
+
 /**
  * A stored value → the response: `2020-02-01` for date-only fields; for datetimes ISO UTC
  * with `Z`, microseconds only when non-zero (DRF's `isoformat()`): `2020-02-01T01:23:00Z`,
@@ -286,6 +313,11 @@ const STORED_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[
  * (node-postgres turns `date` columns into local-midnight Dates: read those as text.)
  */
 export function formatDateValue(raw: string | Date | null | undefined, includeTime: boolean): string | null {
+  return (typeof raw === 'string' ? plainStoredDate(raw, includeTime) : null) ?? formatDateValueExactly(raw, includeTime);
+}
+
+/** `formatDateValue` through the calendar arithmetic, for every input (exported for the tests of the shortcut). */
+export function formatDateValueExactly(raw: string | Date | null | undefined, includeTime: boolean): string | null {
   if (raw === null || raw === undefined) return null;
   if (raw instanceof Date) {
     if (Number.isNaN(raw.getTime())) return null;

@@ -129,5 +129,21 @@ export function parseDecimal(value: unknown, opts: DecimalOptions): ParseResult<
 export function formatDecimal(raw: string | number | null | undefined, decimalPlaces: number): string | null {
   if (raw === null || raw === undefined) return null;
   const text = typeof raw === 'number' ? String(raw) : raw;
-  return quantizeDecimal(text, decimalPlaces) ?? text;
+  return plainDecimal(text, decimalPlaces) ?? quantizeDecimal(text, decimalPlaces) ?? text;
+}
+
+// A plain decimal as stored values mostly are (`12`, `-3.5`, PostgreSQL's `1.50`): no exponent, no leading zero.
+const PLAIN_DECIMAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?$/;
+
+/**
+ * The common case of `formatDecimal` without BigInt arithmetic (a listing formats every cell):
+ * a plain decimal with no more than `places` decimals is only padded with zeros. Null otherwise.
+ */
+function plainDecimal(text: string, places: number): string | null {
+  const m = PLAIN_DECIMAL.exec(text);
+  if (!m) return null;
+  const fraction = m[3] ?? '';
+  if (fraction.length > places) return null;
+  const sign = m[1] && (m[2] !== '0' || /[1-9]/.test(fraction)) ? '-' : '';
+  return places > 0 ? `${sign}${m[2]}.${fraction.padEnd(places, '0')}` : `${sign}${m[2]}`;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import { HiddenBuilds } from '../../core/database/long-write';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { TableEntity } from '../table.entity';
 import { FieldEntity, SelectOptionEntity } from './field.entity';
@@ -21,12 +22,15 @@ export class FieldRepository {
     return this.repo.find({ where: { tableId, trashed: false }, order: { primary: 'DESC', order: 'ASC', id: 'ASC' } });
   }
 
-  /** Live fields of the live tables of a database, by table id (primary first, then by order). */
+  /**
+   * Live fields of the live tables of a database, by table id (primary first, then by order);
+   * with the tables the caller builds hidden (a long write's formulas read their fields).
+   */
   async ofDatabase(databaseId: number): Promise<Map<number, FieldEntity[]>> {
     const fields = await this.repo
       .createQueryBuilder('f')
       .innerJoin(TableEntity, 't', 't.id = f.table_id')
-      .where('t.database_id = :databaseId AND t.trashed = :no AND f.trashed = :no', { databaseId, no: false })
+      .where('t.database_id = :databaseId AND (t.trashed = :no OR t.id IN (:...building)) AND f.trashed = :no', { databaseId, no: false, building: HiddenBuilds.tables() })
       .orderBy('f.primary', 'DESC')
       .addOrderBy('f.order', 'ASC')
       .addOrderBy('f.id', 'ASC')

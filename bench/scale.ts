@@ -62,7 +62,7 @@ if (DBS.some((d) => d !== 'sqlite' && d !== 'postgres')) throw new Error(`BENCH_
 
 // ---------------------------------------------------------------- the data
 
-interface Fields {
+export interface Fields {
   name: number;
   notes: number;
   active: number;
@@ -71,7 +71,7 @@ interface Fields {
 }
 
 /** What the generated rows hold, to check every answer. */
-interface Truth {
+export interface Truth {
   rows: number;
   words: string[];
   /** Rows whose Name or Notes holds word i. */
@@ -92,7 +92,7 @@ function vocabulary(random: () => number): string[] {
 }
 
 /** The rows, generated part by part (a million rows are never all in memory), in the table's field order. */
-function rowSource(rows: number): { truth: Truth; next: (count: number) => unknown[][] } {
+export function rowSource(rows: number): { truth: Truth; next: (count: number) => unknown[][] } {
   const random = prng(SEED);
   const words = vocabulary(random);
   const truth: Truth = { rows, words, wordRows: new Int32Array(words.length), numACount: new Float64Array(1000), numBSum: new Float64Array(1000) };
@@ -116,7 +116,7 @@ function rowSource(rows: number): { truth: Truth; next: (count: number) => unkno
 }
 
 /** Rows with num_a > n, and the sum of their num_b. */
-function above(truth: Truth, n: number): { count: number; sum: number } {
+export function above(truth: Truth, n: number): { count: number; sum: number } {
   let count = 0;
   let sum = 0;
   for (let a = Math.floor(n) + 1; a < 1000; a++) {
@@ -126,7 +126,7 @@ function above(truth: Truth, n: number): { count: number; sum: number } {
   return { count, sum };
 }
 
-async function createTable(api: Api): Promise<{ tableId: number; fields: Fields }> {
+export async function createTable(api: Api): Promise<{ tableId: number; fields: Fields }> {
   const database = (await api.call('GET', '/api/applications/')).find((a: { type: string }) => a.type === 'database');
   const table = await api.call('POST', `/api/database/tables/database/${database.id}/`, { name: 'Scale' });
   const initial: { id: number; name: string }[] = await api.call('GET', `/api/database/fields/table/${table.id}/`);
@@ -140,7 +140,7 @@ async function createTable(api: Api): Promise<{ tableId: number; fields: Fields 
 // ---------------------------------------------------------------- measuring helpers
 
 /** The resident memory of process `pid` in bytes (Linux), or null. */
-function rss(pid: number): number | null {
+export function rss(pid: number): number | null {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) * 1024 : null;
@@ -150,7 +150,7 @@ function rss(pid: number): number | null {
 }
 
 /** Runs `work` while sampling the server's memory every 50 ms: its result, seconds, peak and growth in MB. */
-async function sampled<T>(pid: number, work: () => Promise<T>) {
+export async function sampled<T>(pid: number, work: () => Promise<T>) {
   const before = rss(pid);
   let peak = before ?? 0;
   const timer = setInterval(() => (peak = Math.max(peak, rss(pid) ?? 0)), 50);
@@ -177,7 +177,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   return { result, ms: round(performance.now() - start) };
 }
 
-async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
+export async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
   if (!postgresUrl) return;
   const client = new Client({ connectionString: postgresUrl });
   await client.connect();
@@ -219,7 +219,7 @@ async function loadCase(api: Api, name: string, db: string, rows: number, client
 // ---------------------------------------------------------------- seeding
 
 /** The rows into the table through the import, part by part; through batch create from the first part that fails. */
-async function seed(api: Api, pid: number, db: string, tableId: number, fields: Fields, rows: number): Promise<Truth> {
+export async function seed(api: Api, pid: number, db: string, tableId: number, fields: Fields, rows: number): Promise<Truth> {
   const source = rowSource(rows);
   const parts: number[] = [];
   let importError: string | null = null;
@@ -433,7 +433,10 @@ async function main(): Promise<void> {
   process.stderr.write(`\n${table(summary)}\n`);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// bench/instances.ts seeds its table with the helpers above; only `npm run bench:scale` runs this.
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { Api, Audience, WsSample, countIs, envInt, freshPostgres, load, log, machine, percentile, round } from './rows';
-import { above, analyze, createTable, seed } from './scale';
+import { above, analyze, createTable, median, seed } from './scale';
 import { ServerProcess, forkServer, startRowspace, stopServer } from './server';
 
 const INSTANCES = Math.floor(envInt('BENCH_INSTANCES', 3, 2));
@@ -166,11 +166,6 @@ async function main(): Promise<void> {
       for (const proxy of order) reads[proxy.name].push(await readCase(proxy, r, path, expected));
       for (const proxy of order) fanOut[proxy.name].push(...(await fanOutCase(proxy, r, tableId, fields.notes, rowId)));
     }
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const middle = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    };
     const readRatio = round(median(reads.all) / median(reads.one), 2);
     const p99 = { one: percentile(fanOut.one, 99), all: percentile(fanOut.all, 99) };
     const fanOutRatio = p99.one && p99.all !== null ? round(p99.all / p99.one, 2) : null;

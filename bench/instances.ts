@@ -15,6 +15,8 @@
  *    sorted by num_b descending, exact count: cached by each instance after its first) for
  *    BENCH_INSTANCES_SECONDS: req/s (every count checked), and the CPU seconds the instances and
  *    the proxy used per wall-clock second (the machine's ceiling shows there);
+ *  - baseline: the same clients on a route that reads no database (the sign-in options): what more
+ *    instances give on this machine when neither PostgreSQL nor Rowspace's reads are involved;
  *  - fan-out: BENCH_INSTANCES_SOCKETS sockets subscribe to the table page through the proxy
  *    (spread over the instances), then BENCH_INSTANCES_WS_RUNS single row PATCHes through the
  *    proxy (each to the next instance): the time from sending the PATCH to the last socket
@@ -29,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { Api, Audience, WsSample, countIs, envInt, freshPostgres, load, log, machine, percentile, round } from './rows';
+import { AnswerCheck, Api, Audience, WsSample, countIs, envInt, freshPostgres, load, log, machine, percentile, round } from './rows';
 import { above, analyze, createTable, median, seed } from './scale';
 import { ServerProcess, forkServer, startRowspace, stopServer } from './server';
 
@@ -46,6 +48,8 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PAGE_SIZE = 100;
 const ABOVE = 500;
 const TICKS_PER_SECOND = 100;
+/** A request that reads nothing from the database: the ceiling of instances behind the proxy on this machine. */
+const BASELINE_PATH = '/api/auth-provider/login-options/';
 
 /** CPU seconds (user + system) process `pid` has used, from /proc (Linux), or null. */
 function cpuSeconds(pid: number): number | null {
@@ -90,12 +94,12 @@ function emit(line: Record<string, unknown>): void {
   console.log(JSON.stringify(line));
 }
 
-async function readCase(proxy: Proxy, round: number, path: string, expected: number): Promise<number> {
-  log(`read through ${proxy.name} (${proxy.instances.length} instance${proxy.instances.length > 1 ? 's' : ''}), round ${round + 1}`);
+async function readCase(name: 'read' | 'baseline', proxy: Proxy, round: number, path: string, check: AnswerCheck): Promise<number> {
+  log(`${name} through ${proxy.name} (${proxy.instances.length} instance${proxy.instances.length > 1 ? 's' : ''}), round ${round + 1}`);
   const pids = [...proxy.instances.map((i) => i.child.pid!), proxy.server.child.pid!];
-  const { result, cpu } = await cpuShare(pids, () => load(proxy.api, path, CLIENTS, countIs(expected), 'jwt', { seconds: SECONDS, warmupSeconds: Math.min(2, SECONDS / 2) }));
+  const { result, cpu } = await cpuShare(pids, () => load(proxy.api, path, CLIENTS, check, 'jwt', { seconds: SECONDS, warmupSeconds: Math.min(2, SECONDS / 2) }));
   emit({
-    case: 'read', instances: proxy.instances.length, round: round + 1, unit: 'req/s', value: result.req_per_s, clients: CLIENTS, p50_ms: result.p50_ms, p99_ms: result.p99_ms,
+    case: name, path, instances: proxy.instances.length, round: round + 1, unit: 'req/s', value: result.req_per_s, clients: CLIENTS, p50_ms: result.p50_ms, p99_ms: result.p99_ms,
     errors: result.errors, ...(result.first_errors ? { first_errors: result.first_errors } : {}),
     instance_cpu: cpu.slice(0, -1), proxy_cpu: cpu[cpu.length - 1], client_cpu: result.client_cpu,
   });
@@ -160,10 +164,12 @@ async function main(): Promise<void> {
     const expected = above(truth, ABOVE).count;
     const rowId = (await api.call('GET', `/api/database/rows/table/${tableId}/?size=1`)).results[0].id as number;
     const reads = { one: [] as number[], all: [] as number[] };
+    const baseline = { one: [] as number[], all: [] as number[] };
     const fanOut = { one: [] as number[], all: [] as number[] };
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? proxies : [...proxies].reverse();
-      for (const proxy of order) reads[proxy.name].push(await readCase(proxy, r, path, expected));
+      for (const proxy of order) reads[proxy.name].push(await readCase('read', proxy, r, path, countIs(expected)));
+      for (const proxy of order) baseline[proxy.name].push(await readCase('baseline', proxy, r, BASELINE_PATH, () => null));
       for (const proxy of order) fanOut[proxy.name].push(...(await fanOutCase(proxy, r, tableId, fields.notes, rowId)));
     }
     const readRatio = round(median(reads.all) / median(reads.one), 2);
@@ -176,6 +182,10 @@ async function main(): Promise<void> {
       server: process.env.BENCH_SERVER === 'dist' ? 'dist/main.js' : 'ts-node --swc src/main.ts',
       postgres_version: postgres.version,
       read_req_per_s: { one: median(reads.one), all: median(reads.all), ratio: readRatio, aim: 'ratio >= 2.4', meets_aim: readRatio >= 2.4 },
+      baseline_req_per_s: {
+        note: `${BASELINE_PATH}: no database, the HTTP stack and the proxy only (what the machine allows more instances)`,
+        one: median(baseline.one), all: median(baseline.all), ratio: round(median(baseline.all) / median(baseline.one), 2),
+      },
       fan_out_p99_ms: { one: p99.one, all: p99.all, ratio: fanOutRatio, aim: 'ratio <= 1.5', meets_aim: fanOutRatio === null ? null : fanOutRatio <= 1.5 },
       fan_out_p50_ms: { one: percentile(fanOut.one, 50), all: percentile(fanOut.all, 50) },
       proxy_stats: Object.fromEntries(proxies.map((p, i) => [p.name, stats[i]])),

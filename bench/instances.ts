@@ -27,7 +27,7 @@
  * the ratios (all ÷ one) and the machine (CPU count, load averages before and after).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
@@ -90,6 +90,8 @@ async function startProxy(name: 'one' | 'all', instances: ServerProcess[], token
 
 const lines: Record<string, unknown>[] = [];
 function emit(line: Record<string, unknown>): void {
+  // The machine's 1-minute load average when the figure was taken.
+  line.load1 = round(loadavg()[0]);
   lines.push(line);
   console.log(JSON.stringify(line));
 }

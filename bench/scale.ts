@@ -37,6 +37,7 @@
  * names), DATABASE_URL, BENCH_SERVER=dist.
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -201,6 +202,8 @@ interface Line {
 const lines: Line[] = [];
 
 function emit(line: Line): void {
+  // The machine's 1-minute load average when the figure was taken.
+  line.load1 = round(loadavg()[0]);
   lines.push(line);
   console.log(JSON.stringify(line));
   if (line.errors) log(`${line.db} ${line.rows}: ${line.case}: ${line.errors} failed requests, first: ${JSON.stringify(line.first_errors)}`);

@@ -12,9 +12,10 @@ export const sqlitePathOf = (dataDir: string) => `${dataDir}/bench.sqlite`;
  *
  * BENCH_SERVER=dist serves the compiled dist/main.js instead (as `npm run start:prod` does, without
  * ts-node's compiler in the process; run `npm run build` first), with BENCH_SERVER_NODE_ARGS
- * (space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) given to node.
+ * (space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) given to node. `extraEnv` goes over
+ * these settings (e.g. REDIS_URL for instances sharing one database).
  */
-export function startRowspace(dataDir: string, databaseUrl: string | null = null): Promise<ServerProcess> {
+export function startRowspace(dataDir: string, databaseUrl: string | null = null, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const env = {
     DATA_DIR: dataDir,
     SQLITE_PATH: sqlitePathOf(dataDir),
@@ -26,6 +27,7 @@ export function startRowspace(dataDir: string, databaseUrl: string | null = null
     RATE_LIMIT_REQUESTS_PER_USER: '0',
     RATE_LIMIT_REQUESTS_PER_IP: '0',
     WS_MAX_CONNECTIONS_PER_USER: '1000000',
+    ...extraEnv,
   };
   if (process.env.BENCH_SERVER !== 'dist') return startServer(env);
   return startBuiltServer(env, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));

@@ -1,3 +1,5 @@
+// First: modules loaded from here on are compiled from the on-disk cache where Node has one.
+import './core/lifecycle/compile-cache';
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from '../core/http/rate-limiters';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { ApiError } from '../core/errors/api-error';
 import { RedisService } from '../core/redis/redis.service';

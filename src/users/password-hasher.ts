@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import * as argon2 from 'argon2';
+import type * as Argon2 from 'argon2';
+import { lazy } from '../core/lazy';
+
+/** The native binding, loaded on the first hash or check rather than at start-up. */
+const argon2 = lazy(() => require('argon2') as typeof Argon2);
 
 /**
  * argon2id for a user's or a shared view's password at OWASP's recommended parameters (19 MiB,
  * 2 passes, 1 lane): about 30 ms a hash here, where argon2's default (64 MiB, 3 passes, 4
  * lanes) took 120 ms of every sign-up, sign-in and password change.
  */
-const LOGIN_COST = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
+const LOGIN_COST = { memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
 
 /**
  * argon2id for the password of a cell (password fields): a value a table holds, set by the
@@ -14,7 +18,7 @@ const LOGIN_COST = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, 
  * lane costs a few milliseconds (argon2's default cost a quarter of a second under load: 200
  * cells took over a minute), and still makes a leaked hash slow to guess.
  */
-const CELL_COST = { type: argon2.argon2id, memoryCost: 8 * 1024, timeCost: 2, parallelism: 1 } as const;
+const CELL_COST = { memoryCost: 8 * 1024, timeCost: 2, parallelism: 1 } as const;
 
 /** libuv's thread pool, where argon2 runs its hashes (UV_THREADPOOL_SIZE, 4 by default). */
 const POOL_SIZE = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
@@ -55,17 +59,17 @@ const CELL_SLOTS = new Slots(POOL_SIZE);
 export class PasswordHasher {
   /** A user's or a shared view's password (see LOGIN_COST). */
   hash(password: string): Promise<string> {
-    return argon2.hash(password, LOGIN_COST);
+    return argon2().hash(password, { ...LOGIN_COST, type: argon2().argon2id });
   }
 
   /** The password of a cell (see CELL_COST). */
   hashCell(password: string): Promise<string> {
-    return CELL_SLOTS.run(() => argon2.hash(password, CELL_COST));
+    return CELL_SLOTS.run(() => argon2().hash(password, { ...CELL_COST, type: argon2().argon2id }));
   }
 
   async verify(hash: string, password: string): Promise<boolean> {
     try {
-      return await argon2.verify(hash, password);
+      return await argon2().verify(hash, password);
     } catch {
       return false;
     }

@@ -3,7 +3,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request, RequestHandler } from 'express';
 import { authenticationOf } from '../../auth/decorators';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from './rate-limiters';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RequestContext } from '../context/request-context';
 import { PlainHttpError } from '../errors/api-error';

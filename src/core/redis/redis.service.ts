@@ -1,6 +1,10 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { lazy } from '../lazy';
+
+/** The client library, loaded only where `REDIS_URL` is set (it is a good part of a start-up's time otherwise). */
+const ioredis = lazy(() => (require('ioredis') as { default: typeof Redis }).default);
 
 /**
  * Redis connections when `REDIS_URL` is set (several instances share login limits and
@@ -26,8 +30,7 @@ export class RedisService implements OnApplicationShutdown {
   /** A new connection (a subscriber needs its own). */
   connect(): Redis {
     if (!this.config.redisUrl) throw new Error('REDIS_URL is not set.');
-    // Loaded on first use: without REDIS_URL, start-up does not pay for its forty modules.
-    const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+    const RedisClient = ioredis();
     const client = new RedisClient(this.config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
     this.clients.push(client);
     return client;

@@ -164,6 +164,19 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       if (value.length > maxItems) return err(`Ensure this field has no more than ${maxItems} elements.`, 'max_length');
       const tree: ErrorTree = {};
       let failed = false;
+      const of = spec.of;
+      if (of.kind === 'any' && !of.check) {
+        // Any items (an import's cells, a million rows of them): kept as they are, only a null
+        // checked, without a result object per item.
+        if (of.nullable) return { value };
+        for (let index = 0; index < value.length; index++) {
+          if (value[index] === null) {
+            tree[String(index)] = err('This field may not be null.', 'null').error;
+            failed = true;
+          }
+        }
+        return failed ? { error: tree } : { value };
+      }
       // A list whose items are kept as they are is kept itself (an import's rows are not copied):
       // a new list is begun only at the first item that changes.
       let items: unknown[] | null = null;

@@ -66,7 +66,10 @@ export class JsonBodyGuard implements CanActivate {
     while (maxMemoryMb < (raw.length / 1024 / 1024) * 16) maxMemoryMb *= 2;
     const budget: WorkerBudget = { timeoutMs: this.config.importParseTimeoutMs, maxMemoryMb };
     try {
-      const result = await assembleJsonBody(this.pool.stream<JsonBodyPiece>(PARSE_TASK, [raw], budget));
+      // A body in a buffer of its own (as the body reader leaves a large one) is moved to the worker, not copied.
+      const own = raw.byteOffset === 0 && raw.buffer.byteLength === raw.length && !(raw.buffer instanceof SharedArrayBuffer);
+      const bytes = own ? new Uint8Array(raw.buffer as ArrayBuffer) : raw;
+      const result = await assembleJsonBody(this.pool.stream<JsonBodyPiece>(PARSE_TASK, [bytes], budget, own ? [raw.buffer as ArrayBuffer] : []));
       if ('error' in result) throw parseError(result.error);
       return result.value;
     } catch (error) {

@@ -19,8 +19,8 @@ export type JsonBodyPiece =
 /** A list with more items than this is sent in pieces. */
 const STREAM_MIN_ITEMS = 512;
 /** A piece holds at most this many items, and about this many characters of text. */
-const PIECE_ITEMS = 4_096;
-const PIECE_CHARS = 256 * 1024;
+const PIECE_ITEMS = 1_024;
+const PIECE_CHARS = 64 * 1024;
 
 /** A cheap size estimate of an item (strings by length, one level into lists and objects). */
 function weight(value: unknown): number {

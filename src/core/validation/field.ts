@@ -216,7 +216,9 @@ function passesAsIs(spec: FieldSpec, value: unknown): boolean {
   if (value.length === 0 && spec.allowEmpty === false) return false;
   if (spec.minItems !== undefined && value.length < spec.minItems) return false;
   if (value.length > (spec.maxItems ?? LIST_MAX_ITEMS)) return false;
-  return spec.of.nullable === true || !value.includes(null);
+  if (spec.of.nullable) return true;
+  for (let index = 0; index < value.length; index++) if (value[index] === null) return false;
+  return true;
 }
 
 /** Field specs of a DTO class, in declaration order. */

@@ -39,3 +39,37 @@ describe('request field validation (DRF rules, messages and codes)', () => {
     });
   });
 });
+
+describe('rows of any values (the fast path of imported data)', () => {
+  const rows = { kind: 'list' as const, of: { kind: 'list' as const, of: { kind: 'any' as const } }, minItems: 1 };
+  const nullableRows = { kind: 'list' as const, of: { kind: 'list' as const, of: { kind: 'any' as const, nullable: true } } };
+
+  it('keeps the very list it was given when every row passes', () => {
+    const data = [['a', 1, true, { x: 1 }, [2]], [], ['b']];
+    const result = checkValue(rows, data);
+    expect(result).toEqual({ value: data });
+    expect((result as { value: unknown }).value).toBe(data);
+    const withNulls = [['a', null], [null]];
+    expect((checkValue(nullableRows, withNulls) as { value: unknown }).value).toBe(withNulls);
+  });
+
+  it('answers the same detail tree for each kind of bad row', () => {
+    const long = Array.from({ length: 10_001 }, () => 'x');
+    expect(checkValue(rows, [['a'], ['b', null, 'c', null], 'row', null, long, 7])).toEqual({
+      error: {
+        '1': { '1': [{ error: 'This field may not be null.', code: 'null' }], '3': [{ error: 'This field may not be null.', code: 'null' }] },
+        '2': [{ error: 'Expected a list of items but got type "str".', code: 'not_a_list' }],
+        '3': [{ error: 'This field may not be null.', code: 'null' }],
+        '4': [{ error: 'Ensure this field has no more than 10000 elements.', code: 'max_length' }],
+        '5': [{ error: 'Expected a list of items but got type "int".', code: 'not_a_list' }],
+      },
+    });
+    expect(checkValue(nullableRows, [['a', null], {}])).toEqual({ error: { '1': [{ error: 'Expected a list of items but got type "dict".', code: 'not_a_list' }] } });
+    expect(checkValue({ kind: 'list', of: { kind: 'list', of: { kind: 'any' }, allowEmpty: false } }, [['a'], []])).toEqual({
+      error: { '1': [{ error: 'This list may not be empty.', code: 'empty' }] },
+    });
+    expect(checkValue({ kind: 'list', of: { kind: 'list', of: { kind: 'any' }, minItems: 2 } }, [['a', 'b'], ['a']])).toEqual({
+      error: { '1': [{ error: 'Ensure this field has at least 2 elements.', code: 'min_length' }] },
+    });
+  });
+});

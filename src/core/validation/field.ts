@@ -162,6 +162,17 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       }
       const maxItems = spec.maxItems ?? LIST_MAX_ITEMS;
       if (value.length > maxItems) return err(`Ensure this field has no more than ${maxItems} elements.`, 'max_length');
+      const of = spec.of;
+      if (of.kind === 'any' && !of.check) {
+        // Any items (an import's cells, a million rows of them): kept as they are, only a null
+        // checked, without an object per item (nor per list that passes).
+        if (!of.nullable && value.includes(null)) {
+          const nulls: ErrorTree = {};
+          for (let index = 0; index < value.length; index++) if (value[index] === null) nulls[String(index)] = err('This field may not be null.', 'null').error;
+          return { error: nulls };
+        }
+        return { value };
+      }
       const tree: ErrorTree = {};
       let failed = false;
       // A list whose items are kept as they are is kept itself (an import's rows are not copied):
@@ -169,7 +180,11 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
       let items: unknown[] | null = null;
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
-        const result = checkValue(spec.of, item);
+        if (passesAsIs(of, item)) {
+          items?.push(item);
+          continue;
+        }
+        const result = checkValue(of, item);
         if ('error' in result) {
           tree[String(index)] = result.error;
           failed = true;
@@ -187,6 +202,23 @@ function coerce(spec: FieldSpec, value: unknown): FieldResult {
     case 'any':
       return { value };
   }
+}
+
+/**
+ * Whether a value passes `spec` unchanged, decided without allocating: any value, or a list of
+ * any values (the rows of an import, a million of them). False means "run checkValue".
+ */
+function passesAsIs(spec: FieldSpec, value: unknown): boolean {
+  if (spec.check) return false;
+  if (value === null) return spec.nullable === true;
+  if (spec.kind === 'any') return true;
+  if (spec.kind !== 'list' || !Array.isArray(value) || spec.of.kind !== 'any' || spec.of.check) return false;
+  if (value.length === 0 && spec.allowEmpty === false) return false;
+  if (spec.minItems !== undefined && value.length < spec.minItems) return false;
+  if (value.length > (spec.maxItems ?? LIST_MAX_ITEMS)) return false;
+  if (spec.of.nullable) return true;
+  for (let index = 0; index < value.length; index++) if (value[index] === null) return false;
+  return true;
 }
 
 /** Field specs of a DTO class, in declaration order. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import type { Worker } from 'node:worker_threads';
+import type { TransferListItem, Worker } from 'node:worker_threads';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ApiError } from '../errors/api-error';
 import { moduleFile, spawnWorker } from './spawn-worker';
@@ -45,6 +45,7 @@ class Call {
     readonly task: WorkerTask,
     readonly args: unknown[],
     readonly budget: WorkerBudget,
+    readonly transfer: TransferListItem[] = [],
   ) {
     this.id = id;
   }
@@ -121,9 +122,12 @@ export class WorkerPool implements OnModuleDestroy {
     }
   }
 
-  /** Runs a task that answers a generator and yields its items; leaving the loop early stops the task. */
-  async *stream<T>(task: WorkerTask, args: unknown[], budget: WorkerBudget): AsyncGenerator<T> {
-    const call = this.enqueue(task, args, budget);
+  /**
+   * Runs a task that answers a generator and yields its items; leaving the loop early stops the task.
+   * `transfer`: buffers of the arguments moved to the worker, not copied (they are unusable here after).
+   */
+  async *stream<T>(task: WorkerTask, args: unknown[], budget: WorkerBudget, transfer: TransferListItem[] = []): AsyncGenerator<T> {
+    const call = this.enqueue(task, args, budget, transfer);
     try {
       for (;;) {
         const answer = await call.next();
@@ -148,8 +152,8 @@ export class WorkerPool implements OnModuleDestroy {
     await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot, new Error('The worker pool is closed.'))));
   }
 
-  private enqueue(task: WorkerTask, args: unknown[], budget: WorkerBudget): Call {
-    const call = new Call(this.nextId++, task, args, budget);
+  private enqueue(task: WorkerTask, args: unknown[], budget: WorkerBudget, transfer: TransferListItem[] = []): Call {
+    const call = new Call(this.nextId++, task, args, budget, transfer);
     if (this.closed) call.fail(new Error('The worker pool is closed.'));
     else {
       this.queue.push(call);
@@ -201,7 +205,7 @@ export class WorkerPool implements OnModuleDestroy {
       call.fail(new WorkerBudgetExceeded('time'));
       void this.stop(slot, null);
     }, call.budget.timeoutMs);
-    slot.worker.postMessage({ type: 'call', id: call.id, file: call.task.file, name: call.task.name, args: call.args } satisfies TaskRequest);
+    slot.worker.postMessage({ type: 'call', id: call.id, file: call.task.file, name: call.task.name, args: call.args } satisfies TaskRequest, call.transfer);
   }
 
   private spawn(maxMemoryMb: number): void {

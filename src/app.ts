@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { ApiExceptionFilter } from './core/errors/api-exception.filter';
 import { parseQuery, rawBody, requestContext, urlConventions } from './core/http/http-conventions';
+import { JsonReplyExpressAdapter } from './core/http/json-reply.adapter';
 import { middlewareChain } from './core/http/middleware-chain';
 import { RequestRateLimiter } from './core/http/rate-limit';
 import { RouteTable } from './core/http/route-table';
@@ -24,7 +25,7 @@ import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
  */
 export async function createApp(config: AppConfig, options: { log?: LogOptions } = {}): Promise<NestExpressApplication> {
   const logger = createLogger(config, options.log);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });

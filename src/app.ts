@@ -5,6 +5,8 @@ import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { ApiExceptionFilter } from './core/errors/api-exception.filter';
 import { parseQuery, rawBody, requestContext, urlConventions } from './core/http/http-conventions';
+import { JsonReplyExpressAdapter } from './core/http/json-reply.adapter';
+import { middlewareChain } from './core/http/middleware-chain';
 import { RequestRateLimiter } from './core/http/rate-limit';
 import { RouteTable } from './core/http/route-table';
 import { corsOptions, securityHeaders } from './core/http/security';
@@ -23,7 +25,7 @@ import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
  */
 export async function createApp(config: AppConfig, options: { log?: LogOptions } = {}): Promise<NestExpressApplication> {
   const logger = createLogger(config, options.log);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
@@ -37,16 +39,18 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
   // In-flight tracking first (draining answers 503), then logs and metrics, so that every
   // answer (404s, 413s and 429s included) is logged and counted.
   app.use(
-    app.get(InFlight).middleware(),
-    httpLogger(logger, routes),
-    app.get(Metrics).middleware,
-    securityHeaders(),
-    app.get(RequestRateLimiter).middleware(),
-    // Stored files at MEDIA_URL's path (disk storage), before the API's URL conventions.
-    app.get(MediaRoute).handler(),
-    urlConventions(routes),
-    rawBody(config.requestBodyLimitBytes, routes),
-    requestContext,
+    middlewareChain(
+      app.get(InFlight).middleware(),
+      httpLogger(logger, routes),
+      app.get(Metrics).middleware,
+      securityHeaders(),
+      app.get(RequestRateLimiter).middleware(),
+      // Stored files at MEDIA_URL's path (disk storage), before the API's URL conventions.
+      app.get(MediaRoute).handler(),
+      urlConventions(routes),
+      rawBody(config.requestBodyLimitBytes, routes),
+      requestContext,
+    ),
   );
   app.useGlobalFilters(new ApiExceptionFilter(logger, routes));
   app.useGlobalPipes(new ApiValidationPipe());

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { rawRequest } from './support/raw-http';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 
@@ -13,6 +14,34 @@ describe('HTTP conventions (baserow-rest.md §1)', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('OK');
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('sends a handler JSON answer with its UTF-8 length and JSON content type, HEAD and conditional requests as Express does', async () => {
+    const user = await signUp(t);
+    const created = await t.request('POST', '/api/workspaces/', { token: user.token, body: { name: 'Ünïcode ✓ workspace' } });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(created.headers.get('content-length'))).toBe(Buffer.byteLength(created.text));
+    expect(created.body.name).toBe('Ünïcode ✓ workspace');
+    expect(created.headers.get('etag')).toBeNull();
+    const head = await fetch(`${t.url}/api/workspaces/`, { method: 'HEAD', headers: { Authorization: `JWT ${user.token}` } });
+    const get = await t.request('GET', '/api/workspaces/', { token: user.token });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+    // Express answers `If-None-Match: *` with 304 even without an ETag (its `req.fresh`).
+    // (node:http, not fetch: fetch adds `Cache-Control: no-cache` to conditional requests.)
+    const star = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = httpGet(`${t.url}/api/workspaces/`, { headers: { Authorization: `JWT ${user.token}`, 'If-None-Match': '*' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject);
+    });
+    expect(star.status).toBe(304);
+    expect(star.body).toBe('');
   });
 
   it('404s an unknown URL with URL_NOT_FOUND', async () => {

@@ -30,6 +30,15 @@ export const CORS_EXPOSED_HEADERS = ['x-request-id'];
  * search in a worker made from a blob, and shows images (logos) from anywhere.
  */
 export function securityHeaders(): RequestHandler {
+  const { set, removed } = fixedHeadersOf(helmetMiddleware());
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
+
+function helmetMiddleware(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -54,6 +63,32 @@ export function securityHeaders(): RequestHandler {
     strictTransportSecurity: false,
     xPoweredBy: true,
   });
+}
+
+/**
+ * The headers helmet sets, worked out once: with these options none of them depends on the
+ * request, so each response gets the same list instead of helmet's dozen middlewares rebuilding it.
+ */
+function fixedHeadersOf(middleware: RequestHandler): { set: [string, string][]; removed: string[] } {
+  const set = new Map<string, string>();
+  const removed: string[] = [];
+  const res = {
+    setHeader(name: string, value: unknown) {
+      set.set(name, String(value));
+      return res;
+    },
+    removeHeader(name: string) {
+      set.delete(name);
+      removed.push(name);
+    },
+  };
+  let called = false;
+  middleware({ method: 'GET', headers: {} } as never, res as never, (error?: unknown) => {
+    if (error) throw error;
+    called = true;
+  });
+  if (!called) throw new Error('helmet did not finish synchronously');
+  return { set: [...set], removed };
 }
 
 /**

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { RouteTable } from '../http/route-table';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -20,33 +19,44 @@ export function requestIdOf(req: IncomingMessage): string {
  * One log line per request, written when the response ends: method, route template (never
  * the URL, whose query may hold tokens), status, duration, request id and the user id once
  * authentication knew it. No headers, bodies or parameters. The request id is sent back in
- * `X-Request-Id`. 5xx lines are warnings: the error itself is logged once by the exception filter.
+ * `X-Request-Id` (and kept as `req.id` for the exception filter's line). 5xx lines, and
+ * responses that failed, are warnings: the error itself is logged once by the exception filter.
+ *
+ * The line is built only when the response ends, straight on the app's logger: no child
+ * logger or serializers per request (the request id is the line's first key, where a child
+ * logger's binding would put it).
  */
 export function httpLogger(logger: Logger, routes: RouteTable): RequestHandler {
-  const line = (req: IncomingMessage, res: ServerResponse, values: { responseTime: number }) => ({
+  return (req, res, next) => {
+    const id = requestIdOf(req);
+    (req as Request & { id: string }).id = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    const start = Date.now();
+    const done = (error?: Error): void => {
+      res.removeListener('close', done);
+      res.removeListener('finish', done);
+      res.removeListener('error', done);
+      writeLine(logger, routes, req, res, id, Date.now() - start, error !== undefined || res.statusCode >= 500);
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    res.on('error', done);
+    next();
+  };
+}
+
+function writeLine(logger: Logger, routes: RouteTable, req: Request, res: ServerResponse, requestId: string, durationMs: number, failed: boolean): void {
+  const level = failed ? 'warn' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const route = routes.templateOf(req);
+  const line = {
+    requestId,
     method: req.method,
-    route: routes.templateOf(req as Request),
+    route,
     status: res.statusCode,
-    durationMs: values.responseTime,
+    durationMs,
     userId: (req as Request & { user?: { id: number } }).user?.id ?? null,
-  });
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const id = requestIdOf(req);
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    // Only the request id is bound to the request's logger; the line itself is built below.
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
-    wrapSerializers: false,
-    serializers: { req: () => undefined, res: () => undefined },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'warn' : 'info'),
-    customSuccessObject: (req, res, values) => line(req, res, values),
-    customErrorObject: (req, res, _error, values) => line(req, res, values),
-    customSuccessMessage: (req, res, responseTime) => `${req.method} ${routes.templateOf(req as Request) ?? '(unknown URL)'} ${res.statusCode} ${responseTime}ms`,
-    customErrorMessage: (req, res) => `${req.method} ${routes.templateOf(req as Request) ?? '(unknown URL)'} ${res.statusCode}`,
-  });
+  };
+  const named = `${req.method} ${route ?? '(unknown URL)'} ${res.statusCode}`;
+  logger[level](line, failed ? named : `${named} ${durationMs}ms`);
 }

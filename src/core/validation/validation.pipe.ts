@@ -1,8 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { ErrorTree, queryValidationError, validationError } from '../errors/api-error';
 import { dynamicQueries } from './dynamic-query';
-import { bodyObjectError, fieldSpecs } from './field';
+import { bodyObjectError, checkValue, FieldSpec, fieldSpecs } from './field';
 
 /**
  * Validates `@Body()` and `@Query()` DTOs declared with `@Field`, producing Baserow's
@@ -46,7 +46,10 @@ export class ApiValidationPipe implements PipeTransform {
     }
     // The DTO instance holds what the client sent, not a deep copy (bodies may carry 100,000 rows);
     // the `@Field` checks store their coerced values on it.
-    const instance = Object.assign(Object.create(metatype.prototype as object) as Record<string, unknown>, plain);
+    const create = () => Object.assign(Object.create(metatype.prototype as object) as Record<string, unknown>, plain);
+    const valid = checkFields(create(), metatype, specs);
+    if (valid) return Object.assign(valid, dynamic);
+    const instance = create();
     const errors = validateSync(instance, { forbidUnknownValues: false });
     if (errors.length) {
       const tree: ErrorTree = {};
@@ -58,4 +61,43 @@ export class ApiValidationPipe implements PipeTransform {
     }
     return Object.assign(instance, dynamic);
   }
+}
+
+/** Per DTO class: its fields in class-validator's order, or null when its checks are not only `@Field`'s, one each. */
+const plans = new WeakMap<Function, string[] | null>();
+
+function planOf(metatype: Function, specs: Map<string, FieldSpec>): string[] | null {
+  let plan = plans.get(metatype);
+  if (plan !== undefined) return plan;
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, undefined as unknown as string, false, false, undefined);
+  const keys = metadatas.map((metadata) => metadata.propertyName);
+  const simple =
+    metadatas.every((metadata) => metadata.name === 'rowspaceField') && new Set(keys).size === keys.length && keys.length === specs.size && keys.every((key) => specs.has(key));
+  plan = simple ? keys : null;
+  plans.set(metatype, plan);
+  return plan;
+}
+
+/**
+ * What `validateSync` does with the `@Field` checks of a valid DTO (coerced values and defaults
+ * stored on the instance, in the same order), without class-validator's per-call metadata
+ * lookups. Null when a value is refused (or the class has other checks): class-validator then
+ * runs on a fresh instance and builds the error tree as always.
+ */
+function checkFields(instance: Record<string, unknown>, metatype: Function, specs: Map<string, FieldSpec>): Record<string, unknown> | null {
+  const plan = planOf(metatype, specs);
+  if (!plan) return null;
+  for (const key of plan) {
+    const spec = specs.get(key)!;
+    const value = instance[key];
+    if (value === undefined) {
+      if (spec.required !== false) return null;
+      if (spec.default !== undefined) instance[key] = structuredClone(spec.default);
+      continue;
+    }
+    const result = checkValue(spec, value);
+    if (!('value' in result)) return null;
+    instance[key] = result.value;
+  }
+  return instance;
 }

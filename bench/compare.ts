@@ -51,7 +51,7 @@ import { prng } from '../test/support/fuzz';
 import type { BareColumn, BareConfig } from './bare-server';
 import {
   AnswerCheck, Api, Audience, WsSample, countIs, deleteInitialRows, envInt, insertRows, load, LoadOptions, LoadRequest, LoadTarget, log, machine, percentile, round,
-  withRowspace,
+  vocabulary, withRowspace,
 } from './rows';
 import { forkServer, ServerProcess, stopServer } from './server';
 
@@ -92,15 +92,6 @@ interface Fields {
   day: number;
 }
 
-/** Made-up six-letter words (three consonant-vowel syllables): a term never matches inside another word. */
-function vocabulary(random: () => number): string[] {
-  const consonants = 'bdfgklmnprstvz';
-  const vowels = 'aeiou';
-  const syllable = () => consonants[Math.floor(random() * consonants.length)] + vowels[Math.floor(random() * vowels.length)];
-  const words = new Set<string>();
-  while (words.size < VOCABULARY) words.add(syllable() + syllable() + syllable());
-  return [...words];
-}
 
 interface Data {
   batches: Record<string, unknown>[][];
@@ -116,7 +107,7 @@ interface Data {
 
 function generate(fields: Fields): Data {
   const random = prng(SEED);
-  const words = vocabulary(random);
+  const words = vocabulary(random, VOCABULARY);
   const wordRows = new Int32Array(words.length);
   const notesRows = new Int32Array(words.length);
   const numA = new Int32Array(1000);

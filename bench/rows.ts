@@ -826,3 +826,13 @@ if (require.main === module) {
     process.exit(1);
   });
 }
+
+/** `size` made-up six-letter words (three consonant-vowel syllables): a term never matches inside another word. */
+export function vocabulary(random: () => number, size: number): string[] {
+  const consonants = 'bdfgklmnprstvz';
+  const vowels = 'aeiou';
+  const syllable = () => consonants[Math.floor(random() * consonants.length)] + vowels[Math.floor(random() * vowels.length)];
+  const words = new Set<string>();
+  while (words.size < size) words.add(syllable() + syllable() + syllable());
+  return [...words];
+}

@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
-import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, withRowspace } from './rows';
+import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, vocabulary, withRowspace } from './rows';
 
 const SIZES = (process.env.BENCH_SCALE_ROWS ?? '1000000').split(',').map((s) => Math.floor(Number(s.trim())));
 const DBS = (process.env.BENCH_SCALE_DBS ?? 'sqlite,postgres').split(',').map((d) => d.trim().toLowerCase());
@@ -83,20 +83,11 @@ export interface Truth {
   numBSum: Float64Array;
 }
 
-/** Made-up six-letter words (three consonant-vowel syllables): a term never matches inside another word. */
-function vocabulary(random: () => number): string[] {
-  const consonants = 'bdfgklmnprstvz';
-  const vowels = 'aeiou';
-  const syllable = () => consonants[Math.floor(random() * consonants.length)] + vowels[Math.floor(random() * vowels.length)];
-  const words = new Set<string>();
-  while (words.size < VOCABULARY) words.add(syllable() + syllable() + syllable());
-  return [...words];
-}
 
 /** The rows, generated part by part (a million rows are never all in memory), in the table's field order. */
 export function rowSource(rows: number): { truth: Truth; next: (count: number) => unknown[][] } {
   const random = prng(SEED);
-  const words = vocabulary(random);
+  const words = vocabulary(random, VOCABULARY);
   const truth: Truth = { rows, words, wordRows: new Int32Array(words.length), numACount: new Float64Array(1000), numBSum: new Float64Array(1000) };
   let i = 0;
   const pick = () => Math.floor(random() * words.length);

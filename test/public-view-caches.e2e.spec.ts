@@ -1,6 +1,6 @@
-import { WriteVersions } from '../src/core/database/write-versions';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { databaseOf } from './support/fixtures';
+import { recordStatements } from './support/statements';
 
 /**
  * Anonymous requests of a shared view read its rows through the members' cached paths: a
@@ -10,16 +10,11 @@ import { databaseOf } from './support/fixtures';
  */
 let t: TestApp;
 let owner: SignedUp;
-const sent: string[] = [];
+let sent: string[] = [];
 
 beforeAll(async () => {
   t = await startApp();
-  const versions = t.app.get(WriteVersions);
-  const observe = versions.observe.bind(versions);
-  versions.observe = (sql) => {
-    sent.push(sql.replace(/\s+/g, ' '));
-    observe(sql);
-  };
+  sent = recordStatements(t.app);
   owner = await signUp(t, 'Owner');
 });
 afterAll(async () => t?.close());

@@ -1,5 +1,5 @@
-import { WriteVersions } from '../src/core/database/write-versions';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { recordStatements } from './support/statements';
 
 /**
  * How many SQL statements a warm request sends (issue 13: the user behind a JWT, the table's
@@ -12,7 +12,7 @@ let tableId: number;
 let num: number;
 let viewId: number;
 let tokenKey: string;
-const sent: string[] = [];
+let sent: string[] = [];
 
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
   t.request(method, path, { token: headers ? undefined : ada.token, body, headers });
@@ -45,12 +45,7 @@ async function statementsOf(method: string, path: string, body?: unknown, header
 
 beforeAll(async () => {
   t = await startApp();
-  const versions = t.app.get(WriteVersions);
-  const observe = versions.observe.bind(versions);
-  versions.observe = (sql) => {
-    sent.push(sql.replace(/\s+/g, ' '));
-    observe(sql);
-  };
+  sent = recordStatements(t.app);
   ada = await signUp(t, 'Ada');
   const databaseId = (await api('GET', '/api/applications/')).body[0].id;
   tableId = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Items' })).body.id;

@@ -14,7 +14,28 @@ export type JsonBodyPiece =
   | { error: string }
   /** `lists`: the top-level keys (or `null`: the body itself) whose lists were emptied and follow in pieces. */
   | { head: unknown; lists: (string | null)[] }
-  | { list: string | null; items: unknown[] };
+  | { list: string | null; items: unknown[] }
+  /** A body nested deeper than DEEPEST_CLONED, as its text: the main thread parses it itself. */
+  | { text: string };
+
+/**
+ * Nesting that a structured clone carries back: deserialising recurses once per level, and
+ * tens of thousands of levels (`[[[…]]]`, a rich text document) overflow the main thread's
+ * stack, where JSON.parse copes.
+ */
+const DEEPEST_CLONED = 1_000;
+
+/** Whether `value` nests deeper than `limit` levels (a walk with its own stack, stopping early). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /** A list with more items than this is sent in pieces. */
 const STREAM_MIN_ITEMS = 512;
@@ -54,10 +75,15 @@ function* pieces(list: string | null, items: unknown[]): Generator<JsonBodyPiece
 /** The worker task: parses the UTF-8 bytes of a body and answers it in pieces. */
 export function* parseJsonBodyInPieces(bytes: Uint8Array): Generator<JsonBodyPiece> {
   let value: unknown;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     yield { error: (error as Error).message };
+    return;
+  }
+  if (nestsDeeperThan(value, DEEPEST_CLONED)) {
+    yield { text };
     return;
   }
   const big = (item: unknown): item is unknown[] => Array.isArray(item) && item.length > STREAM_MIN_ITEMS;
@@ -84,6 +110,8 @@ export async function assembleJsonBody(source: AsyncIterable<JsonBodyPiece>): Pr
   let head: unknown = undefined;
   for await (const piece of source) {
     if ('error' in piece) return { error: piece.error };
+    // Parsed already in the worker, so it parses.
+    if ('text' in piece) return { value: JSON.parse(piece.text) as unknown };
     if ('head' in piece) {
       head = piece.head;
       continue;

@@ -51,7 +51,7 @@ import { prng } from '../test/support/fuzz';
 import type { BareColumn, BareConfig } from './bare-server';
 import {
   AnswerCheck, Api, Audience, WsSample, countIs, deleteInitialRows, envInt, insertRows, load, LoadOptions, LoadRequest, LoadTarget, log, machine, percentile, round,
-  vocabulary, withRowspace,
+  postgresReachable, vocabulary, withRowspace,
 } from './rows';
 import { forkServer, ServerProcess, stopServer } from './server';
 
@@ -756,16 +756,6 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
   );
 }
 
-async function postgresReachable(): Promise<string | null> {
-  const client = new Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.end();
-    return null;
-  } catch (error) {
-    return String(error);
-  }
-}
 
 function table(): string {
   const cell = (v: unknown, digits = 1) => (v === null || v === undefined ? '–' : typeof v === 'number' ? String(round(v, digits)) : String(v));
@@ -784,7 +774,7 @@ async function main(): Promise<void> {
   const skipped: Record<string, string> = {};
   for (const db of DBS as ('sqlite' | 'postgres')[]) {
     if (db === 'postgres') {
-      const unreachable = await postgresReachable();
+      const unreachable = await postgresReachable(POSTGRES_URL);
       if (unreachable) {
         skipped.postgres = `PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: ${unreachable}`;
         log(skipped.postgres);

@@ -35,6 +35,7 @@
  * ("10,50"), BENCH_INSERT_CONCURRENCY (1), BENCH_DB_INDEX (both|on|off), BENCH_WS_SOCKETS (100),
  * BENCH_WS_RUNS (30). Prints one JSON document on stdout; progress goes to stderr.
  */
+import { Client } from 'pg';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -835,4 +836,16 @@ export function vocabulary(random: () => number, size: number): string[] {
   const words = new Set<string>();
   while (words.size < size) words.add(syllable() + syllable() + syllable());
   return [...words];
+}
+
+/** null when PostgreSQL at `url` answers a connection, else why not. */
+export async function postgresReachable(url: string): Promise<string | null> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return null;
+  } catch (error) {
+    return String(error);
+  }
 }

@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
-import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, vocabulary, withRowspace } from './rows';
+import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, postgresReachable, vocabulary, withRowspace } from './rows';
 
 const SIZES = (process.env.BENCH_SCALE_ROWS ?? '1000000').split(',').map((s) => Math.floor(Number(s.trim())));
 const DBS = (process.env.BENCH_SCALE_DBS ?? 'sqlite,postgres').split(',').map((d) => d.trim().toLowerCase());
@@ -393,16 +393,6 @@ async function scaleOn(db: 'sqlite' | 'postgres', rows: number): Promise<void> {
   );
 }
 
-async function postgresReachable(): Promise<string | null> {
-  const client = new Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.end();
-    return null;
-  } catch (error) {
-    return String(error);
-  }
-}
 
 /** Per case and database: the value at each size and the factor from the smallest size to the largest. */
 function growth() {
@@ -433,7 +423,7 @@ async function main(): Promise<void> {
   const skipped: Record<string, string> = {};
   for (const db of DBS as ('sqlite' | 'postgres')[]) {
     if (db === 'postgres') {
-      const unreachable = await postgresReachable();
+      const unreachable = await postgresReachable(POSTGRES_URL);
       if (unreachable) {
         skipped.postgres = `PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: ${unreachable}`;
         log(skipped.postgres);

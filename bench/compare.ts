@@ -51,7 +51,7 @@ import { prng } from '../test/support/fuzz';
 import type { BareColumn, BareConfig } from './bare-server';
 import {
   AnswerCheck, Api, Audience, WsSample, countIs, deleteInitialRows, envInt, insertRows, load, LoadOptions, LoadRequest, LoadTarget, log, machine, percentile, round,
-  postgresReachable, vocabulary, withRowspace,
+  onEachDatabase, vocabulary, withRowspace,
 } from './rows';
 import { forkServer, ServerProcess, stopServer } from './server';
 
@@ -771,18 +771,7 @@ function table(): string {
 async function main(): Promise<void> {
   const started = performance.now();
   const before = machine();
-  const skipped: Record<string, string> = {};
-  for (const db of DBS as ('sqlite' | 'postgres')[]) {
-    if (db === 'postgres') {
-      const unreachable = await postgresReachable(POSTGRES_URL);
-      if (unreachable) {
-        skipped.postgres = `PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: ${unreachable}`;
-        log(skipped.postgres);
-        continue;
-      }
-    }
-    await compareOn(db);
-  }
+  const skipped = await onEachDatabase(DBS, POSTGRES_URL, compareOn);
   const aims = lines.filter((l) => l.meets_aim !== null);
   const problems = lines.filter((l) => {
     const checks = l.checks;

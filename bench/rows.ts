@@ -838,6 +838,24 @@ export function vocabulary(random: () => number, size: number): string[] {
   return [...words];
 }
 
+/**
+ * Runs `work` on each database of `dbs` in turn; PostgreSQL is skipped (and said so) when the
+ * server at `postgresUrl` does not answer. Answers the skipped databases with the reason.
+ */
+export async function onEachDatabase(dbs: string[], postgresUrl: string, work: (db: 'sqlite' | 'postgres') => Promise<void>): Promise<Record<string, string>> {
+  const skipped: Record<string, string> = {};
+  for (const db of dbs as ('sqlite' | 'postgres')[]) {
+    const unreachable = db === 'postgres' ? await postgresReachable(postgresUrl) : null;
+    if (unreachable) {
+      skipped.postgres = `PostgreSQL at ${new URL(postgresUrl).host} is unreachable: ${unreachable}`;
+      log(skipped.postgres);
+      continue;
+    }
+    await work(db);
+  }
+  return skipped;
+}
+
 /** null when PostgreSQL at `url` answers a connection, else why not. */
 export async function postgresReachable(url: string): Promise<string | null> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });

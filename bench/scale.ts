@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
-import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, postgresReachable, vocabulary, withRowspace } from './rows';
+import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, onEachDatabase, vocabulary, withRowspace } from './rows';
 
 const SIZES = (process.env.BENCH_SCALE_ROWS ?? '1000000').split(',').map((s) => Math.floor(Number(s.trim())));
 const DBS = (process.env.BENCH_SCALE_DBS ?? 'sqlite,postgres').split(',').map((d) => d.trim().toLowerCase());
@@ -420,18 +420,9 @@ function table(summary: ReturnType<typeof growth>): string {
 async function main(): Promise<void> {
   const started = performance.now();
   const before = machine();
-  const skipped: Record<string, string> = {};
-  for (const db of DBS as ('sqlite' | 'postgres')[]) {
-    if (db === 'postgres') {
-      const unreachable = await postgresReachable(POSTGRES_URL);
-      if (unreachable) {
-        skipped.postgres = `PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: ${unreachable}`;
-        log(skipped.postgres);
-        continue;
-      }
-    }
+  const skipped = await onEachDatabase(DBS, POSTGRES_URL, async (db) => {
     for (const rows of SIZES) await scaleOn(db, rows);
-  }
+  });
   const summary = growth();
   console.log(JSON.stringify({
     benchmark: 'scale: one table of each size on each database',

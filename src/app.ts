@@ -50,6 +50,8 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
       urlConventions(routes),
       rawBody(config.requestBodyLimitBytes, routes),
       requestContext,
+      // The route's handler, found in the route table's index; anything else goes on to Express's router.
+      routes.dispatch(),
     ),
   );
   app.useGlobalFilters(new ApiExceptionFilter(logger, routes));

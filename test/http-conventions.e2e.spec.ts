@@ -1,6 +1,7 @@
 import { get as httpGet } from 'node:http';
 import { rawRequest } from './support/raw-http';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { databaseOf, emptyTable } from './support/fixtures';
 
 describe('HTTP conventions (baserow-rest.md §1)', () => {
   let t: TestApp;
@@ -68,6 +69,59 @@ describe('HTTP conventions (baserow-rest.md §1)', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('URL_NOT_FOUND');
     }
+  });
+
+  it('routes a static segment and an id at the same position to their own handlers, ids bounded at INT32_MAX', async () => {
+    const user = await signUp(t);
+    const tableId = await emptyTable(t, user, await databaseOf(t, user), 'Routed');
+    const view = await t.request('POST', `/api/database/views/table/${tableId}/`, { token: user.token, body: { name: 'Grid', type: 'grid' } });
+    expect(view.status).toBe(200);
+    const viewId = view.body.id as number;
+    // `/views/:viewId/` and `/views/grid/:viewId/`: the view, then its rows.
+    const asView = await t.request('GET', `/api/database/views/${viewId}/`, { token: user.token });
+    expect([asView.status, asView.body.id, asView.body.type]).toEqual([200, viewId, 'grid']);
+    const rows = await t.request('GET', `/api/database/views/grid/${viewId}/`, { token: user.token });
+    expect([rows.status, rows.body.count, rows.body.results]).toEqual([200, 0, []]);
+    const head = await fetch(`${t.url}/api/database/views/grid/${viewId}/`, { method: 'HEAD', headers: { Authorization: `JWT ${user.token}` } });
+    expect(head.status).toBe(200);
+    // `grid` is no view id, and `/views/grid/` no route.
+    const noId = await t.request('GET', '/api/database/views/grid/', { token: user.token });
+    expect(noId.body).toEqual({ error: 'URL_NOT_FOUND', detail: 'URL /api/database/views/grid/ not found.' });
+    // The largest id is a grid that does not exist; one more is no URL.
+    const largest = await t.request('GET', '/api/database/views/grid/2147483647/', { token: user.token });
+    expect([largest.status, largest.body.error]).toEqual([404, 'ERROR_GRID_DOES_NOT_EXIST']);
+    for (const path of ['/api/database/views/grid/2147483648/', '/api/database/views/2147483648/', `/api/database/rows/table/${tableId}/9999999999/`]) {
+      const res = await t.request('GET', path, { token: user.token });
+      expect([path, res.status, res.body]).toEqual([path, 404, { error: 'URL_NOT_FOUND', detail: `URL ${path} not found.` }]);
+    }
+    // A missing slash after parameters, on one method and every method.
+    for (const [method, path] of [
+      ['GET', `/api/database/views/grid/${viewId}`],
+      ['PATCH', `/api/database/rows/table/${tableId}/1`],
+      ['PUT', `/api/database/rows/table/${tableId}/1`],
+    ]) {
+      const res = await t.request(method, path, { token: user.token, body: method === 'GET' ? undefined : {} });
+      expect([method, res.status, res.body]).toEqual([
+        method,
+        404,
+        { error: 'URL_TRAILING_SLASH_MISSING', detail: `A valid URL must end with a trailing slash. Please, redirect requests to ${path}/` },
+      ]);
+    }
+    // A known URL with another method: 405 with the methods it has.
+    const put = await t.request('PUT', `/api/database/views/${viewId}/`, { token: user.token });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, PATCH, DELETE, HEAD, OPTIONS']);
+  });
+
+  it('decodes path parameters as Express does: a malformed escape is 400, a NUL no URL', async () => {
+    const malformed = await rawRequest(t.url, 'GET', '/api/database/views/form/%E0%A4%A/submit/', {}, Buffer.alloc(0));
+    expect([malformed.status, JSON.parse(malformed.body)]).toEqual([400, { error: 'ERROR_HTTP', detail: "Failed to decode param '%E0%A4%A'" }]);
+    const escaped = await t.request('GET', '/api/database/views/form/%41bc/submit/');
+    expect([escaped.status, escaped.body.error]).toEqual([404, 'ERROR_FORM_DOES_NOT_EXIST']);
+    const nul = await t.request('GET', '/api/database/views/form/a%00b/submit/');
+    expect([nul.status, nul.body.error]).toEqual([404, 'URL_NOT_FOUND']);
+    // An escape is no static segment.
+    const staticEscaped = await t.request('GET', '/api/%73ettings/');
+    expect([staticEscaped.status, staticEscaped.body.error]).toEqual([404, 'URL_NOT_FOUND']);
   });
 
   it('answers 405 for a wrong method on a known path', async () => {

@@ -14,6 +14,8 @@ import { RouteTable } from './route-table';
 export function urlConventions(routes: RouteTable): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
+    // The common case: a route serves this method at this very URL.
+    if (routes.serves(req) && !safeDecode(path).includes('\0')) return next();
     const { routes: matched, slashMissing } = routes.match(path);
     // A NUL (`%00`) in a path parameter can name nothing (and PostgreSQL refuses it in text).
     if (matched.length === 0 || safeDecode(path).includes('\0')) {

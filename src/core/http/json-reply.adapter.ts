@@ -1,6 +1,7 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { RegisteredRoute } from './route-table';
 
 /** Statuses Express answers without a body (or with headers of its own): left to Express. */
 const BODILESS = new Set([204, 205, 304]);
@@ -13,8 +14,44 @@ const BODILESS = new Set([204, 205, 304]);
  * conditional requests, bodiless statuses, a Content-Type or validators the handler set) is
  * answered by Express as before. The app sets none of Express's `json replacer`, `json spaces`
  * or `json escape`, and no ETag (`etag` is off).
+ *
+ * It also records the route handlers Nest registers, for RouteTable.dispatch.
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
+  /** The route handlers Nest registered, in order: the route table runs them without Express's router (RouteTable.dispatch). */
+  readonly registeredRoutes: RegisteredRoute[] = [];
+
+  override get(...args: unknown[]): unknown {
+    return this.route('GET', args, super.get);
+  }
+  override post(...args: unknown[]): unknown {
+    return this.route('POST', args, super.post);
+  }
+  override put(...args: unknown[]): unknown {
+    return this.route('PUT', args, super.put);
+  }
+  override patch(...args: unknown[]): unknown {
+    return this.route('PATCH', args, super.patch);
+  }
+  override delete(...args: unknown[]): unknown {
+    return this.route('DELETE', args, super.delete);
+  }
+  override head(...args: unknown[]): unknown {
+    return this.route('HEAD', args, super.head);
+  }
+  override options(...args: unknown[]): unknown {
+    return this.route('OPTIONS', args, super.options);
+  }
+  override all(...args: unknown[]): unknown {
+    return this.route('ALL', args, super.all);
+  }
+
+  private route(method: string, args: unknown[], register: Function): unknown {
+    const [path, handler] = args;
+    if (args.length === 2 && typeof path === 'string' && typeof handler === 'function') this.registeredRoutes.push({ method, path, handler: handler as RequestHandler });
+    return register.apply(this, args);
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!this.plainJson(response, body, statusCode)) return super.reply(response, body, statusCode);
     if (statusCode) response.status(statusCode);

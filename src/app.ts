@@ -9,7 +9,7 @@ import { JsonReplyExpressAdapter } from './core/http/json-reply.adapter';
 import { middlewareChain } from './core/http/middleware-chain';
 import { RequestRateLimiter } from './core/http/rate-limit';
 import { RouteTable } from './core/http/route-table';
-import { corsOptions, securityHeaders } from './core/http/security';
+import { cors, securityHeaders } from './core/http/security';
 import { InFlight } from './core/lifecycle/in-flight';
 import { httpLogger } from './core/logging/http-logger';
 import { createLogger, LogOptions, PinoNestLogger } from './core/logging/logger';
@@ -35,11 +35,11 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.enableCors(corsOptions(config));
-  // In-flight tracking first (draining answers 503), then logs and metrics, so that every
-  // answer (404s, 413s and 429s included) is logged and counted.
+  // CORS first (a preflight is answered there), then in-flight tracking (draining answers 503),
+  // then logs and metrics, so that every other answer (404s, 413s and 429s included) is logged and counted.
   app.use(
     middlewareChain(
+      cors(config),
       app.get(InFlight).middleware(),
       httpLogger(logger, routes),
       app.get(Metrics).middleware,

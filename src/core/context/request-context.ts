@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncSlot } from './async-frame';
 
 /**
  * What a database token lets the request do on a table, for the operation its route declares
@@ -16,27 +16,27 @@ export interface Actor {
   tableGrant?: TableGrant;
 }
 
-const storage = new AsyncLocalStorage<Actor>();
+const actorSlot = new AsyncSlot<Actor>('actor');
 
 export const RequestContext = {
   /** Runs `fn` with a fresh actor; the auth guard fills it in. */
   run<T>(actor: Actor, fn: () => T): T {
-    return storage.run(actor, fn);
+    return actorSlot.run(actor, fn);
   },
   current(): Actor {
-    return storage.getStore() ?? { userId: null, webSocketId: null };
+    return actorSlot.get() ?? { userId: null, webSocketId: null };
   },
   /** The database token's grant of this request, if a token authenticated it. */
   tableGrant(): TableGrant | undefined {
-    return storage.getStore()?.tableGrant;
+    return actorSlot.get()?.tableGrant;
   },
   setTableGrant(grant: TableGrant | undefined): void {
-    const store = storage.getStore();
+    const store = actorSlot.get();
     if (store) store.tableGrant = grant;
   },
   /** Called by authentication: events caused from here on carry this user and socket id. */
   setActor(userId: number | null, webSocketId: string | null): void {
-    const store = storage.getStore();
+    const store = actorSlot.get();
     if (store) {
       store.userId = userId;
       store.webSocketId = webSocketId;

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { AsyncSlot } from '../context/async-frame';
 import { UnitOfWork } from './unit-of-work';
 
 /** `LONG_WRITE_CHUNK_ROWS` is the chunk of rows of up to this many fields. */
@@ -68,36 +68,36 @@ interface Building {
  * tables and applications (a link field checks the table it links), no one else's does.
  */
 export class HiddenBuilds {
-  private static readonly scope = new AsyncLocalStorage<Building>();
+  private static readonly scope = new AsyncSlot<Building>('building');
 
   /** Runs `work` in a scope of its own, or in the caller's. */
   static run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.scope.getStore()) return work();
+    if (this.scope.get()) return work();
     return this.scope.run({ tables: new Set(), applications: new Set() }, work);
   }
 
   static addTable(id: number): void {
-    this.scope.getStore()?.tables.add(id);
+    this.scope.get()?.tables.add(id);
   }
 
   static addApplication(id: number): void {
-    this.scope.getStore()?.applications.add(id);
+    this.scope.get()?.applications.add(id);
   }
 
   /** Whether the caller builds something hidden (what it reads then is not for caches). */
   static get active(): boolean {
-    const store = this.scope.getStore();
+    const store = this.scope.get();
     return !!store && (store.tables.size > 0 || store.applications.size > 0);
   }
 
   /** Ids of the hidden tables the caller builds ([0] when none: an IN list is never empty). */
   static tables(): number[] {
-    const ids = [...(this.scope.getStore()?.tables ?? [])];
+    const ids = [...(this.scope.get()?.tables ?? [])];
     return ids.length ? ids : [0];
   }
 
   static applications(): number[] {
-    const ids = [...(this.scope.getStore()?.applications ?? [])];
+    const ids = [...(this.scope.get()?.applications ?? [])];
     return ids.length ? ids : [0];
   }
 }

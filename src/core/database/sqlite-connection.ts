@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { AsyncSlot } from '../context/async-frame';
 import type { SqliteReadPool } from './sqlite-read-pool';
 
 /** A FIFO lock: SQLite has one connection, so concurrent transactions must wait their turn. */
@@ -74,7 +74,7 @@ const KINDS_KEPT = 1000;
 export class SqliteConnection {
   private readonly logger = new Logger('SqliteConnection');
   private readonly turns = new Mutex();
-  private readonly holder = new AsyncLocalStorage<Turn>();
+  private readonly holder = new AsyncSlot<Turn>('turn');
   private current: Turn | null = null;
   private endCurrent: (() => void) | null = null;
   private readonly runner: Runner;
@@ -156,7 +156,7 @@ export class SqliteConnection {
 
   /** Whether the caller's async context holds the connection's current turn. */
   private holds(): boolean {
-    const turn = this.holder.getStore();
+    const turn = this.holder.get();
     return turn !== undefined && turn === this.current;
   }
 
@@ -222,7 +222,7 @@ export class SqliteConnection {
     try {
       await end();
     } finally {
-      const turn = this.holder.getStore();
+      const turn = this.holder.get();
       if (turn?.ownTransaction && turn === this.current && !this.connection()?.inTransaction) this.endCurrent?.();
     }
   }

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, EntityManager } from 'typeorm';
+import { AsyncSlot } from '../context/async-frame';
 import { RequestContext } from '../context/request-context';
 import { DomainEvent, DomainEventMap, DomainEventName } from '../events/domain-events';
 import { Dialect } from './dialect';
@@ -22,7 +22,7 @@ interface Transaction {
  */
 @Injectable()
 export class UnitOfWork {
-  private readonly current = new AsyncLocalStorage<Transaction>();
+  private readonly current = new AsyncSlot<Transaction>('transaction');
   private readonly logger = new Logger(UnitOfWork.name);
   private readonly commitHooks: (() => Promise<void>)[] = [];
 
@@ -35,12 +35,12 @@ export class UnitOfWork {
 
   /** The transaction's entity manager inside `run`, the data source's outside. */
   get manager(): EntityManager {
-    return this.current.getStore()?.manager ?? this.dataSource.manager;
+    return this.current.get()?.manager ?? this.dataSource.manager;
   }
 
   /** Whether the caller runs inside a transaction (caches only keep what was read outside one). */
   get inTransaction(): boolean {
-    return this.current.getStore() !== undefined;
+    return this.current.get() !== undefined;
   }
 
   /**
@@ -59,7 +59,7 @@ export class UnitOfWork {
    * so that a long scan does not hold up the event loop. Rows as the driver answers them.
    */
   read<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const tx = this.current.getStore();
+    const tx = this.current.get();
     if (tx) return tx.manager.query(sql, params);
     return this.dialect.read(this.dataSource, sql, params) as Promise<T[]>;
   }
@@ -69,7 +69,7 @@ export class UnitOfWork {
    * not dispatched: a chunk of a long write that builds something nobody sees yet.
    */
   async run<T>(work: () => Promise<T>, options: { dropEvents?: boolean } = {}): Promise<T> {
-    if (this.current.getStore()) return work();
+    if (this.current.get()) return work();
     const events: DomainEvent[] = [];
     const rowTables = new Set<number>();
     let result: T;
@@ -91,7 +91,7 @@ export class UnitOfWork {
 
   /** Counts a write of the table's rows: cached counts of it are not read again once the transaction ends. */
   rowsChanged(tableId: number): void {
-    const tx = this.current.getStore();
+    const tx = this.current.get();
     if (tx) tx.rowTables.add(tableId);
     else this.versions.rowsChanged([tableId]);
   }
@@ -105,7 +105,7 @@ export class UnitOfWork {
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    const tx = this.current.getStore();
+    const tx = this.current.get();
     if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
     const { userId, webSocketId } = RequestContext.current();
     tx.events.push({ name, payload, actor: { userId, webSocketId } });
@@ -116,7 +116,7 @@ export class UnitOfWork {
    * trash restores): no socket is excluded from its messages.
    */
   recordAsSystem<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    const tx = this.current.getStore();
+    const tx = this.current.get();
     if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
     tx.events.push({ name, payload, actor: { userId: null, webSocketId: null } });
   }

@@ -32,7 +32,9 @@ export class JsonBodyGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Not async: most requests need no parsing in a worker, and Nest goes on at once after a guard that
+  // answers a boolean (an error thrown here is a rejection of Nest's guard check, as an async one's was).
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request & { body: unknown }>();
     const raw = req.body;
@@ -48,8 +50,10 @@ export class JsonBodyGuard implements CanActivate {
       throw new PlainHttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
     }
     if (raw.length > JSON_BODY_WORKER_BYTES) {
-      req.body = await this.parseInWorker(raw);
-      return true;
+      return this.parseInWorker(raw).then((body) => {
+        req.body = body;
+        return true;
+      });
     }
     try {
       req.body = JSON.parse(raw.toString('utf8'));

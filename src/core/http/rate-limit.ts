@@ -48,15 +48,17 @@ export class RequestRateLimiter implements CanActivate {
   }
 
   /** Once the auth guard has named the user: the per-user limit, or an anonymous request's on a shared view route. */
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Not async: without a limit to consume, Nest goes on at once after a guard that answers a boolean
+  // (an error thrown here is a rejection of Nest's guard check, as an async one's was).
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request>();
     if (EXEMPT.test(req.path)) return true;
     const { userId } = RequestContext.current();
     if (userId !== null) {
-      if (this.perUser) await this.consume(this.perUser, String(userId));
+      if (this.perUser) return this.consume(this.perUser, String(userId)).then(() => true);
     } else if (this.anonymous && authenticationOf(this.reflector, context.getHandler(), context.getClass()).includes('PublicView')) {
-      await this.consume(this.anonymous, clientAddress(req));
+      return this.consume(this.anonymous, clientAddress(req)).then(() => true);
     }
     return true;
   }

@@ -1,4 +1,3 @@
-import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/config';
@@ -93,15 +92,39 @@ function fixedHeadersOf(middleware: RequestHandler): { set: [string, string][]; 
 
 /**
  * CORS as Baserow's web client needs it (another origin, credentials, Baserow's headers):
- * any origin is reflected unless CORS_ALLOWED_ORIGINS lists the allowed ones.
+ * any origin is reflected unless CORS_ALLOWED_ORIGINS lists the allowed ones. The headers are
+ * those the `cors` package sets with these options, in its order, worked out once rather than
+ * through its option callbacks on every request: a preflight (OPTIONS) is answered 204 here,
+ * and a request from an origin not allowed gets no CORS header at all.
  */
-export function corsOptions(config: AppConfig): CorsOptions {
+export function cors(config: AppConfig): RequestHandler {
   const allowed = config.corsAllowedOrigins ? new Set(config.corsAllowedOrigins) : null;
-  return {
-    origin: allowed ? (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)) : true,
-    credentials: true,
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: 86400,
+  const allowedHeaders = CORS_ALLOWED_HEADERS.join(',');
+  const exposedHeaders = CORS_EXPOSED_HEADERS.join(',');
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (allowed && (origin === undefined || !allowed.has(origin))) return next();
+    if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
+    // What `vary` makes of a response without a Vary header yet (always so here), without parsing it.
+    if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Origin');
+    else res.vary('Origin');
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+    if (req.method !== 'OPTIONS') {
+      res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+      return next();
+    }
+    res.setHeader('Access-Control-Allow-Methods', CORS_PREFLIGHT_METHODS);
+    res.setHeader('Access-Control-Allow-Headers', allowedHeaders);
+    res.setHeader('Access-Control-Max-Age', CORS_MAX_AGE_SECONDS);
+    res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+    res.statusCode = 204;
+    // Safari waits for a body after a 204 without it.
+    res.setHeader('Content-Length', '0');
+    res.end();
   };
 }
+
+/** The methods a preflight allows (the `cors` package's default list). */
+const CORS_PREFLIGHT_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE';
+/** How long a browser may keep a preflight's answer: a day. */
+const CORS_MAX_AGE_SECONDS = '86400';

@@ -22,11 +22,15 @@ export function requestIdOf(req: IncomingMessage): string {
  * `X-Request-Id` (and kept as `req.id` for the exception filter's line). 5xx lines, and
  * responses that failed, are warnings: the error itself is logged once by the exception filter.
  *
- * The line is built only when the response ends, straight on the app's logger: no child
- * logger or serializers per request (the request id is the line's first key, where a child
- * logger's binding would put it).
+ * The line is built only when the response ends, on one logger made once: no child logger or
+ * serializers per request (the request id is the line's first key, where a child logger's
+ * binding would put it). That logger writes as the app's does, to the same destination, but
+ * without its redaction: the line's keys are the fixed ones above, whose values are numbers,
+ * null and plain ASCII strings (methods, route templates, sane ids), which no redact path
+ * (`password`, `*.token`...) reaches, and which pino writes byte for byte as the redactor would.
  */
 export function httpLogger(logger: Logger, routes: RouteTable): RequestHandler {
+  const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const id = requestIdOf(req);
     (req as Request & { id: string }).id = id;
@@ -36,7 +40,7 @@ export function httpLogger(logger: Logger, routes: RouteTable): RequestHandler {
       res.removeListener('close', done);
       res.removeListener('finish', done);
       res.removeListener('error', done);
-      writeLine(logger, routes, req, res, id, Date.now() - start, error !== undefined || res.statusCode >= 500);
+      writeLine(lines, routes, req, res, id, Date.now() - start, error !== undefined || res.statusCode >= 500);
     };
     res.on('close', done);
     res.on('finish', done);

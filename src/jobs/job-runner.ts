@@ -128,10 +128,17 @@ export class JobRunner implements OnApplicationShutdown {
     }
   }
 
-  /** Whether the job was cancelled, here (in memory) or by another instance (stored). */
+  /**
+   * Whether the job was cancelled, here (in memory) or by another instance (stored). Asked in
+   * the work's transaction when there is one (a progress report of a one-transaction import):
+   * the job's row is not written there, so it reads the committed state as well, at once on the
+   * connection the work holds. Read outside it, on SQLite it would go to a read worker while
+   * the work holds the one writer, which then waits on that worker (one busy with a long scan,
+   * or still starting) and every other write with it.
+   */
   private async cancelled(job: JobEntity): Promise<boolean> {
     if (job.state === 'cancelled') return true;
-    const stored = await this.db.outside(() => this.repo.find(job.id));
+    const stored = await this.repo.find(job.id);
     if (stored?.state === 'cancelled') job.state = 'cancelled';
     return job.state === 'cancelled';
   }

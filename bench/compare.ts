@@ -48,11 +48,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
 import type { BareColumn, BareConfig } from './bare-server';
 import {
-  AnswerCheck, Api, Audience, WsSample, countIs, deleteInitialRows, envInt, insertRows, load, LoadOptions, LoadRequest, LoadTarget, log, machine, percentile, round,
+  analyze, AnswerCheck, Api, Audience, WsSample, countIs, deleteInitialRows, envInt, insertRows, load, LoadOptions, LoadRequest, LoadTarget, log, machine, percentile, round,
   onEachDatabase, vocabulary, withRowspace,
 } from './rows';
 import { forkServer, ServerProcess, startRowspace, stopServer } from './server';
@@ -573,17 +572,6 @@ async function seed(api: Api, tableId: number, fields: Fields, data: Data): Prom
   const failing = Object.keys(job.report?.failing_rows ?? {});
   if (failing.length) throw new Error(`the import refused ${failing.length} rows: ${JSON.stringify(job.report.failing_rows).slice(0, 300)}`);
   return { seconds };
-}
-
-async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
-  if (!postgresUrl) return;
-  const client = new Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(`ANALYZE "database_table_${tableId}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 async function startBare(config: BareConfig): Promise<{ server: ServerProcess; api: Api }> {

@@ -31,8 +31,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { AnswerCheck, Api, Audience, WsSample, countIs, envInt, freshPostgres, load, log, machine, percentile, round } from './rows';
-import { above, analyze, createTable, median, seed } from './scale';
+import { analyze, AnswerCheck, Api, Audience, WsSample, countIs, envInt, freshPostgres, load, log, machine, percentile, round } from './rows';
+import { above, createTable, median, seed } from './scale';
 import { ServerProcess, forkServer, startRowspace, stopServer } from './server';
 
 const INSTANCES = Math.floor(envInt('BENCH_INSTANCES', 3, 2));

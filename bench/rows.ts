@@ -856,6 +856,18 @@ export async function onEachDatabase(dbs: string[], postgresUrl: string, work: (
   return skipped;
 }
 
+/** Fresh planner statistics of a user table on PostgreSQL (nothing on SQLite), before a benchmark reads it. */
+export async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
+  if (!postgresUrl) return;
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`ANALYZE "database_table_${tableId}"`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** null when PostgreSQL at `url` answers a connection, else why not. */
 export async function postgresReachable(url: string): Promise<string | null> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });

@@ -40,9 +40,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { prng } from '../test/support/fuzz';
-import { AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, onEachDatabase, vocabulary, withRowspace } from './rows';
+import { analyze, AnswerCheck, Api, LoadRequest, countIs, deleteInitialRows, envInt, insertRows, load, log, machine, round, onEachDatabase, vocabulary, withRowspace } from './rows';
 
 const SIZES = (process.env.BENCH_SCALE_ROWS ?? '1000000').split(',').map((s) => Math.floor(Number(s.trim())));
 const DBS = (process.env.BENCH_SCALE_DBS ?? 'sqlite,postgres').split(',').map((d) => d.trim().toLowerCase());
@@ -168,17 +167,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   const start = performance.now();
   const result = await work();
   return { result, ms: round(performance.now() - start) };
-}
-
-export async function analyze(postgresUrl: string | null, tableId: number): Promise<void> {
-  if (!postgresUrl) return;
-  const client = new Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(`ANALYZE "database_table_${tableId}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Line {

@@ -14,11 +14,13 @@ import { RouteTable } from './route-table';
 export function urlConventions(routes: RouteTable): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
-    // The common case: a route serves this method at this very URL.
-    if (routes.serves(req) && !safeDecode(path).includes('\0')) return next();
-    const { routes: matched, slashMissing } = routes.match(path);
     // A NUL (`%00`) in a path parameter can name nothing (and PostgreSQL refuses it in text).
-    if (matched.length === 0 || safeDecode(path).includes('\0')) {
+    // Decoding changes nothing in a path without `%`.
+    const namesNul = (path.includes('%') ? safeDecode(path) : path).includes('\0');
+    // The common case: a route serves this method at this very URL.
+    if (!namesNul && routes.serves(req)) return next();
+    const { routes: matched, slashMissing } = routes.match(path);
+    if (matched.length === 0 || namesNul) {
       return answerAfterBody(req, res, () => res.status(404).json({ error: 'URL_NOT_FOUND', detail: `URL ${path} not found.` }));
     }
     if (slashMissing) {

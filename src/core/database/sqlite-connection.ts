@@ -135,7 +135,7 @@ export class SqliteConnection {
    */
   async read(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
     const pool = this.pool;
-    if (pool && !pool.failed && (this.current || !pool.betterOnMain(sql))) {
+    if (pool && !pool.failed && pool.ready() && (this.current || !pool.betterOnMain(sql))) {
       try {
         this.observe(sql);
         return await pool.query(sql, params);
@@ -187,6 +187,8 @@ export class SqliteConnection {
     if (this.holds()) return this.original.query(sql, params, structured);
     if (!this.isRead(sql)) return this.exclusively(() => this.original.query(sql, params, structured));
     if (!this.current || !this.pool || this.pool.failed) return this.original.query(sql, params, structured);
+    // A transaction is open and no worker is ready yet: read once it has ended.
+    if (!this.pool.ready()) return this.exclusively(() => this.original.query(sql, params, structured));
     // A transaction is open: read what is committed, as any other connection would.
     let rows: Record<string, unknown>[];
     try {

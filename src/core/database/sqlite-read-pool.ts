@@ -61,15 +61,22 @@ export class SqliteReadPool {
   }
 
   /**
+   * Whether a worker is ready to read. When none has started, the first one starts now: until
+   * it is ready (a start takes tens of milliseconds, more on a busy machine), reads run on the
+   * main connection, waiting for an open transaction to end rather than for the worker.
+   */
+  ready(): boolean {
+    if (this.slots.some((slot) => slot.ready)) return true;
+    if (!this.slots.length && !this.closed && !this.broken) this.spawn();
+    return false;
+  }
+
+  /**
    * Whether a read of `sql` is better run on the main connection (when that holds no open
    * transaction): it ran quickly the last time, so a worker would only add its round trip (and
-   * might be busy with a long scan), or no worker has started yet (the first one starts now).
+   * might be busy with a long scan).
    */
   betterOnMain(sql: string): boolean {
-    if (!this.slots.some((slot) => slot.ready)) {
-      if (!this.slots.length && !this.closed && !this.broken) this.spawn();
-      return true;
-    }
     return this.knownQuick(statementKey(sql));
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ColumnDefinition, Dialect, ORDER_ONE } from '../../core/database/dialect';
+import { yieldTurn } from '../../core/database/long-write';
 import { DIALECT } from '../../core/database/tokens';
 import { idList, quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -187,7 +188,12 @@ export class RowRepository {
     await this.update(tableId, id, { order: this.dialect.orderToDb(order) }, userId);
   }
 
-  /** Every row, trashed ones included unless `liveOnly`, in id batches (conversions read a whole column). */
+  /**
+   * Every row, trashed ones included unless `liveOnly`, in id batches (conversions read a whole
+   * column). Between two batches the event loop takes a turn: the reads of a large table would
+   * otherwise follow one another in microtasks and hold every other request (an export, a
+   * duplication).
+   */
   async *scan(tableId: number, { liveOnly = false, batchSize = 2000 } = {}): AsyncGenerator<RawRow[]> {
     let after = 0;
     for (;;) {
@@ -198,7 +204,9 @@ export class RowRepository {
       );
       if (!rows.length) return;
       yield rows.map((row) => normalize(row));
+      if (rows.length < batchSize) return;
       after = Number(rows[rows.length - 1].id);
+      await yieldTurn();
     }
   }
 

@@ -28,6 +28,7 @@ import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The modules the app is built from. Each declares the entities it owns; the metadata schema's
@@ -55,6 +56,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     TemplatesModule,
     ExportModule,
     TrashTypesModule,
+    WebhooksModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

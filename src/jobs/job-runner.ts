@@ -74,7 +74,8 @@ export class JobRunner implements OnApplicationShutdown {
     const task = this.db
       .outside(async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work));
+        // Row changes of a job (an import) call no webhooks, as in Baserow.
+        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, sendWebhookEvents: false }, () => this.execute(job, work));
       })
       .finally(() => {
         this.running.delete(task);

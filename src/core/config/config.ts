@@ -127,6 +127,29 @@ export interface AppConfig {
   longWriteChunkRows: number;
   /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: an import with more failing rows than this fails whole. */
   maxRowReportErrorCount: number;
+  /** Database webhooks (Baserow's `BASEROW_WEBHOOKS_*` settings). */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  maxPerTable: number;
+  /** Attempts after the first one, waiting 1, 2, 4… seconds. */
+  maxRetriesPerCall: number;
+  /** Failed calls in a row after which a webhook is deactivated. */
+  maxConsecutiveTriggerFailures: number;
+  maxCallLogEntries: number;
+  requestTimeoutMs: number;
+  allowPrivateAddress: boolean;
+  /** Batches one event may be split into (0: no limit); beyond it, nothing is sent and the admins are told. */
+  batchLimit: number;
+  /** Rows per batch of a related table's `rows.updated`. */
+  batchRowsSizeLimit: number;
+  /** Calls delivered at once by one instance (one at a time per webhook). */
+  concurrency: number;
+  /** How often an instance looks for calls another instance queued (its own are sent at once). */
+  pollMs: number;
+  /** The most of a receiver's answer read and kept. */
+  responseMaxBytes: number;
 }
 
 export interface S3Config {
@@ -323,6 +346,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
+    webhooks: {
+      maxPerTable: int(env, 'BASEROW_WEBHOOKS_MAX_PER_TABLE', 20, 0, 100_000),
+      maxRetriesPerCall: int(env, 'BASEROW_WEBHOOKS_MAX_RETRIES_PER_CALL', 8, 0, 20),
+      maxConsecutiveTriggerFailures: int(env, 'BASEROW_WEBHOOKS_MAX_CONSECUTIVE_TRIGGER_FAILURES', 8, 0, 1_000_000),
+      maxCallLogEntries: int(env, 'BASEROW_WEBHOOKS_MAX_CALL_LOG_ENTRIES', 10, 0, 10_000),
+      requestTimeoutMs: int(env, 'BASEROW_WEBHOOKS_REQUEST_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
+      allowPrivateAddress: bool(env, 'BASEROW_WEBHOOKS_ALLOW_PRIVATE_ADDRESS', false),
+      batchLimit: int(env, 'BASEROW_WEBHOOKS_BATCH_LIMIT', 5, 0, 100_000),
+      batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1, 10_000),
+      concurrency: int(env, 'WEBHOOKS_CONCURRENCY', 10, 1, 1000),
+      pollMs: int(env, 'WEBHOOKS_POLL_MS', 1000, 50, 3_600_000),
+      responseMaxBytes: int(env, 'WEBHOOKS_RESPONSE_MAX_KB', 256, 1, 100_000) * 1024,
+    },
   };
 }
 

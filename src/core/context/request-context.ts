@@ -14,6 +14,11 @@ export interface Actor {
   webSocketId: string | null;
   /** Set when a database token authenticated the request (the user is the token's owner). */
   tableGrant?: TableGrant;
+  /**
+   * False when the row changes made must not call webhooks: the request said
+   * `?send_webhook_events=false`, or the work is a background job (an import), as in Baserow.
+   */
+  sendWebhookEvents?: boolean;
 }
 
 const actorSlot = new AsyncSlot<Actor>('actor');

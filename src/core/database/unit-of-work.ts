@@ -24,7 +24,7 @@ interface Transaction {
 export class UnitOfWork {
   private readonly current = new AsyncSlot<Transaction>('transaction');
   private readonly logger = new Logger(UnitOfWork.name);
-  private readonly commitHooks: (() => Promise<void>)[] = [];
+  private readonly commitHooks: ((events: readonly DomainEvent[]) => Promise<void>)[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -77,7 +77,9 @@ export class UnitOfWork {
       result = await this.dialect.transaction(this.dataSource, (manager) =>
         this.current.run({ manager, events, rowTables }, async () => {
           const value = await work();
-          for (const hook of this.commitHooks) await hook();
+          // What a chunk of a long write records is dropped: nothing of it is visible yet.
+          const recorded = options.dropEvents ? [] : events.slice();
+          for (const hook of this.commitHooks) await hook(recorded);
           return value;
         }),
       );
@@ -98,17 +100,18 @@ export class UnitOfWork {
 
   /**
    * Work every outermost transaction does last, before it commits, inside it (what a module
-   * derives from the transaction's writes, e.g. the full-text index from the rows it changed).
+   * derives from the transaction's writes, e.g. the full-text index from the rows it changed,
+   * the webhook calls its events cause), given the events it recorded.
    */
-  beforeCommit(hook: () => Promise<void>): void {
+  beforeCommit(hook: (events: readonly DomainEvent[]) => Promise<void>): void {
     this.commitHooks.push(hook);
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
     const tx = this.current.get();
     if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
-    const { userId, webSocketId } = RequestContext.current();
-    tx.events.push({ name, payload, actor: { userId, webSocketId } });
+    const { userId, webSocketId, sendWebhookEvents } = RequestContext.current();
+    tx.events.push({ name, payload, actor: sendWebhookEvents === false ? { userId, webSocketId, sendWebhookEvents } : { userId, webSocketId } });
   }
 
   /**

@@ -21,6 +21,9 @@ const UNCACHED_TABLES = new Set([
   // The full-text index's registry and marks, written with the rows (see database/search).
   'database_search_index',
   'database_search_pending',
+  // A webhook's call log and the outbox of calls to make, written with row changes and deliveries.
+  'database_tablewebhookcall',
+  'database_webhookdelivery',
 ]);
 
 const READ = /^\s*(SELECT|PRAGMA|EXPLAIN|SHOW|SET|VALUES)\b/i;

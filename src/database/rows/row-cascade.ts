@@ -107,7 +107,7 @@ export class RowCascade {
       const rows = await this.reader.rowsByIds(other, before.map((row) => row.id));
       const beforeById = new Map(before.map((row) => [row.id, row]));
       const rowsBefore = rows.map((row) => ({ ...row, ...beforeById.get(row.id) }));
-      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore, updatedFieldIds: change.fieldIds, rows, visibleBefore });
+      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore, updatedFieldIds: change.fieldIds, rows, visibleBefore, cascadeOf: context.table.id });
     }
   }
 

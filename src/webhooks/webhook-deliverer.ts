@@ -9,8 +9,11 @@ import { CallResult, WebhookCaller } from './webhook-caller';
 import { WebhookDeliveryEntity } from './webhook.entity';
 import { WebhookRepository } from './webhook.repository';
 
-/** How long past the request timeout a claim lasts: a crashed instance's calls are made by another after it. */
-const CLAIM_MARGIN_MS = 60_000;
+/**
+ * A claim lasts twice the request timeout and this: a call and its log are done well within it,
+ * and a crashed instance's calls are made by another instance soon after it ran out.
+ */
+const CLAIM_MARGIN_MS = 10_000;
 
 /**
  * Sends the calls of the outbox in the background: claims due calls (one at a time per
@@ -92,7 +95,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
     const room = this.config.webhooks.concurrency - this.inFlight.size;
     if (room <= 0 || this.stopped) return;
     const now = new Date();
-    const until = new Date(now.getTime() + this.config.webhooks.requestTimeoutMs + CLAIM_MARGIN_MS);
+    const until = new Date(now.getTime() + 2 * this.config.webhooks.requestTimeoutMs + CLAIM_MARGIN_MS);
     const claimed = await this.repo.claim(room, this.claimer, now, until, [...this.inFlight.keys()]);
     for (const delivery of claimed) {
       const work = this.deliver(delivery)

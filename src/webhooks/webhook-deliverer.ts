@@ -145,7 +145,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
       response: result.response || null,
       responseStatus: result.status,
       error: result.error,
-    });
+    }, delivery.attempts > 0);
     await this.repo.pruneCalls(webhook.id, settings.maxCallLogEntries);
     const attempts = delivery.attempts + 1;
     if (result.ok) {

@@ -74,16 +74,21 @@ export class WebhookRepository {
     return this.calls.find({ where: { webhookId: In(webhookIds) }, order: { calledTime: 'DESC', id: 'DESC' } });
   }
 
-  /** Logs a call: a retry of an event's batch updates its entry (Baserow's `update_or_create`). */
-  async logCall(call: Omit<TableWebhookCallEntity, 'id'>): Promise<void> {
-    const existing = await this.calls.findOne({ where: { webhookId: call.webhookId, eventId: call.eventId, eventType: call.eventType, batchId: call.batchId ?? IsNull() } });
-    await this.calls.save(existing ? Object.assign(existing, call) : this.calls.create(call));
+  /** Logs a call: a retry of an event's batch updates its entry (Baserow's `update_or_create`); a first attempt adds one. */
+  async logCall(call: Omit<TableWebhookCallEntity, 'id'>, retry: boolean): Promise<void> {
+    const existing = retry ? await this.calls.findOne({ where: { webhookId: call.webhookId, eventId: call.eventId, eventType: call.eventType, batchId: call.batchId ?? IsNull() } }) : null;
+    if (existing) await this.calls.save(Object.assign(existing, call));
+    else await this.calls.insert(call);
   }
 
-  /** Keeps a webhook's newest `keep` calls. */
+  /** Keeps a webhook's newest `keep` calls, in one statement. */
   async pruneCalls(webhookId: number, keep: number): Promise<void> {
-    const kept = await this.calls.find({ select: { id: true }, where: { webhookId }, order: { calledTime: 'DESC', id: 'DESC' }, take: keep });
-    await this.calls.delete(kept.length ? { webhookId, id: Not(In(kept.map((c) => c.id))) } : { webhookId });
+    const sql = new Sql(this.dialect, { numbered: true });
+    const id = sql.param(webhookId);
+    await this.db.manager.query(
+      `DELETE FROM "database_tablewebhookcall" WHERE "webhook_id" = ${id} AND "id" NOT IN (SELECT "id" FROM "database_tablewebhookcall" WHERE "webhook_id" = ${id} ORDER BY "called_time" DESC, "id" DESC LIMIT ${Math.max(0, Math.floor(keep))})`,
+      sql.bindings(),
+    );
   }
 
   // The outbox

@@ -274,6 +274,29 @@ describe(`database webhooks (${TEST_DB})`, () => {
       await jwt('DELETE', `/api/database/fields/${link.id}/`);
     });
 
+    it('sends view.rows_entered once for the rows that start matching a watched view, not for all events', async () => {
+      const primary = fields.find((f) => f.primary);
+      const view = (await jwt('POST', `/api/database/views/table/${tableId}/`, { name: 'Matching', type: 'grid' })).body;
+      expect((await jwt('POST', `/api/database/views/${view.id}/filters/`, { field: primary.id, type: 'contains', value: 'match' })).status).toBe(200);
+      const hook = await createWebhook({ include_all_events: false, events: ['view.rows_entered'], event_config: [{ event_type: 'view.rows_entered', views: [view.id] }] });
+      expect(hook.event_config).toEqual([{ event_type: 'view.rows_entered', views: [view.id] }]);
+      const row = (await jwt('POST', `/api/database/rows/table/${tableId}/`, { [`field_${primary.id}`]: 'other' })).body;
+      await jwt('PATCH', `/api/database/rows/table/${tableId}/${row.id}/`, { [`field_${primary.id}`]: 'a match now' });
+      await jwt('PATCH', `/api/database/rows/table/${tableId}/${row.id}/`, { [`field_${primary.id}`]: 'still a match' });
+      const created = (await jwt('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { [primary.name]: 'match on creation' })).body;
+      await receiver.until(2);
+      await idle();
+      await sleep(200);
+      const bodies = receiver.received.map((call) => call.body);
+      expect(bodies).toHaveLength(2);
+      expect(Object.keys(bodies[0])).toEqual(['table_id', 'database_id', 'workspace_id', 'webhook_id', 'event_id', 'event_type', 'view', 'fields', 'rows', 'total_count']);
+      expect(bodies[0]).toMatchObject({ event_type: 'view.rows_entered', view: { id: view.id, name: 'Matching' }, total_count: 1 });
+      expect(bodies[0].fields.slice(0, 3)).toEqual(['id', 'order', primary.name]);
+      expect(bodies[0].rows.map((r: any) => [r.id, r[primary.name]])).toEqual([[row.id, 'a match now']]);
+      expect(bodies[1].rows).toEqual([created]);
+      await jwt('DELETE', `/api/database/views/${view.id}/`);
+    });
+
     it('retries a failing call, counts failures in a row and deactivates the webhook past the limit', async () => {
       receiver.respond = (_call, res) => {
         res.statusCode = 500;

@@ -45,6 +45,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.webhooks.deliver) {
+      this.stopped = true;
+      return;
+    }
     // On SQLite there is one instance: what a crash left claimed is no one's now.
     if (this.dialect.name === 'sqlite') await this.db.run(() => this.repo.releaseClaims());
     this.timer = setInterval(() => this.poke(), this.config.webhooks.pollMs);

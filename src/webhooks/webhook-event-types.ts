@@ -1,7 +1,10 @@
 import type { DomainEvent, DomainEventName } from '../core/events/domain-events';
 import type { TableWebhookEntity } from './webhook.entity';
 
-/** Baserow 1.35.3's webhook event types, in its registry's order. */
+/**
+ * Baserow 1.35.3's webhook event types, in its registry's order (`view.rows_entered` is of its
+ * enterprise edition: an ordinary feature here, spec decision 4).
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'rows.created',
   'rows.updated',
@@ -12,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'view.created',
   'view.updated',
   'view.deleted',
+  'view.rows_entered',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -48,7 +52,8 @@ export function callsWebhooks(event: DomainEvent): event is WebhookDomainEvent {
  * (the fields of the request, changed or not; a move names none).
  */
 export function listensTo(webhook: TableWebhookEntity, type: WebhookEventType, updatedFieldIds: readonly number[] = []): boolean {
-  if (webhook.includeAllEvents) return true;
+  // `view.rows_entered` names its views: "all events" does not include it.
+  if (webhook.includeAllEvents) return type !== 'view.rows_entered';
   const config = webhook.events.find((event) => event.event_type === type);
   if (!config) return false;
   if (type === 'rows.updated' && config.fields.length) return config.fields.some((id) => updatedFieldIds.includes(id));

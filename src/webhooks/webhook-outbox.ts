@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Caches, MetadataCache } from '../core/cache/caches';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import type { DomainEvent } from '../core/events/domain-events';
 import { callsWebhooks, WebhookDomainEvent } from './webhook-event-types';
 import { WebhookPayloads } from './webhook-payloads';
-import type { TableWebhookEntity } from './webhook.entity';
+import { WebhookIndex } from './webhook-index';
 import { QueuedCall, WebhookRepository } from './webhook.repository';
 
 /**
@@ -16,16 +15,13 @@ import { QueuedCall, WebhookRepository } from './webhook.repository';
 @Injectable()
 export class WebhookOutbox implements OnModuleInit {
   private readonly logger = new Logger(WebhookOutbox.name);
-  private readonly active: MetadataCache<number, TableWebhookEntity[]>;
 
   constructor(
-    caches: Caches,
     private readonly db: UnitOfWork,
     private readonly repo: WebhookRepository,
+    private readonly index: WebhookIndex,
     private readonly payloads: WebhookPayloads,
-  ) {
-    this.active = caches.metadata<number, TableWebhookEntity[]>('table-webhooks');
-  }
+  ) {}
 
   onModuleInit(): void {
     this.db.beforeCommit((events) => this.queue(events));
@@ -36,12 +32,11 @@ export class WebhookOutbox implements OnModuleInit {
     for (const event of events) if (callsWebhooks(event)) (relevant ??= []).push(event);
     if (!relevant) return;
     const calls: QueuedCall[] = [];
-    const webhooksOf = (tableId: number) => this.active.get(tableId, () => this.repo.activeOfTables([tableId]));
+    const webhooksOf = (tableId: number) => this.index.activeOf(tableId);
     for (const event of relevant) {
-      const made = await this.payloads.callsOf(event, await webhooksOf(event.payload.tableId));
-      const related = await this.payloads.relatedCallsOf(event, webhooksOf);
-      calls.push(...made.calls, ...related.calls);
-      for (const { webhook, eventId } of [...made.tooLarge, ...related.tooLarge]) {
+      const made = [await this.payloads.callsOf(event, await webhooksOf(event.payload.tableId)), await this.payloads.relatedCallsOf(event, webhooksOf), await this.payloads.enteredCallsOf(event)];
+      for (const { calls: some } of made) calls.push(...some);
+      for (const { webhook, eventId } of made.flatMap((m) => m.tooLarge)) {
         this.logger.warn(`Webhook ${webhook.id}: event ${eventId} has more batches than BASEROW_WEBHOOKS_BATCH_LIMIT; the rest is not sent.`);
         this.db.record('webhook.payload_too_large', { webhookId: webhook.id, tableId: webhook.tableId, name: webhook.name, eventId });
       }

@@ -10,6 +10,8 @@ import { TableContext, TableContextService } from '../database/table-context';
 import { NO_INCLUDES } from '../views/view-json.service';
 import { ViewsService } from '../views/views.service';
 import { EVENT_TYPE_OF, listensTo, WebhookDomainEvent, WebhookEventType } from './webhook-event-types';
+import { WebhookIndex } from './webhook-index';
+import { WebhookViews } from './webhook-views';
 import type { TableWebhookEntity } from './webhook.entity';
 import type { QueuedCall } from './webhook.repository';
 
@@ -36,6 +38,8 @@ export class WebhookPayloads {
     private readonly fields: FieldsService,
     private readonly fieldRepo: FieldRepository,
     private readonly views: ViewsService,
+    private readonly index: WebhookIndex,
+    private readonly viewsOfWebhooks: WebhookViews,
   ) {}
 
   /** The calls one event makes to the webhooks of its table (all active), one event id for all of them. */
@@ -51,6 +55,55 @@ export class WebhookPayloads {
     if (!context) return { calls: [], tooLarge: [] };
     const specific = await this.specific(event, context);
     return specific ? this.calls(context, type, listening, specific) : { calls: [], tooLarge: [] };
+  }
+
+  /**
+   * `view.rows_entered` (Baserow enterprise's): the rows a create or update made start matching
+   * the filters of a view its webhooks watch (`event_config` views), with the view, the names
+   * of the row keys and the rows, in batches of BATCH_ROWS_SIZE_LIMIT; one event per view.
+   */
+  async enteredCallsOf(event: WebhookDomainEvent): Promise<EventCalls> {
+    const result: EventCalls = { calls: [], tooLarge: [] };
+    if (event.name !== 'rows.created' && event.name !== 'rows.updated') return result;
+    if (event.name === 'rows.updated' && event.payload.cascadeOf !== undefined) return result;
+    const watched = await this.index.watchedViews(event.payload.tableId);
+    if (!watched.size) return result;
+    const context = await this.contexts.ofTable(event.payload.tableId);
+    if (!context) return result;
+    const after = event.payload.rows ?? (await this.rows.rowsByIds(context, event.payload.rowIds));
+    for (const [viewId, webhooks] of watched) {
+      const view = await this.viewsOfWebhooks.liveView(viewId, context);
+      if (!view) continue;
+      const now = await this.viewsOfWebhooks.shown(view, context, event.payload.rowIds);
+      // Shown before: none of new rows; for an update, what the view showed (all of them without filters).
+      const before = event.name === 'rows.created' ? new Set<number>() : now === null ? null : new Set(event.payload.visibleBefore?.[String(viewId)] ?? []);
+      if (before === null) continue;
+      const entered = after.filter((row) => (now === null || now.has(row.id)) && !before.has(row.id));
+      if (!entered.length) continue;
+      const json = await this.views.viewJson(viewId, NO_INCLUDES);
+      if (!json) continue;
+      const named = this.named(context, entered);
+      const made = this.calls(context, 'view.rows_entered', webhooks, (webhook) => {
+        const rows = named(webhook);
+        const fields = ['id', 'order', ...context.fields.map((field) => (webhook.useUserFieldNames ? field.name : `field_${field.id}`))];
+        return this.batches(rows, (batch) => ({ view: json, fields, rows: batch }));
+      });
+      result.calls.push(...made.calls);
+      result.tooLarge.push(...made.tooLarge);
+    }
+    return result;
+  }
+
+  /** Rows in one body, or in batches of BATCH_ROWS_SIZE_LIMIT with `batch_id`, `offset` and `batch_size`; `total_count` in each. */
+  private batches(rows: RowJson[], body: (rows: RowJson[]) => Payload): Payload[] {
+    const size = this.config.webhooks.batchRowsSizeLimit;
+    if (rows.length <= size) return [{ ...body(rows), total_count: rows.length }];
+    const batches: Payload[] = [];
+    for (let offset = 0; offset < rows.length; offset += size) {
+      const batch = rows.slice(offset, offset + size);
+      batches.push({ ...body(batch), total_count: rows.length, batch_id: batches.length + 1, offset, batch_size: batch.length });
+    }
+    return batches;
   }
 
   /**
@@ -70,17 +123,7 @@ export class WebhookPayloads {
       const other = await this.contexts.ofTable(tableId);
       if (!other) continue;
       const items = this.named(other, await this.rows.rowsByIds(other, [...rowIds]));
-      const size = this.config.webhooks.batchRowsSizeLimit;
-      const made = this.calls(other, 'rows.updated', listening, (webhook) => {
-        const all = items(webhook);
-        if (all.length <= size) return [{ items: all, total_count: all.length }];
-        const batches: Payload[] = [];
-        for (let offset = 0; offset < all.length; offset += size) {
-          const batch = all.slice(offset, offset + size);
-          batches.push({ items: batch, total_count: all.length, batch_id: batches.length + 1, offset, batch_size: batch.length });
-        }
-        return batches;
-      });
+      const made = this.calls(other, 'rows.updated', listening, (webhook) => this.batches(items(webhook), (batch) => ({ items: batch })));
       result.calls.push(...made.calls);
       result.tooLarge.push(...made.tooLarge);
     }
@@ -172,6 +215,8 @@ export class WebhookPayloads {
         return { ...base, view: { id: 0, table_id: 0, name: 'View', order: 1, type: 'grid', filter_type: 'AND', filters_disabled: false, public: false } };
       case 'view.deleted':
         return { ...base, view_id: 1 };
+      case 'view.rows_entered':
+        return { ...base, view: { id: 0, table_id: 0, name: 'View', order: 1, type: 'grid' }, fields: ['id', 'order', ...Object.keys(row).slice(2)], rows: [row], total_count: 1 };
     }
   }
 

@@ -4,6 +4,8 @@ import { DatabaseModule } from '../database/database.module';
 import { ViewsModule } from '../views/views.module';
 import { WebhookCaller } from './webhook-caller';
 import { WebhookDeliverer } from './webhook-deliverer';
+import { WebhookIndex } from './webhook-index';
+import { WebhookViews } from './webhook-views';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookPayloads } from './webhook-payloads';
 import { WEBHOOK_ENTITIES } from './webhook.entity';
@@ -18,7 +20,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: WEBHOOK_ENTITIES }), DatabaseModule, ViewsModule],
   controllers: [WebhooksController],
-  providers: [WebhookRepository, WebhooksService, WebhookPayloads, WebhookOutbox, WebhookCaller, WebhookDeliverer],
+  providers: [WebhookRepository, WebhookIndex, WebhookViews, WebhooksService, WebhookPayloads, WebhookOutbox, WebhookCaller, WebhookDeliverer],
   exports: [WebhooksService, WebhookDeliverer],
 })
 export class WebhooksModule {}

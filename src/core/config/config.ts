@@ -132,6 +132,8 @@ export interface AppConfig {
 }
 
 export interface WebhooksConfig {
+  /** Whether this instance sends queued calls (false on instances that only serve the API while another sends them). */
+  deliver: boolean;
   maxPerTable: number;
   /** Attempts after the first one, waiting 1, 2, 4… seconds. */
   maxRetriesPerCall: number;
@@ -347,6 +349,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
     webhooks: {
+      deliver: bool(env, 'WEBHOOKS_DELIVER', true),
       maxPerTable: int(env, 'BASEROW_WEBHOOKS_MAX_PER_TABLE', 20, 0, 100_000),
       maxRetriesPerCall: int(env, 'BASEROW_WEBHOOKS_MAX_RETRIES_PER_CALL', 8, 0, 20),
       maxConsecutiveTriggerFailures: int(env, 'BASEROW_WEBHOOKS_MAX_CONSECUTIVE_TRIGGER_FAILURES', 8, 0, 1_000_000),

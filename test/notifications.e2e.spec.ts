@@ -247,3 +247,122 @@ describe('endpoints', () => {
     expect(gone.status).toBe(404);
   });
 });
+
+describe('collaborators added to a row', () => {
+  let fieldId: number;
+  beforeAll(async () => {
+    const res = await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Assignees', type: 'multiple_collaborators' });
+    expect(res.status).toBe(200);
+    fieldId = res.body.id;
+  });
+
+  it('notifies the users newly added (grouped per user), on create and update, as the sender', async () => {
+    const memberWs = await socket(member);
+    const ownerWs = await socket(owner);
+    const created = await api('POST', `/api/database/rows/table/${tableId}/`, { [`field_${nameField}`]: 'Ship it', [`field_${fieldId}`]: [{ id: member.id }] });
+    expect(created.status).toBe(200);
+    const message = await memberWs.waitFor('notifications_created');
+    expect(message.notifications).toHaveLength(1);
+    expect(message.notifications[0]).toMatchObject({
+      type: 'collaborator_added_to_row',
+      sender: { id: owner.id },
+      workspace: { id: workspaceId },
+      read: false,
+      data: { database_id: databaseId, database_name: expect.any(String), table_id: tableId, table_name: 'Tasks', field_id: fieldId, field_name: 'Assignees', row_id: created.body.id, row_name: 'Ship it' },
+    });
+    await expectNone(ownerWs);
+    // Only newly added users: the member stays, the owner is added.
+    await api('PATCH', `/api/database/rows/table/${tableId}/${created.body.id}/`, { [`field_${fieldId}`]: [{ id: member.id }, { id: owner.id }] });
+    expect((await ownerWs.waitFor('notifications_created')).notifications[0]).toMatchObject({ type: 'collaborator_added_to_row', data: { row_id: created.body.id } });
+    await expectNone(memberWs);
+  });
+
+  it('tells a user of more than 20 at once to fetch them (notifications_fetch_required)', async () => {
+    const memberWs = await socket(member);
+    const items = Array.from({ length: 21 }, (_, i) => ({ [`field_${nameField}`]: `bulk ${i}`, [`field_${fieldId}`]: [{ id: member.id }] }));
+    expect((await api('POST', `/api/database/rows/table/${tableId}/batch/`, { items })).status).toBe(200);
+    expect(await memberWs.waitFor('notifications_fetch_required')).toEqual({ type: 'notifications_fetch_required', notifications_added: [{ workspace_id: workspaceId, count: 21 }] });
+    await expectNone(memberWs);
+  });
+
+  it('notifies nobody when the field says so, and nothing for a rolled-back write', async () => {
+    const memberWs = await socket(member);
+    expect((await api('PATCH', `/api/database/fields/${fieldId}/`, { notify_user_when_added: false })).status).toBe(200);
+    await api('POST', `/api/database/rows/table/${tableId}/`, { [`field_${fieldId}`]: [{ id: member.id }] });
+    await expectNone(memberWs);
+    expect((await api('PATCH', `/api/database/fields/${fieldId}/`, { notify_user_when_added: true })).status).toBe(200);
+    const before = (await list(member)).count;
+    // A batch with one bad item writes nothing, notifies nobody.
+    const bad = await api('POST', `/api/database/rows/table/${tableId}/batch/`, { items: [{ [`field_${fieldId}`]: [{ id: member.id }] }, { [`field_${fieldId}`]: [{ id: outsider.id }] }] });
+    expect(bad.status).toBe(400);
+    await expectNone(memberWs);
+    expect((await list(member)).count).toBe(before);
+  });
+});
+
+describe('form submissions', () => {
+  it('notifies the members who asked for it, with the submitted values; anonymous submitters are no sender', async () => {
+    const form = await api('POST', `/api/database/views/table/${tableId}/`, { name: 'Intake', type: 'form', public: true });
+    expect(form.status).toBe(200);
+    expect((await api('PATCH', `/api/database/views/${form.body.id}/`, { receive_notification_on_submit: true }, member.token)).status).toBe(200);
+    await api('PATCH', `/api/database/views/${form.body.id}/field-options/`, { field_options: { [nameField]: { enabled: true, required: false } } });
+    const memberWs = await socket(member);
+    const ownerWs = await socket(owner);
+    const submitted = await api('POST', `/api/database/views/form/${form.body.slug}/submit/`, { [`field_${nameField}`]: 'From the web' }, '');
+    expect(submitted.status).toBe(200);
+    const n = (await memberWs.waitFor('notifications_created')).notifications[0];
+    expect(n).toMatchObject({
+      type: 'form_submitted',
+      sender: null,
+      workspace: { id: workspaceId },
+      data: { form_id: form.body.id, form_name: 'Intake', table_id: tableId, table_name: 'Tasks', database_id: databaseId, row_id: submitted.body.row_id, values: [['Name', 'From the web']] },
+    });
+    await expectNone(ownerWs);
+    await api('POST', `/api/database/views/form/${form.body.slug}/submit/`, { [`field_${nameField}`]: 'Signed' }, owner.token);
+    expect((await memberWs.waitFor('notifications_created')).notifications[0]).toMatchObject({ type: 'form_submitted', sender: { id: owner.id } });
+  });
+});
+
+describe('broadcasts and workspace restores', () => {
+  it('reaches every socket, counts as unread for everyone, and is read per user', async () => {
+    const { NotificationsService } = await import('../src/notifications/notifications.service');
+    const ownerWs = await socket(owner);
+    const outsiderWs = await socket(outsider);
+    const before = (await api('POST', '/api/user/token-refresh/', { refresh_token: outsider.refresh }, '')).body.user_notifications.unread_count;
+    const created = await t.app.get(NotificationsService).broadcast('baserow_version_upgrade', { version: '1.35.3', release_notes_url: null });
+    expect((await ownerWs.waitFor('notifications_created')).notifications).toEqual([created]);
+    expect((await outsiderWs.waitFor('notifications_created')).notifications).toEqual([created]);
+    expect((await api('POST', '/api/user/token-refresh/', { refresh_token: outsider.refresh }, '')).body.user_notifications.unread_count).toBe(before + 1);
+    const outsiderWorkspace = (await api('GET', '/api/workspaces/', undefined, outsider.token)).body[0].id;
+    expect((await list(outsider, outsiderWorkspace)).results[0]).toMatchObject({ id: created.id, type: 'baserow_version_upgrade', workspace: null, sender: null, read: false });
+    const read = await api('PATCH', `/api/notifications/${outsiderWorkspace}/${created.id}/`, { read: true }, outsider.token);
+    expect(read.body).toMatchObject({ id: created.id, read: true });
+    expect((await api('POST', '/api/user/token-refresh/', { refresh_token: outsider.refresh }, '')).body.user_notifications.unread_count).toBe(before);
+    // Still unread for the others.
+    expect((await list(owner)).results.find((n: any) => n.id === created.id).read).toBe(false);
+  });
+
+  it('carries unread_notifications_count in group_restored', async () => {
+    const ws = await api('POST', '/api/workspaces/', { name: 'Restorable' });
+    const ownerWs = await socket(owner);
+    expect((await api('DELETE', `/api/workspaces/${ws.body.id}/`)).status).toBe(204);
+    expect((await api('PATCH', '/api/trash/restore/', { trash_item_type: 'workspace', trash_item_id: ws.body.id })).status).toBe(204);
+    const restored = await ownerWs.waitFor('group_restored');
+    expect(restored.workspace.unread_notifications_count).toBe(0);
+  });
+});
+
+describe('job_started', () => {
+  it('goes to every socket of the job creator, not to others', async () => {
+    const a = await socket(owner);
+    const b = await socket(owner);
+    const memberWs = await socket(member);
+    const job = await api('POST', `/api/database/tables/${tableId}/duplicate/async/`, undefined, owner.token, a.origin);
+    expect(job.status).toBe(202);
+    const started = await a.waitFor('job_started');
+    expect(started.job).toMatchObject({ id: job.body.id, type: 'duplicate_table', state: 'started', progress_percentage: 0, human_readable_error: '' });
+    expect((await b.waitFor('job_started')).job.id).toBe(job.body.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(memberWs.received.some((m) => m.type === 'job_started')).toBe(false);
+  });
+});

@@ -18,6 +18,8 @@ export interface NotifyInput {
   workspaceId: number | null;
   /** The user who caused it; null for the system or an anonymous visitor. */
   senderId: number | null;
+  /** Leave out recipients who are not members of `workspaceId` (any more). */
+  membersOnly?: boolean;
 }
 
 export const NotificationErrors = {
@@ -109,7 +111,11 @@ export class NotificationsService {
   }
 
   private async create(input: NotifyInput): Promise<{ userIds: number[]; json: NotificationJson & NotificationSnapshot } | null> {
-    const users = await this.repo.users(input.userIds);
+    let users = await this.repo.users(input.userIds);
+    if (input.membersOnly && input.workspaceId !== null) {
+      const members = await this.repo.memberIds(input.workspaceId, users.map((user) => user.id));
+      users = users.filter((user) => members.has(user.id));
+    }
     if (!users.length) return null;
     const notification = await this.repo.createNotification({
       createdOn: new Date(),

@@ -1,4 +1,4 @@
-import { addMember, databaseOf } from './support/fixtures';
+import { addMember, databaseOf, settleJob } from './support/fixtures';
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
 
@@ -362,7 +362,39 @@ describe('job_started', () => {
     const started = await a.waitFor('job_started');
     expect(started.job).toMatchObject({ id: job.body.id, type: 'duplicate_table', state: 'started', progress_percentage: 0, human_readable_error: '' });
     expect((await b.waitFor('job_started')).job.id).toBe(job.body.id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settleJob(t, owner.token, job.body.id);
+    await new Promise((resolve) => setTimeout(resolve, 150));
     expect(memberWs.received.some((m) => m.type === 'job_started')).toBe(false);
+  });
+});
+
+describe('mentions in rich-text long text', () => {
+  it('notifies members newly mentioned (@<user id>), once, not again when put back soon', async () => {
+    const field = await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Details', type: 'long_text', long_text_enable_rich_text: true });
+    expect(field.status).toBe(200);
+    const key = `field_${field.body.id}`;
+    const memberWs = await socket(member);
+    const outsiderWs = await socket(outsider);
+    const row = await api('POST', `/api/database/rows/table/${tableId}/`, { [`field_${nameField}`]: 'Mentioned', [key]: `hello @${member.id} and @${outsider.id}` });
+    expect(row.status).toBe(200);
+    const n = (await memberWs.waitFor('notifications_created')).notifications[0];
+    expect(n).toMatchObject({
+      type: 'user_mention_in_rich_text_field',
+      sender: { id: owner.id },
+      workspace: { id: workspaceId },
+      data: { database_id: databaseId, table_id: tableId, table_name: 'Tasks', field_id: field.body.id, field_name: 'Details', row_id: row.body.id, row_name: 'Mentioned' },
+    });
+    await expectNone(outsiderWs);
+    // Still mentioned, removed, put back: nothing new.
+    await api('PATCH', `/api/database/rows/table/${tableId}/${row.body.id}/`, { [key]: `hi again @${member.id}` });
+    await api('PATCH', `/api/database/rows/table/${tableId}/${row.body.id}/`, { [key]: 'nobody' });
+    await api('PATCH', `/api/database/rows/table/${tableId}/${row.body.id}/`, { [key]: `back @${member.id}` });
+    // Another field written leaves the mentions alone.
+    await api('PATCH', `/api/database/rows/table/${tableId}/${row.body.id}/`, { [`field_${nameField}`]: 'Renamed' });
+    await expectNone(memberWs);
+    // A plain long text does not mention.
+    const plain = await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Plain', type: 'long_text' });
+    await api('POST', `/api/database/rows/table/${tableId}/`, { [`field_${plain.body.id}`]: `@${member.id}` });
+    await expectNone(memberWs);
   });
 });

@@ -49,6 +49,8 @@ import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { TableEntity } from './table.entity';
 import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
 import { CollaboratorNotifications } from './fields/collaborator-notifications';
+import { RichTextMentionNotifications } from './fields/rich-text-mentions';
+import { RichTextFieldMentionEntity } from './fields/rich-text-mention.entity';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -56,7 +58,7 @@ import { CollaboratorNotifications } from './fields/collaborator-notifications';
  * On SQLite, the PostgreSQL functions their SQL calls (formula/sqlite/) are added to every connection.
  */
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity], sqliteFunctions: [SQLITE_FUNCTIONS_MODULE] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule, NotificationsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity, RichTextFieldMentionEntity], sqliteFunctions: [SQLITE_FUNCTIONS_MODULE] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule, NotificationsModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,
@@ -91,6 +93,7 @@ import { CollaboratorNotifications } from './fields/collaborator-notifications';
     SearchIndexRepository,
     SearchIndexService,
     CollaboratorNotifications,
+    RichTextMentionNotifications,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],

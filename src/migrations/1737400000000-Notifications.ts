@@ -7,8 +7,9 @@ const fk = (column: string, table: string, onDelete: 'CASCADE' | 'SET NULL'): Ta
   new TableForeignKey({ columnNames: [column], referencedTableName: table, referencedColumnNames: ['id'], onDelete });
 
 /**
- * Notifications (issue 22, Baserow's `core_notification` and `core_notificationrecipient`), and
- * when each user was last mailed a summary. They go with their workspace and their recipient.
+ * Notifications (issue 22, Baserow's `core_notification` and `core_notificationrecipient`), when
+ * each user was last mailed a summary, and the users mentioned in rich-text cells (only a new
+ * mention notifies). They go with their workspace, table, field and user.
  */
 export class Notifications1737400000000 implements MigrationInterface {
   name = 'Notifications1737400000000';
@@ -62,9 +63,28 @@ export class Notifications1737400000000 implements MigrationInterface {
         foreignKeys: [fk('user_id', 'user', 'CASCADE')],
       }),
     );
+    await q.createTable(
+      new Table({
+        name: 'database_richtextfieldmention',
+        columns: [
+          id,
+          { name: 'table_id', type: 'integer' },
+          { name: 'field_id', type: 'integer' },
+          { name: 'row_id', type: 'integer' },
+          { name: 'user_id', type: 'integer' },
+          dateTime('marked_for_deletion_at', true),
+        ],
+        foreignKeys: [fk('table_id', 'database_table', 'CASCADE'), fk('field_id', 'database_field', 'CASCADE'), fk('user_id', 'user', 'CASCADE')],
+        indices: [
+          new TableIndex({ name: 'database_richtextfieldmention_unique', columnNames: ['table_id', 'field_id', 'row_id', 'user_id'], isUnique: true }),
+          new TableIndex({ name: 'database_richtextfieldmention_marked', columnNames: ['marked_for_deletion_at'] }),
+        ],
+      }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.dropTable('database_richtextfieldmention');
     await q.dropTable('notification_email_state');
     await q.dropTable('notification_recipient');
     await q.dropTable('notification');

@@ -127,6 +127,8 @@ export interface AppConfig {
   longWriteChunkRows: number;
   /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: an import with more failing rows than this fails whole. */
   maxRowReportErrorCount: number;
+  /** Minutes a mention removed from a rich-text cell is remembered (put back sooner, it notifies nobody again). */
+  staleMentionsCleanupMinutes: number;
   /** E-mail notifications: Baserow's BASEROW_EMAIL_NOTIFICATIONS_* settings (see src/notifications/email-sender.ts). */
   emailNotifications: EmailNotificationsConfig;
 }
@@ -345,6 +347,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
+    staleMentionsCleanupMinutes: int(env, 'BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 360, 1),
     emailNotifications: emailNotifications(env, publicUrl.replace(/\/+$/, '')),
   };
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { CollaboratorNotifications } from '../collaborator-notifications';
 import { escapeLike } from '../../../core/database/dialect';
 import { Sql } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
@@ -20,8 +19,6 @@ export class MultipleCollaboratorsFieldType implements FieldType {
   readonly properties = {
     notify_user_when_added: { kind: 'bool', required: false, default: true },
   } as const;
-
-  constructor(private readonly notifications: CollaboratorNotifications) {}
 
   private junction(field: FieldEntity): Junction {
     return new Junction(`database_collaborators_${field.id}`, 'row_id', 'user_id');
@@ -92,12 +89,8 @@ export class MultipleCollaboratorsFieldType implements FieldType {
     return [];
   }
 
-  /** Writes the cells; the users each cell gains are noted for `collaborator_added_to_row`. */
   async writeRelations(field: FieldEntity, rows: { id: number; value: unknown }[], ctx: FieldContext): Promise<void> {
-    const before = await this.junction(field).read(ctx, rows.map((row) => row.id));
     await this.junction(field).write(ctx, rows);
-    const added = rows.map((row) => ({ rowId: row.id, userIds: ((row.value as number[] | null) ?? []).filter((id) => !(before.get(row.id) ?? []).includes(id)) }));
-    this.notifications.added(field, ctx, added);
   }
 
   async deleteRelations(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void> {

@@ -15,6 +15,8 @@ import { RowCommentsModule } from './database/row-comments/row-comments.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LicensesModule } from './licenses/licenses.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
+import { NotificationsApiModule } from './notifications/notifications-api.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SettingsModule } from './settings/settings.module';
@@ -48,6 +50,8 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     DatabaseModule,
     RowCommentsModule,
     JobsModule,
+    NotificationsModule,
+    NotificationsApiModule,
     OpenApiModule,
     RealtimeModule,
     FormulaModule,

@@ -253,7 +253,8 @@ describe('edit and delete', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ ...mine, message: null, trashed: true });
     expect((await api('GET', `/api/row_comments/${tableId}/${row}/`)).body).toMatchObject({ count: 1, results: [{ id: mine.id, message: null, trashed: true }] });
-    expect((await api('GET', `/api/database/rows/table/${tableId}/${row}/?include=metadata`)).body.metadata).toEqual({});
+    // The author follows the row since their first comment on it (Baserow's `on_row_comment_created`).
+    expect((await api('GET', `/api/database/rows/table/${tableId}/${row}/?include=metadata`)).body.metadata).toEqual({ row_comments_notification_mode: 'all' });
     expect((await api('DELETE', path)).body.error).toBe('ERROR_ROW_COMMENT_DOES_NOT_EXIST');
     expect((await api('PATCH', path, { message: doc('back') })).body.error).toBe('ERROR_ROW_COMMENT_DOES_NOT_EXIST');
   });
@@ -286,14 +287,15 @@ describe('row metadata', () => {
     const plain = await newRow();
     await comment(row, 'one');
     await comment(row, 'two', member.token);
+    // Commenting made both authors follow the row (mode `all`).
     const get = await api('GET', `/api/database/rows/table/${tableId}/${row}/?include=metadata`);
-    expect(get.body.metadata).toEqual({ row_comment_count: 2 });
+    expect(get.body.metadata).toEqual({ row_comment_count: 2, row_comments_notification_mode: 'all' });
     expect((await api('GET', `/api/database/rows/table/${tableId}/${plain}/?include=metadata`)).body.metadata).toEqual({});
     expect(await api('GET', `/api/database/rows/table/${tableId}/${row}/`).then((res) => 'metadata' in res.body)).toBe(false);
 
-    expect((await api('PUT', `/api/row_comments/${tableId}/${row}/notification-mode/`, { mode: 'all' })).status).toBe(204);
+    expect((await api('PUT', `/api/row_comments/${tableId}/${row}/notification-mode/`, { mode: 'mentions' }, member.token)).status).toBe(204);
     expect((await api('GET', `/api/database/rows/table/${tableId}/${row}/?include=metadata`)).body.metadata).toEqual({ row_comment_count: 2, row_comments_notification_mode: 'all' });
-    // The mode is the caller's own: the member still has the default.
+    // The mode is the caller's own: the member's is back to the default.
     expect((await api('GET', `/api/database/rows/table/${tableId}/${row}/?include=metadata`, undefined, member.token)).body.metadata).toEqual({ row_comment_count: 2 });
 
     const grid = (await api('GET', `/api/database/views/table/${tableId}/`)).body.find((v: any) => v.type === 'grid');
@@ -328,6 +330,10 @@ describe('messages', () => {
     stranger.send({ page: 'table', table_id: tableId });
 
     const created = await api('POST', `/api/row_comments/${tableId}/${row}/`, { message: doc('hello', member) }, owner.token, origin.origin);
+    // The author's first comment makes them follow the row, which every socket of theirs hears; the mentioned member is notified.
+    expect(await origin.waitFor('row_comments_notification_mode_updated')).toEqual({ type: 'row_comments_notification_mode_updated', table_id: tableId, row_id: row, mode: 'all' });
+    expect((await watcher.waitFor('notifications_created')).notifications[0]).toMatchObject({ type: 'row_comment_mention' });
+    await rowPage.waitFor('notifications_created');
     const createdMessage = await watcher.waitFor('row_comment_created');
     expect(Object.keys(createdMessage)).toEqual(['type', 'row_comment']);
     expect(createdMessage.row_comment).toEqual(created.body);

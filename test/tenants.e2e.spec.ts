@@ -57,6 +57,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_workspace_invitation: () => ({ email: `invitee-${randomBytes(3).toString('hex')}@example.com`, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' }),
   update_workspace_invitation: () => ({ permissions: 'ADMIN' }),
   update_workspace: () => ({ name: 'Renamed' }),
+  mark_notification_as_read: () => ({ read: true }),
   update_workspace_user: () => ({ permissions: 'ADMIN' }),
   create_application: () => ({ name: 'New database', type: 'database' }),
   order_applications: (ids) => ({ application_ids: [Number(ids.applicationId)] }),

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
 import { ExampleWorkspaceModule } from '../database/example-workspace/example-workspace.module';
 import { LicensesModule } from '../licenses/licenses.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
@@ -16,7 +17,7 @@ import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { BlacklistedTokenEntity } from './blacklisted-token.entity';
 
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule, LicensesModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule, LicensesModule, NotificationsModule],
   controllers: [AuthController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
   exports: [AuthGuard, TokenService, TokenRepository],

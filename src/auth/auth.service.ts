@@ -16,6 +16,7 @@ import { PermissionEntry, PermissionsService } from '../workspaces/permissions.s
 import { issuedBeforePasswordChange } from './auth.guard';
 import { drfStringError } from './auth.dto';
 import { LoginLimiter } from './login-limiter';
+import { NotificationsService } from '../notifications/notifications.service';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 import { isUniqueViolation } from '../core/database/constraint-errors';
@@ -55,6 +56,7 @@ export class AuthService {
     private readonly example: ExampleWorkspaceService,
     private readonly signer: Signer,
     private readonly licenses: LicensesService,
+    private readonly notifications: NotificationsService,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
@@ -63,7 +65,7 @@ export class AuthService {
     return {
       user: serializeUser(user),
       permissions: await this.permissions.forUser(user),
-      user_notifications: { unread_count: 0 },
+      user_notifications: { unread_count: await this.notifications.unreadUserLevelCount(user.id) },
       active_licenses: this.licenses.activeLicenses(),
     };
   }

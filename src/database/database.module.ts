@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ApplicationsModule } from '../applications/applications.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { ApplicationTypeRegistry } from '../applications/application-type';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { DatabaseApplicationType } from './database-application.type';
@@ -47,6 +48,9 @@ import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { TableEntity } from './table.entity';
 import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
+import { CollaboratorNotifications } from './fields/collaborator-notifications';
+import { RichTextMentionNotifications } from './fields/rich-text-mentions';
+import { RichTextFieldMentionEntity } from './fields/rich-text-mention.entity';
 
 /**
  * Database applications: tables, fields (a registry of field types), rows in real SQL
@@ -54,7 +58,7 @@ import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
  * On SQLite, the PostgreSQL functions their SQL calls (formula/sqlite/) are added to every connection.
  */
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity], sqliteFunctions: [SQLITE_FUNCTIONS_MODULE] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [TableEntity, FieldEntity, SelectOptionEntity, RichTextFieldMentionEntity], sqliteFunctions: [SQLITE_FUNCTIONS_MODULE] }), ApplicationsModule, WorkspacesModule, JobsModule, TokensModule, NotificationsModule],
   controllers: [TablesController, FieldsController, RowsController, RowHistoryController, PasswordAuthenticationController],
   providers: [
     TableRepository,
@@ -88,6 +92,8 @@ import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
     FieldJobsService,
     SearchIndexRepository,
     SearchIndexService,
+    CollaboratorNotifications,
+    RichTextMentionNotifications,
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],

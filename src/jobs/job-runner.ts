@@ -7,6 +7,7 @@ import { JobEntity } from './job.entity';
 import { JobRepository } from './job.repository';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { LiveJobs } from './live-jobs';
+import { serializeJob } from './job.serializer';
 
 /**
  * What a job's work can do while it runs: report progress and keys of the job's own. The
@@ -109,7 +110,11 @@ export class JobRunner implements OnApplicationShutdown {
       // A job cancelled before it started does not run.
       if (await this.cancelled(job)) return await this.end(job, { state: 'cancelled' });
       job.state = 'started';
-      await this.repo.update(job.id, { state: 'started' });
+      // Its creator's sockets hear of it once that is stored (Baserow's `job_started`).
+      await this.db.run(async () => {
+        await this.repo.update(job.id, { state: 'started' });
+        this.db.record('job.started', { userId: job.userId, job: serializeJob(job) });
+      });
       const data = await work(progress);
       job.data = { ...job.data, ...data };
       const cancelled = await this.cancelled(job);

@@ -4,22 +4,13 @@ import type { UserEntity } from '../users/user.entity';
 import { JOB_STATES as STATES, JobEntity, JobState } from './job.entity';
 import { JobRepository } from './job.repository';
 import { JobRunner } from './job-runner';
+import { serializeJob } from './job.serializer';
+
+export { serializeJob };
 
 export const JobErrors = {
   notCancellable: () => new ApiError('ERROR_JOB_NOT_CANCELLABLE', 400, 'The job cannot be cancelled'),
 };
-
-/** A job as `/api/jobs/` shows it: the common keys and the type's own (`data`). */
-export function serializeJob(job: JobEntity): Record<string, unknown> {
-  return {
-    id: job.id,
-    type: job.type,
-    progress_percentage: job.progressPercentage,
-    state: job.state,
-    human_readable_error: job.humanReadableError,
-    ...job.data,
-  };
-}
 
 @Injectable()
 export class JobsService {

@@ -12,6 +12,7 @@ import { UserFiles1736800000000 } from './1736800000000-UserFiles';
 import { SearchIndex1736900000000 } from './1736900000000-SearchIndex';
 import { FormulaRegexReplace1737021000000 } from './1737021000000-FormulaRegexReplace';
 import { Webhooks1737100000000 } from './1737100000000-Webhooks';
+import { Notifications1737400000000 } from './1737400000000-Notifications';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   SearchIndex1736900000000,
   FormulaRegexReplace1737021000000,
   Webhooks1737100000000,
+  Notifications1737400000000,
 ];

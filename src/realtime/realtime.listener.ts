@@ -105,7 +105,7 @@ export class RealtimeListener {
     const applications = await this.applications.serialize(await this.applicationRepo.ofWorkspaces([workspaceId]));
     const deliveries: Delivery[] = [];
     for (const userId of await this.repo.memberUserIds([workspaceId])) {
-      const workspace = await this.workspaces.item(workspaceId, userId).catch(() => null);
+      const workspace = await this.workspaces.item(workspaceId, userId, { withUnreadCount: true }).catch(() => null);
       if (workspace) deliveries.push(toUsers([userId], { type: 'group_restored', workspace_id: workspaceId, workspace, applications }, origin(event)));
     }
     await this.broadcaster.send(...deliveries);

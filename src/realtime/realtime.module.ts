@@ -10,6 +10,7 @@ import { PageTypeRegistry } from './pages/page-type';
 import { RowPageType } from './pages/row.page';
 import { TablePageType } from './pages/table.page';
 import { ViewPageType } from './pages/view.page';
+import { NotificationsListener } from './notifications.listener';
 import { PublicViewsListener } from './public-views.listener';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeListener } from './realtime.listener';
@@ -37,6 +38,7 @@ import { ViewsListener } from './views.listener';
     DatabaseRealtimeListener,
     RowCommentsListener,
     RowHistoryListener,
+    NotificationsListener,
     RealtimeRepository,
     PageTypeRegistry,
     TablePageType,

@@ -38,9 +38,9 @@ export class RowCommentsListener {
 
   @OnEvent('row_comments.notification_mode_updated')
   async modeUpdated(event: DomainEvent<'row_comments.notification_mode_updated'>): Promise<void> {
-    const { userId, tableId, rowId, mode } = event.payload;
+    const { userId, tableId, rowId, mode, includeOrigin } = event.payload;
     const message = encode({ type: 'row_comments_notification_mode_updated', table_id: tableId, row_id: rowId, mode });
-    await this.broadcaster.send({ kind: 'users', userIds: [userId], message, exclude: event.actor.webSocketId });
+    await this.broadcaster.send({ kind: 'users', userIds: [userId], message, exclude: includeOrigin ? null : event.actor.webSocketId });
   }
 
   private async toTable(type: string, event: CommentEvent): Promise<void> {

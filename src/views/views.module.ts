@@ -48,6 +48,7 @@ import { ViewDecorationEntity } from './decorations/decoration.entity';
 import { ViewFilterEntity, ViewFilterGroupEntity } from './filters/view-filter.entity';
 import { ViewGroupByEntity, ViewSortEntity } from './sorts/view-sort.entity';
 import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
+import { NotificationsModule } from '../notifications/notifications.module';
 
 /**
  * Views of tables: a registry of view types (grid first), view CRUD, order, duplicate,
@@ -55,7 +56,7 @@ import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
  * view and the rows endpoint its `view_id` selection.
  */
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [ViewEntity, ViewFieldOptionsEntity, ViewFilterEntity, ViewFilterGroupEntity, ViewSortEntity, ViewGroupByEntity, ViewDecorationEntity] }), DatabaseModule, UsersModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [ViewEntity, ViewFieldOptionsEntity, ViewFilterEntity, ViewFilterGroupEntity, ViewSortEntity, ViewGroupByEntity, ViewDecorationEntity] }), DatabaseModule, UsersModule, NotificationsModule],
   controllers: [
     ViewsController,
     GridViewController,

@@ -5,6 +5,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError } from '../core/errors/api-error';
 import { Mailer } from '../core/mail/mailer';
 import { Signer } from '../core/signing/signer';
+import { NotificationsService } from '../notifications/notifications.service';
 import type { UserEntity } from '../users/user.entity';
 import { normalizeEmail } from '../users/user.serializer';
 import { WorkspaceInvitationEntity, WorkspaceRole } from './workspace.entity';
@@ -56,6 +57,7 @@ export class InvitationsService {
     private readonly signer: Signer,
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly notifications: NotificationsService,
   ) {}
 
   tokenOf(invitation: WorkspaceInvitationEntity): string {
@@ -97,6 +99,7 @@ export class InvitationsService {
         permissions: input.permissions,
         message: input.message,
       });
+      await this.tellInvitee(saved, workspace.name, !existing);
       return { invitation: saved, workspaceName: workspace.name };
     });
     const link = `${input.base_url.replace(/\/+$/, '')}/${this.tokenOf(invitation)}`;
@@ -141,6 +144,43 @@ export class InvitationsService {
     return invitation;
   }
 
+  /**
+   * An invitation to an e-mail address that has an account: the invitee's sockets hear of it
+   * (`workspace_invitation_updated_or_created`), and a new one is a user-level notification.
+   */
+  private async tellInvitee(invitation: WorkspaceInvitationEntity, workspaceName: string, created: boolean): Promise<void> {
+    const invitee = await this.repo.userByEmail(invitation.email);
+    if (!invitee) return;
+    const [json] = await this.describe([invitation]);
+    this.db.record('workspace_invitation.updated_or_created', { userId: invitee.id, invitation: { ...json } });
+    if (!created) return;
+    await this.notifications.notifyUsers({
+      userIds: [invitee.id],
+      type: 'workspace_invitation_created',
+      data: invitationData(invitation, workspaceName),
+      workspaceId: null,
+      senderId: invitation.invitedById,
+    });
+  }
+
+  /**
+   * The invitee answered (accepted or rejected): their sockets hear of it, their notification of
+   * the invitation is marked read, and the inviter is notified. Before the invitation is deleted.
+   */
+  private async answered(user: UserEntity, invitation: WorkspaceInvitationEntity, answer: 'accepted' | 'rejected'): Promise<void> {
+    const [json] = await this.describe([invitation]);
+    this.db.record(`workspace_invitation.${answer}`, { userId: user.id, invitation: { ...json } });
+    await this.notifications.markInvitationNotificationRead(user.id, invitation.id);
+    const workspace = await this.repo.findWorkspace(invitation.workspaceId);
+    await this.notifications.notifyUsers({
+      userIds: [invitation.invitedById],
+      type: `workspace_invitation_${answer}`,
+      data: invitationData(invitation, workspace?.name ?? ''),
+      workspaceId: invitation.workspaceId,
+      senderId: user.id,
+    });
+  }
+
   /** Joins the workspace with the invited role; the invitation is used up. */
   async accept(user: UserEntity, invitationId: number): Promise<WorkspaceItemJson> {
     const workspaceId = await this.db.run(async () => {
@@ -157,6 +197,7 @@ export class InvitationsService {
    * workspace's last admin.
    */
   async join(user: UserEntity, invitation: WorkspaceInvitationEntity): Promise<void> {
+    await this.answered(user, invitation, 'accepted');
     const membership = await this.repo.findMembership(invitation.workspaceId, user.id);
     if (!membership) {
       const added = await this.workspaces.addMember(invitation.workspaceId, user.id, invitation.permissions);
@@ -174,6 +215,7 @@ export class InvitationsService {
   async reject(user: UserEntity, invitationId: number): Promise<void> {
     await this.db.run(async () => {
       const invitation = await this.ownInvitation(user, invitationId);
+      await this.answered(user, invitation, 'rejected');
       await this.repo.deleteInvitation(invitation.id);
     });
   }
@@ -209,4 +251,9 @@ export class InvitationsService {
   async forUser(user: UserEntity): Promise<UserWorkspaceInvitationJson[]> {
     return this.describe(await this.repo.invitationsForEmail(user.email));
   }
+}
+
+/** The data of the invitation notifications (Baserow's InvitationNotificationData). */
+function invitationData(invitation: WorkspaceInvitationEntity, workspaceName: string): Record<string, unknown> {
+  return { invitation_id: invitation.id, invited_to_workspace_id: invitation.workspaceId, invited_to_workspace_name: workspaceName };
 }

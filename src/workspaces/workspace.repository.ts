@@ -147,6 +147,11 @@ export class WorkspaceRepository {
     return new Map(users.map((u) => [u.id, u.firstName]));
   }
 
+  /** The account of an e-mail address, if any. */
+  userByEmail(email: string): Promise<Pick<UserEntity, 'id'> | null> {
+    return this.db.manager.getRepository(UserEntity).findOne({ where: { email }, select: { id: true } });
+  }
+
   /** Which of these e-mail addresses belong to an account. */
   async emailsWithAccounts(emails: string[]): Promise<Set<string>> {
     if (!emails.length) return new Set();

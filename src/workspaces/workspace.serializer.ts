@@ -73,16 +73,16 @@ export function serializeWorkspaceItem(
   workspace: WorkspaceEntity,
   membership: WorkspaceUserEntity,
   members: MemberRow[],
-  withUnreadCount: boolean,
+  /** `unread_notifications_count`, or null where Baserow leaves the key out. */
+  unreadCount: number | null,
 ): WorkspaceItemJson {
-  // Notifications are not implemented, so nothing is ever unread; the key sits where Baserow puts it.
   return {
     id: workspace.id,
     name: workspace.name,
     users: members.map(serializeMember),
     order: membership.order,
     permissions: membership.permissions,
-    ...(withUnreadCount ? { unread_notifications_count: 0 } : {}),
+    ...(unreadCount !== null ? { unread_notifications_count: unreadCount } : {}),
     generative_ai_models_enabled: {},
   };
 }

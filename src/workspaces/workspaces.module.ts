@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { InvitationsService } from './invitations.service';
 import { PermissionsService } from './permissions.service';
@@ -9,7 +10,7 @@ import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { WorkspaceEntity, WorkspaceInvitationEntity, WorkspaceUserEntity } from './workspace.entity';
 
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [WorkspaceEntity, WorkspaceUserEntity, WorkspaceInvitationEntity] }), SettingsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [WorkspaceEntity, WorkspaceUserEntity, WorkspaceInvitationEntity] }), SettingsModule, NotificationsModule],
   controllers: [InvitationsController, WorkspacesController, DashboardController],
   providers: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],
   exports: [WorkspaceRepository, WorkspacesService, InvitationsService, PermissionsService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { NotificationsService } from '../notifications/notifications.service';
 import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
@@ -43,6 +44,7 @@ export class WorkspacesService {
     private readonly db: UnitOfWork,
     private readonly repo: WorkspaceRepository,
     private readonly trash: TrashService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
@@ -63,16 +65,22 @@ export class WorkspacesService {
 
   async listForUser(userId: number): Promise<WorkspaceItemJson[]> {
     const memberships = await this.repo.membershipsOfUser(userId);
-    const members = await this.repo.members(memberships.map((m) => m.workspace.id));
+    const workspaceIds = memberships.map((m) => m.workspace.id);
+    const members = await this.repo.members(workspaceIds);
+    const unread = await this.notifications.unreadCounts(userId, workspaceIds);
     return memberships.map(({ workspace, membership }) =>
-      serializeWorkspaceItem(workspace, membership, members.filter((m) => m.membership.workspaceId === workspace.id), true),
+      serializeWorkspaceItem(workspace, membership, members.filter((m) => m.membership.workspaceId === workspace.id), unread.get(workspace.id) ?? 0),
     );
   }
 
-  /** The workspace as the given member sees it (create and accept-invitation answers). */
-  async item(workspaceId: number, userId: number): Promise<WorkspaceItemJson> {
+  /**
+   * The workspace as the given member sees it: without `unread_notifications_count` in the
+   * create and accept-invitation answers (spec §3.1), with it in `group_restored` (realtime §4.4).
+   */
+  async item(workspaceId: number, userId: number, options: { withUnreadCount?: boolean } = {}): Promise<WorkspaceItemJson> {
     const { workspace, membership } = await this.requireMember(workspaceId, userId);
-    return serializeWorkspaceItem(workspace, membership, await this.repo.members([workspaceId]), false);
+    const unread = options.withUnreadCount ? ((await this.notifications.unreadCounts(userId, [workspaceId])).get(workspaceId) ?? 0) : null;
+    return serializeWorkspaceItem(workspace, membership, await this.repo.members([workspaceId]), unread);
   }
 
   async workspaceJson(workspaceId: number): Promise<WorkspaceJson | null> {

@@ -76,7 +76,9 @@ export async function startApp(
 ): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const secret = options.withoutSecretKey ? {} : { SECRET_KEY: 'test-secret-key-that-is-long-enough' };
-  const config = loadConfig({ ...secret, PUBLIC_URL: 'http://localhost:8000', ...db.env, ...env });
+  // The e-mail notification sender's background writes (every minute by default) would change
+  // the database under suites that prove a refused request changed nothing: a day, unless asked.
+  const config = loadConfig({ ...secret, PUBLIC_URL: 'http://localhost:8000', EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400', ...db.env, ...env });
   const app = await createApp(config, { log: { level: process.env.ROWSPACE_TEST_LOGS ? undefined : 'error', ...options.log } });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;

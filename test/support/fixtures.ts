@@ -4,7 +4,8 @@ import { signUp, SignedUp, TestApp } from './app';
 /**
  * Everything one tenant owns that a route can name by id: a user with their example
  * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
- * job, a pending invitation with its token, a decoration of the grid view, a webhook, and a second member of the workspace. The fuzz
+ * job, a pending invitation with its token, a decoration of the grid view, a webhook, a second member of the
+ * workspace, and the notification of that member's acceptance. The fuzz
  * suite and the tenant matrix resolve a route's path parameters from it by name.
  */
 export interface Tenant {
@@ -41,6 +42,7 @@ export const PATH_PARAMETERS = [
   'viewGroupById',
   'templateId',
   'webhookId',
+  'notificationId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -139,6 +141,10 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
     });
     const invitationToken = /workspace-invitation\/(\S+)/.exec(sent[sent.length - 1])?.[1];
     if (!invitationToken) throw new Error('fixture: no invitation token was mailed');
+    // The member's acceptance is a notification of the user's (workspace_invitation_accepted).
+    const notifications = await ok<any>(t, 'GET', `/api/notifications/${workspace.id}/`, token);
+    const notification = notifications.results.find((n: { type: string }) => n.type === 'workspace_invitation_accepted');
+    if (!notification) throw new Error('fixture: no notification of the accepted invitation');
     const users = await ok<any[]>(t, 'GET', `/api/workspaces/users/workspace/${workspace.id}/`, token);
     const membership = users.find((u) => u.user_id === member.id);
     return {
@@ -171,6 +177,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         // Templates belong to no tenant: the first one of the catalogue.
         templateId: '1',
         webhookId: String(webhook.id),
+        notificationId: String(notification.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -205,6 +212,8 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
   }
   const comments = await t.request('GET', `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`, { token: user.token });
   if (comments.status !== 200 || !comments.body.results.some((c: { id: number; trashed: boolean }) => String(c.id) === ids.commentId && !c.trashed)) return false;
+  const notifications = await t.request('GET', `/api/notifications/${ids.workspaceId}/`, { token: user.token });
+  if (notifications.status !== 200 || !notifications.body.results.some((n: { id: number }) => String(n.id) === ids.notificationId)) return false;
   const users = await t.request('GET', `/api/workspaces/users/workspace/${ids.workspaceId}/`, { token: user.token });
   return users.status === 200 && users.body.some((u: { id: number }) => String(u.id) === ids.workspaceUserId);
 }

@@ -129,6 +129,10 @@ export interface AppConfig {
   maxRowReportErrorCount: number;
   /** Database webhooks (Baserow's `BASEROW_WEBHOOKS_*` settings). */
   webhooks: WebhooksConfig;
+  /** Minutes a mention removed from a rich-text cell is remembered (put back sooner, it notifies nobody again). */
+  staleMentionsCleanupMinutes: number;
+  /** E-mail notifications: Baserow's BASEROW_EMAIL_NOTIFICATIONS_* settings (see src/notifications/email-sender.ts). */
+  emailNotifications: EmailNotificationsConfig;
 }
 
 export interface WebhooksConfig {
@@ -152,6 +156,26 @@ export interface WebhooksConfig {
   pollMs: number;
   /** The most of a receiver's answer read and kept. */
   responseMaxBytes: number;
+}
+
+export interface EmailNotificationsConfig {
+  /** Whether summary mails are sent (when off, the queue is still emptied). */
+  enabled: boolean;
+  /** Seconds between runs of the sender: the instant crontab's minute step, or EMAIL_NOTIFICATIONS_INTERVAL_SECONDS. */
+  intervalSeconds: number;
+  /** Most users mailed per run, per frequency. */
+  limitInstant: number;
+  limitDaily: number;
+  limitWeekly: number;
+  /** The hour (UTC: users have no time zone here) daily and weekly summaries go out, and the weekly one's day (0 = Monday). */
+  dailyHourOfDay: number;
+  weeklyDayOfWeek: number;
+  /** Notifications listed in one mail; the others are counted. */
+  maxListedPerEmail: number;
+  /** When a run stopped at its limit, run again after this many seconds (null: at the next interval). */
+  autoRetryAfterSeconds: number | null;
+  /** Base of the links in the mail (`<url>/notification/<workspace id>/<id>`). */
+  shareUrl: string;
 }
 
 export interface S3Config {
@@ -362,7 +386,37 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollMs: int(env, 'WEBHOOKS_POLL_MS', 1000, 50, 3_600_000),
       responseMaxBytes: int(env, 'WEBHOOKS_RESPONSE_MAX_KB', 256, 1, 100_000) * 1024,
     },
+    staleMentionsCleanupMinutes: int(env, 'BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 360, 1),
+    emailNotifications: emailNotifications(env, publicUrl.replace(/\/+$/, '')),
   };
+}
+
+/** Baserow's e-mail notification settings, by their names. */
+function emailNotifications(env: Env, publicUrl: string): EmailNotificationsConfig {
+  const retry = env.BASEROW_EMAIL_NOTIFICATIONS_AUTO_RETRY_IF_LIMIT_REACHED_AFTER?.trim();
+  return {
+    enabled: bool(env, 'BASEROW_EMAIL_NOTIFICATIONS_ENABLED', true),
+    intervalSeconds: env.EMAIL_NOTIFICATIONS_INTERVAL_SECONDS?.trim()
+      ? int(env, 'EMAIL_NOTIFICATIONS_INTERVAL_SECONDS', 60, 1, 86400)
+      : instantCrontabSeconds(env.BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB),
+    limitInstant: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_LIMIT_INSTANT', 50, 1),
+    limitDaily: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_LIMIT_DAILY', 1000, 1),
+    limitWeekly: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_LIMIT_WEEKLY', 5000, 1),
+    dailyHourOfDay: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_DAILY_HOUR_OF_DAY', 0, 0, 23),
+    weeklyDayOfWeek: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_WEEKLY_DAY_OF_WEEK', 0, 0, 6),
+    maxListedPerEmail: int(env, 'BASEROW_MAX_NOTIFICATIONS_LISTED_PER_EMAIL', 10, 1),
+    autoRetryAfterSeconds: retry ? int(env, 'BASEROW_EMAIL_NOTIFICATIONS_AUTO_RETRY_IF_LIMIT_REACHED_AFTER', 0, 1, 86400) : null,
+    shareUrl: (url(env, 'BASEROW_EMBEDDED_SHARE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
+  };
+}
+
+/** The instant sender's crontab: every minute (`* * * * *`) or every N minutes (a minute field of `*\/N`, the others `*`). */
+function instantCrontabSeconds(raw: string | undefined): number {
+  const value = raw?.trim() || '* * * * *';
+  const match = /^(\*|\*\/(\d+))\s+\*\s+\*\s+\*\s+\*$/.exec(value);
+  const step = match ? (match[2] ? Number(match[2]) : 1) : NaN;
+  if (!(step >= 1 && step <= 1440)) throw new ConfigError('BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB must be "* * * * *" or "*/N * * * *".');
+  return step * 60;
 }
 
 function s3(env: Env): S3Config | null {

@@ -107,6 +107,14 @@ export class UnitOfWork {
     this.commitHooks.push(hook);
   }
 
+  /**
+   * The events the open transaction recorded so far (none outside one): what a `beforeCommit`
+   * hook derives more writes from (e.g. notifications of the rows a transaction wrote).
+   */
+  recorded(): readonly DomainEvent[] {
+    return this.current.get()?.events ?? [];
+  }
+
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
     const tx = this.current.get();
     if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);

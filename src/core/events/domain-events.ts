@@ -103,14 +103,35 @@ export interface DomainEventMap {
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.deleted': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
-  'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string };
   /** Webhook calls were queued in the outbox: the deliverer of this instance sends them now. */
   'webhook.calls_queued': { count: number };
   /** A webhook's calls failed too often in a row: it was deactivated (its workspace's admins are told). */
   'webhook.deactivated': { webhookId: number; tableId: number; name: string };
   /** An event had more batches than the limit: the rest was not sent (the admins are told). */
   'webhook.payload_too_large': { webhookId: number; tableId: number; name: string; eventId: string };
+  /** `includeOrigin`: the mode was set for the user by the server (their first comment on the row): every socket of theirs hears of it. */
+  'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string; includeOrigin?: boolean };
+  /**
+   * Notifications just created (`notifications`: each as its recipients see it). `userIds`: the
+   * recipients, all sent the same list; null: a broadcast, to every socket.
+   */
+  'notifications.created': { userIds: number[] | null; notifications: NotificationSnapshot[] };
+  /** Notifications created for several users at once, each user's own list (Baserow's grouped path). */
+  'notifications.created_per_user': { perUser: Record<string, NotificationSnapshot[]> };
+  /** `includeOrigin`: marked by the server as a side effect (an invitation answered), so every socket of the user hears of it. */
+  'notification.marked_as_read': { userId: number; notification: NotificationSnapshot; includeOrigin: boolean };
+  'notifications.all_marked_as_read': { userId: number };
+  'notifications.all_cleared': { userId: number };
+  /** An invitation to an existing account was made or changed; `invitation` as its invitee sees it. */
+  'workspace_invitation.updated_or_created': { userId: number; invitation: Record<string, unknown> };
+  'workspace_invitation.accepted': { userId: number; invitation: Record<string, unknown> };
+  'workspace_invitation.rejected': { userId: number; invitation: Record<string, unknown> };
+  /** A job began running; `job` as `GET /api/jobs/{id}/` answers it. */
+  'job.started': { userId: number; job: Record<string, unknown> };
 }
+
+/** A notification as one recipient sees it (`id`, `type`, `sender`, `workspace`, `created_on`, `read`, `data`). */
+export type NotificationSnapshot = Record<string, unknown> & { id: number };
 
 /** A change of one of a view's filters, filter groups, sorts or group-bys. */
 export interface ViewPartEvent {

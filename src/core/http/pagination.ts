@@ -1,3 +1,10 @@
+import type { Request } from 'express';
+
+/** The request's absolute URL (the base of pagination links). */
+export function requestUrl(req: Request): URL {
+  return new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+}
+
 /**
  * DRF LimitOffsetPagination links: `offset` moves by `limit`; the link back to the first
  * page drops `offset`.

@@ -34,16 +34,24 @@ export class Mailer {
 
   /** Never fails the request that sends it: a mail that cannot go out is logged. */
   async send(mail: Mail): Promise<void> {
+    try {
+      await this.deliver(mail);
+    } catch (error) {
+      this.logger.error(`Could not send mail to ${mail.to}: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Sends, or throws when the SMTP server does not take it (for senders that keep the mail
+   * queued and try again). Without SMTP configured the mail is logged as not sent.
+   */
+  async deliver(mail: Mail): Promise<void> {
     if (!this.transport) {
       // The body holds reset and invitation links (secrets): only at debug level.
       this.logger.log(`No SMTP configured; mail not sent to ${mail.to}: ${mail.subject}`);
       this.logger.debug(`Body of the mail to ${mail.to}:\n${mail.text}`);
       return;
     }
-    try {
-      await this.transport.sendMail({ from: this.config.smtp!.from, ...mail });
-    } catch (error) {
-      this.logger.error(`Could not send mail to ${mail.to}: ${(error as Error).message}`);
-    }
+    await this.transport.sendMail({ from: this.config.smtp!.from, ...mail });
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { ApplicationEntity } from '../../applications/application.entity';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { UserEntity } from '../../users/user.entity';
+import { WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { DEFAULT_NOTIFICATION_MODE, NotificationMode, RowCommentEntity, RowCommentsNotificationModeEntity } from './row-comment.entity';
 
 /** The SQL of row comments and notification modes. */
@@ -92,5 +95,35 @@ export class RowCommentRepository {
       .values({ tableId, rowId, userId, mode })
       .orUpdate(['mode'], ['table_id', 'row_id', 'user_id'])
       .execute();
+  }
+
+  /** Whether the user chose a mode for the row (any). */
+  async hasMode(tableId: number, rowId: number, userId: number): Promise<boolean> {
+    return (await this.db.manager.getRepository(RowCommentsNotificationModeEntity).countBy({ tableId, rowId, userId })) > 0;
+  }
+
+  /** Members of the workspace who hear of every comment on the row (mode `all`), by id. */
+  async subscribers(tableId: number, rowId: number, workspaceId: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .getRepository(RowCommentsNotificationModeEntity)
+      .createQueryBuilder('m')
+      .select('m.user_id', 'user_id')
+      .innerJoin(WorkspaceUserEntity, 'wu', 'wu.user_id = m.user_id AND wu.workspace_id = :workspaceId', { workspaceId })
+      .where('m.table_id = :tableId AND m.row_id = :rowId AND m.mode = :all', { tableId, rowId, all: 'all' })
+      .orderBy('m.user_id', 'ASC')
+      .getRawMany<{ user_id: number | string }>();
+    return rows.map((row) => Number(row.user_id));
+  }
+
+  /** Which of these users are members of the workspace. */
+  async members(workspaceId: number, userIds: number[]): Promise<number[]> {
+    if (!userIds.length) return [];
+    const rows = await this.db.manager.getRepository(WorkspaceUserEntity).find({ where: { workspaceId, userId: In(userIds) }, select: { userId: true } });
+    const found = new Set(rows.map((row) => row.userId));
+    return userIds.filter((id) => found.has(id));
+  }
+
+  async databaseName(databaseId: number): Promise<string> {
+    return (await this.db.manager.getRepository(ApplicationEntity).findOne({ where: { id: databaseId }, select: { id: true, name: true } }))?.name ?? '';
   }
 }

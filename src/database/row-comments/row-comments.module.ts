@@ -1,5 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { NotificationsModule } from '../../notifications/notifications.module';
 import { DatabaseModule } from '../database.module';
+import { CommentNotifications } from './comment-notifications';
 import { RowMetadataRegistry } from '../rows/row-metadata';
 import { RowCommentCountMetadataType, RowCommentsNotificationModeMetadataType } from './row-comment-metadata';
 import { RowCommentRepository } from './row-comment.repository';
@@ -13,9 +15,9 @@ import { RowCommentEntity, RowCommentsNotificationModeEntity } from './row-comme
  * per-row notification modes, and the two row metadata types rows carry.
  */
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [RowCommentEntity, RowCommentsNotificationModeEntity] }), DatabaseModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [RowCommentEntity, RowCommentsNotificationModeEntity] }), DatabaseModule, NotificationsModule],
   controllers: [RowCommentsController],
-  providers: [RowCommentRepository, RowCommentsService, RowCommentCountMetadataType, RowCommentsNotificationModeMetadataType],
+  providers: [RowCommentRepository, RowCommentsService, CommentNotifications, RowCommentCountMetadataType, RowCommentsNotificationModeMetadataType],
   exports: [RowCommentsService],
 })
 export class RowCommentsModule implements OnModuleInit {

@@ -14,6 +14,7 @@ import { DatabaseErrors } from '../database.errors';
 import { RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 import { checkCommentMessage, CheckedMessage } from './comment-message';
+import { CommentNotifications } from './comment-notifications';
 import { NotificationMode, ProseMirrorDoc, RowCommentEntity } from './row-comment.entity';
 import { RowCommentRepository } from './row-comment.repository';
 import type { ListRowCommentsQuery } from './row-comments.dto';
@@ -59,6 +60,7 @@ export class RowCommentsService {
     private readonly repo: RowCommentRepository,
     private readonly trash: TrashService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly notifications: CommentNotifications,
   ) {}
 
   async list(user: UserEntity, tableId: number, rowId: number, query: ListRowCommentsQuery, url: URL): Promise<RowCommentPage> {
@@ -87,6 +89,7 @@ export class RowCommentsService {
       const comment = await this.repo.create({ tableId, rowId, userId: user.id, message: message.doc });
       const [json] = await this.serialize([comment]);
       this.db.record('row_comment.created', { tableId, rowId, comment: json });
+      await this.notifications.created(user, context, comment);
       return json;
     });
   }
@@ -103,6 +106,7 @@ export class RowCommentsService {
       await this.repo.update(comment.id, { message: message.doc, updatedOn });
       const [json] = await this.serialize([{ ...comment, message: message.doc, updatedOn }]);
       this.db.record('row_comment.updated', { tableId, rowId: comment.rowId, comment: json });
+      await this.notifications.updated(user, context, comment.message, { ...comment, message: message.doc, updatedOn });
       return json;
     });
   }

@@ -11,10 +11,10 @@ import type { UserEntity } from '../../users/user.entity';
 import { AdjacentRowQuery, BatchCreateRowsQuery, BatchUpdateRowsQuery, CreateRowQuery, GetRowQuery, ListRowsQuery, MoveRowQuery, RowNamesQuery, UserFieldNamesQuery } from './rows.query';
 import { RowJson, RowPage, RowsService } from './rows.service';
 
-/** The request's own absolute URL, so `next`/`previous` carry its host and port. */
-export function requestUrl(req: Request): URL {
-  return new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-}
+import { requestUrl } from '../../core/http/pagination';
+
+/** The request's own absolute URL, so `next`/`previous` carry its host and port (kept here for its importers). */
+export { requestUrl };
 
 @ApiTags('Database table rows')
 @Authentication('JWT')

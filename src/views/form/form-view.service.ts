@@ -5,10 +5,12 @@ import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { bodyObjectError } from '../../core/validation/field';
 import type { FieldEntity } from '../../database/fields/field.entity';
+import { FieldTypeRegistry } from '../../database/fields/field-type';
 import { FieldsService } from '../../database/fields/fields.service';
 import type { FilterLeaf, FilterTree } from '../../database/filters/filter-tree';
 import { RowsService } from '../../database/rows/rows.service';
 import type { TableContext } from '../../database/table-context';
+import { NotificationsService } from '../../notifications/notifications.service';
 import type { UserEntity } from '../../users/user.entity';
 import { FormCondition, FormConditionGroup, FormViewType } from '../types/form.view-type';
 import type { SlugCaller, ViewAccess } from '../view-access.service';
@@ -72,6 +74,8 @@ export class FormViewService {
     private readonly fields: FieldsService,
     private readonly formType: FormViewType,
     private readonly userFiles: UserFilesService,
+    private readonly types: FieldTypeRegistry,
+    private readonly notifications: NotificationsService,
   ) {}
 
   private require(slug: string, caller: SlugCaller): Promise<ViewAccess> {
@@ -189,6 +193,7 @@ export class FormViewService {
             if (!shown && key in values) throw new IgnoredValue(form.field.id);
             if (shown && form.options.required && isEmpty(row[key])) throw validationError({ [key]: required() });
           }
+          await this.notifySubmitted(access, forms, values, row, user ?? null);
           return row.id;
         });
         const props = specValues(this.formType, view.properties);
@@ -203,6 +208,28 @@ export class FormViewService {
         ignored.add(error.fieldId);
       }
     }
+  }
+
+  /**
+   * `form_submitted` to the members who asked for it (`receive_notification_on_submit`): the
+   * submitted fields' names and readable values in the form's order; the submitter is the
+   * sender (none when anonymous). In the submission's unit of work.
+   */
+  private async notifySubmitted(access: ViewAccess, forms: FormField[], values: Record<string, unknown>, row: Record<string, unknown> & { id: number }, user: UserEntity | null): Promise<void> {
+    const { view, context } = access;
+    const userIds = ((view.properties.users_to_notify_on_submit as number[] | null) ?? []).filter((id) => typeof id === 'number');
+    if (!userIds.length) return;
+    const submitted = forms
+      .filter((form) => `field_${form.field.id}` in values)
+      .map((form) => [form.field.name, this.types.of(form.field).toText(form.field, row[`field_${form.field.id}`]) ?? '']);
+    await this.notifications.notifyUsers({
+      userIds,
+      type: 'form_submitted',
+      workspaceId: context.workspaceId,
+      senderId: user?.id ?? null,
+      membersOnly: true,
+      data: { form_id: view.id, form_name: view.name, table_id: context.table.id, table_name: context.table.name, database_id: context.table.databaseId, row_id: row.id, values: submitted },
+    });
   }
 
   /** Whether the row matches a field's conditions (compiled by the rows' filter compiler). */

@@ -1,0 +1,124 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { In, IsNull, LessThanOrEqual } from 'typeorm';
+import { ApplicationEntity } from '../../applications/application.entity';
+import { APP_CONFIG, AppConfig } from '../../core/config/config';
+import { UnitOfWork } from '../../core/database/unit-of-work';
+import type { DomainEvent, RowSnapshot } from '../../core/events/domain-events';
+import { NotificationsService, NotifyInput } from '../../notifications/notifications.service';
+import { WorkspaceUserEntity } from '../../workspaces/workspace.entity';
+import { RowReader } from '../rows/row-reader';
+import { TableContextService } from '../table-context';
+import { fieldColumn } from './field-type';
+import { RichTextFieldMentionEntity } from './rich-text-mention.entity';
+
+interface Written {
+  /** The row as the transaction left it (the last snapshot of it). */
+  row: RowSnapshot;
+  /** The fields written (null: all, a new row). */
+  fieldIds: Set<number> | null;
+  senderId: number | null;
+}
+
+/** `@<user id>` in a cell, as Baserow reads mentions in rich text (`@(\d+)`). */
+export function richTextMentions(content: unknown): number[] {
+  if (typeof content !== 'string' || !content) return [];
+  return [...new Set([...content.matchAll(/@(\d+)/g)].map((m) => Number(m[1])).filter((id) => Number.isSafeInteger(id)))];
+}
+
+/**
+ * `user_mention_in_rich_text_field` (Baserow's `fields/notification_types.py`): members of the
+ * workspace newly mentioned (`@<user id>`) in a rich-text long text cell are notified, once per
+ * field and row, grouped per user. Derived, as the transaction is about to commit, from the
+ * rows it created and updated; mentions are recorded so that only new ones notify, and removed
+ * ones are remembered for BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES.
+ */
+@Injectable()
+export class RichTextMentionNotifications implements OnModuleInit {
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly contexts: TableContextService,
+    private readonly reader: RowReader,
+    private readonly notifications: NotificationsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.db.beforeCommit(() => this.flush());
+  }
+
+  private get mentions() {
+    return this.db.manager.getRepository(RichTextFieldMentionEntity);
+  }
+
+  /** The rows the transaction wrote, per table. */
+  private written(): Map<number, Map<number, Written>> {
+    const tables = new Map<number, Map<number, Written>>();
+    for (const event of this.db.recorded()) {
+      if (event.name !== 'rows.created' && event.name !== 'rows.updated') continue;
+      const { payload } = event as DomainEvent<'rows.created' | 'rows.updated'>;
+      const fieldIds = event.name === 'rows.updated' ? new Set((payload as DomainEvent<'rows.updated'>['payload']).updatedFieldIds) : null;
+      const rows = tables.get(payload.tableId) ?? new Map<number, Written>();
+      for (const row of payload.rows ?? []) {
+        const before = rows.get(row.id);
+        const merged = before && before.fieldIds && fieldIds ? new Set([...before.fieldIds, ...fieldIds]) : before ? null : fieldIds;
+        rows.set(row.id, { row, fieldIds: merged, senderId: event.actor.userId });
+      }
+      if (rows.size) tables.set(payload.tableId, rows);
+    }
+    return tables;
+  }
+
+  private async flush(): Promise<void> {
+    const tables = this.written();
+    if (!tables.size) return;
+    const inputs: NotifyInput[] = [];
+    for (const [tableId, rows] of tables) {
+      const context = await this.contexts.ofTable(tableId);
+      const rich = context?.fields.filter((f) => f.type === 'long_text' && f.properties.long_text_enable_rich_text) ?? [];
+      if (!context || !rich.length) continue;
+      await this.mentions.delete({ markedForDeletionAt: LessThanOrEqual(new Date(Date.now() - this.config.staleMentionsCleanupMinutes * 60_000)) });
+      const members = new Set(
+        (await this.db.manager.getRepository(WorkspaceUserEntity).find({ where: { workspaceId: context.workspaceId }, select: { userId: true } })).map((m) => m.userId),
+      );
+      const added: { fieldId: number; rowId: number; userIds: number[]; senderId: number | null }[] = [];
+      for (const field of rich) {
+        const touched = [...rows.values()].filter((w) => !w.fieldIds || w.fieldIds.has(field.id));
+        if (!touched.length) continue;
+        const existing = await this.mentions.find({ where: { tableId, fieldId: field.id, rowId: In(touched.map((w) => w.row.id)) } });
+        for (const { row, senderId } of touched) {
+          const now = richTextMentions(row[fieldColumn(field)]).filter((id) => members.has(id));
+          const before = existing.filter((m) => m.rowId === row.id);
+          const fresh = now.filter((id) => !before.some((m) => m.userId === id));
+          if (fresh.length) await this.mentions.insert(fresh.map((userId) => ({ tableId, fieldId: field.id, rowId: row.id, userId, markedForDeletionAt: null })));
+          const back = before.filter((m) => now.includes(m.userId) && m.markedForDeletionAt).map((m) => m.id);
+          if (back.length) await this.mentions.update({ id: In(back) }, { markedForDeletionAt: null });
+          const gone = before.filter((m) => !now.includes(m.userId) && !m.markedForDeletionAt).map((m) => m.id);
+          if (gone.length) await this.mentions.update({ id: In(gone), markedForDeletionAt: IsNull() }, { markedForDeletionAt: new Date() });
+          if (fresh.length) added.push({ fieldId: field.id, rowId: row.id, userIds: fresh, senderId });
+        }
+      }
+      if (!added.length) continue;
+      const names = await this.reader.primaryValues(context, [...new Set(added.map((a) => a.rowId))]);
+      const database = await this.db.manager.getRepository(ApplicationEntity).findOne({ where: { id: context.table.databaseId }, select: { id: true, name: true } });
+      for (const a of added) {
+        inputs.push({
+          userIds: a.userIds,
+          type: 'user_mention_in_rich_text_field',
+          workspaceId: context.workspaceId,
+          senderId: a.senderId,
+          data: {
+            database_id: context.table.databaseId,
+            database_name: database?.name ?? '',
+            table_id: tableId,
+            table_name: context.table.name,
+            field_id: a.fieldId,
+            field_name: context.byId.get(a.fieldId)!.name,
+            row_id: a.rowId,
+            row_name: names[String(a.rowId)] || `unnamed row ${a.rowId}`,
+          },
+        });
+      }
+    }
+    await this.notifications.notifyUsersGrouped(inputs);
+  }
+}

@@ -74,7 +74,9 @@ export class JobRunner implements OnApplicationShutdown {
     const task = this.db
       .outside(async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work));
+        // The job's actions join the starting request's undo session and action group.
+        const undo = { clientSessionId: actor.clientSessionId ?? null, actionGroupId: actor.actionGroupId ?? null };
+        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, ...undo }, () => this.execute(job, work));
       })
       .finally(() => {
         this.running.delete(task);

@@ -14,6 +14,10 @@ export interface Actor {
   webSocketId: string | null;
   /** Set when a database token authenticated the request (the user is the token's owner). */
   tableGrant?: TableGrant;
+  /** The `ClientSessionId` header of a JWT request: the undo stack its actions join (null: none). */
+  clientSessionId?: string | null;
+  /** The `ClientUndoRedoActionGroupId` header of a JWT request: actions undone together (null: none). */
+  actionGroupId?: string | null;
 }
 
 const actorSlot = new AsyncSlot<Actor>('actor');
@@ -33,6 +37,14 @@ export const RequestContext = {
   setTableGrant(grant: TableGrant | undefined): void {
     const store = actorSlot.get();
     if (store) store.tableGrant = grant;
+  },
+  /** Called by JWT authentication: the undo session and action group the request's actions are recorded with. */
+  setUndoSession(clientSessionId: string | null, actionGroupId: string | null): void {
+    const store = actorSlot.get();
+    if (store) {
+      store.clientSessionId = clientSessionId;
+      store.actionGroupId = actionGroupId;
+    }
   },
   /** Called by authentication: events caused from here on carry this user and socket id. */
   setActor(userId: number | null, webSocketId: string | null): void {

@@ -13,6 +13,22 @@ interface Transaction {
   events: DomainEvent[];
   /** Tables whose rows the transaction wrote. */
   rowTables: Set<number>;
+  /** What the transaction's actor did (the actions module writes them before commit). */
+  actions: RecordedAction[];
+}
+
+/**
+ * One action of a transaction (see `src/actions/`): its type, the scope its undo is found in,
+ * what its undo and redo need, and who did it in which undo session and action group.
+ */
+export interface RecordedAction {
+  type: string;
+  scope: string;
+  params: Record<string, unknown>;
+  workspaceId: number | null;
+  userId: number | null;
+  clientSessionId: string | null;
+  actionGroupId: string | null;
 }
 
 /**
@@ -72,10 +88,11 @@ export class UnitOfWork {
     if (this.current.get()) return work();
     const events: DomainEvent[] = [];
     const rowTables = new Set<number>();
+    const actions: RecordedAction[] = [];
     let result: T;
     try {
       result = await this.dialect.transaction(this.dataSource, (manager) =>
-        this.current.run({ manager, events, rowTables }, async () => {
+        this.current.run({ manager, events, rowTables, actions }, async () => {
           const value = await work();
           for (const hook of this.commitHooks) await hook();
           return value;
@@ -102,6 +119,19 @@ export class UnitOfWork {
    */
   beforeCommit(hook: () => Promise<void>): void {
     this.commitHooks.push(hook);
+  }
+
+  /** Buffers an action of the transaction: written by a before-commit hook, dropped on rollback. */
+  recordAction(action: RecordedAction): void {
+    const tx = this.current.get();
+    if (!tx) throw new Error(`Action ${action.type} recorded outside a unit of work.`);
+    tx.actions.push(action);
+  }
+
+  /** The actions recorded so far in the transaction, taken off its buffer (for the before-commit hook that writes them). */
+  takeActions(): RecordedAction[] {
+    const tx = this.current.get();
+    return tx ? tx.actions.splice(0) : [];
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {

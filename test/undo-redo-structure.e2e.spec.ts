@@ -80,6 +80,36 @@ describe(`undo and redo: views, tables, applications, workspaces (${TEST_DB})`, 
     });
   });
 
+  test('sorts and group-bys: create, update and delete are undone and redone (scope view<id>)', async () => {
+    const tableId = await newTable('Sorts');
+    const [viewId] = await viewIds(tableId);
+    const field = ((await s.plain('GET', `/api/database/fields/table/${tableId}/`)).body as { id: number; primary: boolean }[]).find((f) => f.primary)!.id;
+    const client = await onTablePage(t, owner, tableId, open);
+    const sorts = async () => (await s.plain('GET', `/api/database/views/${viewId}/sortings/`)).body as { id: number; order: string }[];
+    const scope = `view${viewId}`;
+    const sort = (await s.api('POST', `/api/database/views/${viewId}/sortings/`, { field, order: 'ASC' })).body;
+    await client.waitFor('view_sort_created');
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_view_sort', scope]));
+    expect(await client.waitFor('view_sort_deleted')).toMatchObject({ view_sort_id: sort.id });
+    expect(await sorts()).toEqual([]);
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_view_sort', scope]));
+    const [again] = await sorts();
+    expect(again).toMatchObject({ order: 'ASC' });
+    await s.api('PATCH', `/api/database/views/sort/${again.id}/`, { order: 'DESC' });
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_view_sort', scope]));
+    expect((await sorts())[0].order).toBe('ASC');
+    await s.api('DELETE', `/api/database/views/sort/${again.id}/`);
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['delete_view_sort', scope]));
+    expect(await sorts()).toHaveLength(1);
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['delete_view_sort', scope]));
+    expect(await sorts()).toEqual([]);
+
+    const groupBy = (await s.api('POST', `/api/database/views/${viewId}/group_bys/`, { field, order: 'ASC' })).body;
+    expect(groupBy.id).toEqual(expect.any(Number));
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_view_group', scope]));
+    expect((await s.plain('GET', `/api/database/views/${viewId}/group_bys/`)).body).toEqual([]);
+  });
+
   describe('tables', () => {
     test('create_table, update_table, order_tables, delete_table', async () => {
       const client = await socket();

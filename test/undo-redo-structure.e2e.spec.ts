@@ -110,6 +110,28 @@ describe(`undo and redo: views, tables, applications, workspaces (${TEST_DB})`, 
     expect((await s.plain('GET', `/api/database/views/${viewId}/group_bys/`)).body).toEqual([]);
   });
 
+  test('filters: create, update and delete are undone and redone (scope view<id>)', async () => {
+    const tableId = await newTable('Filters');
+    const [viewId] = await viewIds(tableId);
+    const field = ((await s.plain('GET', `/api/database/fields/table/${tableId}/`)).body as { id: number; primary: boolean }[]).find((f) => f.primary)!.id;
+    const client = await onTablePage(t, owner, tableId, open);
+    const filters = async () => (await s.plain('GET', `/api/database/views/${viewId}/filters/`)).body as { id: number; value: string }[];
+    const scope = `view${viewId}`;
+    const filter = (await s.api('POST', `/api/database/views/${viewId}/filters/`, { field, type: 'contains', value: 'a' })).body;
+    await client.waitFor('view_filter_created');
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_view_filter', scope]));
+    expect(await client.waitFor('view_filter_deleted')).toMatchObject({ view_filter_id: filter.id });
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_view_filter', scope]));
+    const [again] = await filters();
+    expect(again).toMatchObject({ value: 'a' });
+    await s.api('PATCH', `/api/database/views/filter/${again.id}/`, { value: 'b' });
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_view_filter', scope]));
+    expect((await filters())[0].value).toBe('a');
+    await s.api('DELETE', `/api/database/views/filter/${again.id}/`);
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['delete_view_filter', scope]));
+    expect(await filters()).toHaveLength(1);
+  });
+
   describe('tables', () => {
     test('create_table, update_table, order_tables, delete_table', async () => {
       const client = await socket();

@@ -99,7 +99,7 @@ import { ViewEntity, ViewFieldOptionsEntity } from './view.entity';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewSortsService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
+  exports: [ViewTypeRegistry, ViewsService, ViewSortsService, ViewFiltersService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

@@ -271,6 +271,8 @@ describe(`database webhooks (${TEST_DB})`, () => {
       expect(bodies[1]).toMatchObject({ batch_id: 2, offset: 2, batch_size: 2 });
       expect(bodies[0].old_items).toBeUndefined();
       expect(bodies[0].event_id).toBe(bodies[1].event_id);
+      const tooLarge = (await jwt('GET', `/api/notifications/${ada.ids.workspaceId}/`)).body.results.filter((n: any) => n.type === 'webhook_payload_too_large');
+      expect(tooLarge.map((n: any) => n.data)).toEqual([expect.objectContaining({ table_id: other.id, event_id: bodies[0].event_id, batch_limit: 2 })]);
       await jwt('DELETE', `/api/database/fields/${link.id}/`);
     });
 
@@ -315,6 +317,9 @@ describe(`database webhooks (${TEST_DB})`, () => {
       expect(after.calls[0].response.endsWith('\r\n\r\nbroken')).toBe(true);
       await sleep(500);
       expect(receiver.received).toHaveLength(3);
+      // The workspace's admins are told.
+      const notices = (await jwt('GET', `/api/notifications/${ada.ids.workspaceId}/`)).body.results.filter((n: any) => n.type === 'webhook_deactivated');
+      expect(notices.map((n: any) => n.data)).toEqual([{ webhook_id: hook.id, table_id: tableId, database_id: Number(ada.ids.databaseId), webhook_name: 'Hook' }]);
       // Activated again: failures start over.
       expect((await jwt('PATCH', `/api/database/webhooks/${hook.id}/`, { active: true })).body).toMatchObject({ active: true, failed_triggers: 0 });
     });

@@ -6,6 +6,7 @@ import { Dialect } from '../core/database/dialect';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { CallResult, WebhookCaller } from './webhook-caller';
+import { WebhookNotices } from './webhook-notices';
 import { WebhookDeliveryEntity } from './webhook.entity';
 import { WebhookRepository } from './webhook.repository';
 
@@ -42,6 +43,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
     private readonly db: UnitOfWork,
     private readonly repo: WebhookRepository,
     private readonly caller: WebhookCaller,
+    private readonly notices: WebhookNotices,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -163,7 +165,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
     } else if (webhook.active) {
       await this.repo.setCounters(webhook.id, { failedTriggers: webhook.failedTriggers, active: false });
       await this.repo.dropQueued(webhook.id);
-      this.db.record('webhook.deactivated', { webhookId: webhook.id, tableId: webhook.tableId, name: webhook.name });
+      await this.notices.deactivated(webhook);
       return;
     }
     if (attempts <= settings.maxRetriesPerCall) await this.repo.retryAt(delivery.id, attempts, new Date(Date.now() + 1000 * 2 ** (attempts - 1)));

@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import type { DomainEvent } from '../core/events/domain-events';
 import { callsWebhooks, WebhookDomainEvent } from './webhook-event-types';
 import { WebhookPayloads } from './webhook-payloads';
 import { WebhookIndex } from './webhook-index';
+import { WebhookNotices } from './webhook-notices';
 import { QueuedCall, WebhookRepository } from './webhook.repository';
 
 /**
@@ -14,13 +15,12 @@ import { QueuedCall, WebhookRepository } from './webhook.repository';
  */
 @Injectable()
 export class WebhookOutbox implements OnModuleInit {
-  private readonly logger = new Logger(WebhookOutbox.name);
-
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: WebhookRepository,
     private readonly index: WebhookIndex,
     private readonly payloads: WebhookPayloads,
+    private readonly notices: WebhookNotices,
   ) {}
 
   onModuleInit(): void {
@@ -36,10 +36,7 @@ export class WebhookOutbox implements OnModuleInit {
     for (const event of relevant) {
       const made = [await this.payloads.callsOf(event, await webhooksOf(event.payload.tableId)), await this.payloads.relatedCallsOf(event, webhooksOf), await this.payloads.enteredCallsOf(event)];
       for (const { calls: some } of made) calls.push(...some);
-      for (const { webhook, eventId } of made.flatMap((m) => m.tooLarge)) {
-        this.logger.warn(`Webhook ${webhook.id}: event ${eventId} has more batches than BASEROW_WEBHOOKS_BATCH_LIMIT; the rest is not sent.`);
-        this.db.record('webhook.payload_too_large', { webhookId: webhook.id, tableId: webhook.tableId, name: webhook.name, eventId });
-      }
+      for (const { webhook, eventId } of made.flatMap((m) => m.tooLarge)) await this.notices.payloadTooLarge(webhook, eventId);
     }
     if (!calls.length) return;
     await this.repo.queue(calls, new Date());

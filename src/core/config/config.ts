@@ -87,6 +87,11 @@ export interface AppConfig {
   hoursUntilTrashPermanentlyDeleted: number;
   /** Largest page of a workspace's trash a list request may ask for (`size`). */
   trashPageSizeLimit: number;
+  // Undo and redo.
+  /** Actions older than this many minutes can no longer be undone and are deleted by a periodic job (Baserow's MINUTES_UNTIL_ACTION_CLEANED_UP). */
+  minutesUntilActionCleanedUp: number;
+  /** How often, in minutes, old actions are deleted (Baserow's OLD_ACTION_CLEANUP_INTERVAL_MINUTES). */
+  oldActionCleanupIntervalMinutes: number;
   // Files.
   /** Folder of stored files (user files, thumbnails, exports) when they are kept on disk. */
   mediaRoot: string;
@@ -351,6 +356,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     formulaMaxTextLength: int(env, 'FORMULA_MAX_TEXT_LENGTH', DEFAULT_FORMULA_MAX_TEXT_LENGTH, 1, 100_000_000),
     hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
+    minutesUntilActionCleanedUp: int(env, 'MINUTES_UNTIL_ACTION_CLEANED_UP', 120, 1),
+    oldActionCleanupIntervalMinutes: int(env, 'OLD_ACTION_CLEANUP_INTERVAL_MINUTES', 5, 1),
     mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
     templatesDir: resolve(env.TEMPLATES_DIR?.trim() || join(__dirname, '..', '..', '..', 'templates')),

@@ -105,10 +105,6 @@ export interface DomainEventMap {
   'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   /** Webhook calls were queued in the outbox: the deliverer of this instance sends them now. */
   'webhook.calls_queued': { count: number };
-  /** A webhook's calls failed too often in a row: it was deactivated (its workspace's admins are told). */
-  'webhook.deactivated': { webhookId: number; tableId: number; name: string };
-  /** An event had more batches than the limit: the rest was not sent (the admins are told). */
-  'webhook.payload_too_large': { webhookId: number; tableId: number; name: string; eventId: string };
   /** `includeOrigin`: the mode was set for the user by the server (their first comment on the row): every socket of theirs hears of it. */
   'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string; includeOrigin?: boolean };
   /**

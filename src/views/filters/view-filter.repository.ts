@@ -1,14 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldEntity } from '../../database/fields/field.entity';
 import { ViewFilterEntity, ViewFilterGroupEntity } from './view-filter.entity';
 import { isForeignKeyViolation } from '../../core/database/constraint-errors';
+import type { Dialect } from '../../core/database/dialect';
+import { insertWithId } from '../../core/database/insert-with-id';
+import { DIALECT } from '../../core/database/tokens';
 
 /** Saved view filters and filter groups; one on a trashed field is not found by id until the field comes back. */
 @Injectable()
 export class ViewFilterRepository {
-  constructor(private readonly db: UnitOfWork) {}
+  constructor(
+    private readonly db: UnitOfWork,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
 
   private get filters() {
     return this.db.manager.getRepository(ViewFilterEntity);
@@ -48,10 +54,12 @@ export class ViewFilterRepository {
     return this.groups.findOneBy({ id });
   }
 
-  /** Null when its group (or field) was deleted by a concurrent request (the foreign key refused it). */
+  /** Null when its group (or field) was deleted by a concurrent request (the foreign key refused it). An `id`: one it had before. */
   async create(values: Partial<ViewFilterEntity>): Promise<ViewFilterEntity | null> {
     try {
-      return await this.filters.save(this.filters.create(values));
+      if (values.id === undefined) return await this.filters.save(this.filters.create(values));
+      await insertWithId(this.db.manager, this.dialect, ViewFilterEntity, { ...values, id: values.id });
+      return await this.filters.findOneBy({ id: values.id });
     } catch (error) {
       if (isForeignKeyViolation(error)) return null;
       throw error;
@@ -66,10 +74,12 @@ export class ViewFilterRepository {
     if (ids.length) await this.filters.delete({ id: In(ids) });
   }
 
-  /** Null when its parent group was deleted by a concurrent request (the foreign key refused it). */
+  /** Null when its parent group was deleted by a concurrent request (the foreign key refused it). An `id`: one it had before. */
   async createGroup(values: Partial<ViewFilterGroupEntity>): Promise<ViewFilterGroupEntity | null> {
     try {
-      return await this.groups.save(this.groups.create(values));
+      if (values.id === undefined) return await this.groups.save(this.groups.create(values));
+      await insertWithId(this.db.manager, this.dialect, ViewFilterGroupEntity, { ...values, id: values.id });
+      return await this.groups.findOneBy({ id: values.id });
     } catch (error) {
       if (isForeignKeyViolation(error)) return null;
       throw error;

@@ -105,7 +105,8 @@ export class ViewFiltersService {
     return this.selection.filtersJson(saved.filters.filter((f) => context.byId.has(f.fieldId)), context);
   }
 
-  async create(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+  /** `id`: an undo or redo bringing a deleted filter back under its own id (as Baserow's `primary_key`). */
+  async create(user: UserEntity, viewId: number, body: Record<string, unknown>, id?: number): Promise<ViewFilterJson> {
     const { values, field } = await checkFieldBody(this.fields, this.filterSpecs(false), body, false);
     const { filter, context } = await this.db.run(async () => {
       const { view, context } = await this.views.require(viewId, user.id);
@@ -116,7 +117,7 @@ export class ViewFiltersService {
         const group = await this.repo.findGroup(groupId);
         if (!group || group.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
       }
-      const filter = await this.repo.create({ viewId: view.id, fieldId: field!.id, type: values.type as string, value: values.value as string, groupId });
+      const filter = await this.repo.create({ ...(id === undefined ? {} : { id }), viewId: view.id, fieldId: field!.id, type: values.type as string, value: values.value as string, groupId });
       if (!filter) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter.created', { viewId: view.id, tableId: view.tableId, id: filter.id });
@@ -161,21 +162,23 @@ export class ViewFiltersService {
 
   // ------------------------------------------------------------------ filter groups
 
-  async createGroup(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
+  /** `id`: an undo or redo bringing a deleted group back under its own id (as Baserow does). */
+  async createGroup(user: UserEntity, viewId: number, body: Record<string, unknown>, id?: number): Promise<ViewFilterJson> {
     const { values, errors } = checkObject(GROUP_CREATE_SPECS, body);
     if (Object.keys(errors).length) throw validationError(errors);
     return this.db.run(async () => {
-      const { view } = await this.views.require(viewId, user.id);
+      const { view, context } = await this.views.require(viewId, user.id);
       this.requireFilterable(view);
       const parentId = values.parent_group as number | null;
       if (parentId !== null) {
         const parent = await this.repo.findGroup(parentId);
         if (!parent || parent.viewId !== view.id) throw ViewFilterErrors.groupDoesNotExist();
       }
-      const group = await this.repo.createGroup({ viewId: view.id, filterType: values.filter_type as string, parentGroupId: parentId });
+      const group = await this.repo.createGroup({ ...(id === undefined ? {} : { id }), viewId: view.id, filterType: values.filter_type as string, parentGroupId: parentId });
       if (!group) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter_group.created', { viewId: view.id, tableId: view.tableId, id: group.id });
+      this.recordAction('create_view_filter_group', view, context, { id: group.id, group: groupBody(group) });
       return filterGroupJson(group);
     });
   }
@@ -190,7 +193,7 @@ export class ViewFiltersService {
     const { values, errors } = checkObject(GROUP_UPDATE_SPECS, body, { partial: true });
     if (Object.keys(errors).length) throw validationError(errors);
     return this.db.run(async () => {
-      const { group, view } = await this.requireGroup(groupId, user.id);
+      const { group, view, context } = await this.requireGroup(groupId, user.id);
       const changes: Partial<ViewFilterGroupEntity> = {};
       if (values.filter_type !== undefined) changes.filterType = values.filter_type as string;
       if (values.parent_group !== undefined) {
@@ -207,19 +210,67 @@ export class ViewFiltersService {
       if (Object.keys(changes).length && !(await this.repo.updateGroup(group.id, changes))) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter_group.updated', { viewId: view.id, tableId: view.tableId, id: group.id });
+      this.recordAction('update_view_filter_group', view, context, { id: group.id, before: groupBody(group), body: groupBody({ ...group, ...changes }) });
       return filterGroupJson({ ...group, ...changes });
     });
   }
 
-  /** Deletes a group with its filters and nested groups. */
+  /**
+   * Deletes a group with its filters and nested groups; the action keeps them all (groups
+   * parents first), so its undo brings them back under their ids (`restoreGroup`).
+   */
   async deleteGroup(user: UserEntity, groupId: number): Promise<void> {
     await this.db.run(async () => {
-      const { group, view } = await this.requireGroup(groupId, user.id);
+      const { group, view, context } = await this.requireGroup(groupId, user.id);
+      const [groups, filters] = await Promise.all([this.repo.groupsOfViews([view.id]), this.repo.ofViews([view.id])]);
+      const inside = new Set([group.id]);
+      const nested: ViewFilterGroupEntity[] = [];
+      // Parents first (breadth-first), so the undo can recreate each group under its parent.
+      for (let frontier = [group.id]; frontier.length; ) {
+        const next = groups.filter((g) => g.parentGroupId !== null && frontier.includes(g.parentGroupId));
+        for (const g of next) inside.add(g.id);
+        nested.push(...next);
+        frontier = next.map((g) => g.id);
+      }
+      const snapshot = {
+        id: group.id,
+        group: groupBody(group),
+        groups: nested.map((g) => ({ id: g.id, ...groupBody(g) })),
+        filters: filters.filter((f) => f.groupId !== null && inside.has(f.groupId)).map((f) => ({ id: f.id, ...filterBody(f) })),
+      };
       await this.repo.deleteGroup(group.id);
+      this.recordAction('delete_view_filter_group', view, context, snapshot);
       await this.selection.bump([view.id]);
       this.db.record('view_filter_group.deleted', { viewId: view.id, tableId: view.tableId, id: group.id });
     });
   }
+
+  /**
+   * Brings a deleted group back (the undo of `delete_view_filter_group`): the group, its nested
+   * groups and its filters under their old ids, through `createGroup` and `create` with their
+   * messages. Filters whose field is gone or trashed stay away, as in Baserow.
+   */
+  async restoreGroup(user: UserEntity, viewId: number, snapshot: GroupSnapshot): Promise<void> {
+    await this.db.run(async () => {
+      await this.createGroup(user, viewId, snapshot.group, snapshot.id);
+      for (const { id, ...group } of snapshot.groups) await this.createGroup(user, viewId, group, id);
+      const { context } = await this.views.require(viewId, user.id);
+      for (const { id, ...filter } of snapshot.filters) if (context.byId.has(filter.field as number)) await this.create(user, viewId, filter, id);
+    });
+  }
+}
+
+/** A deleted filter group as its action keeps it. */
+export interface GroupSnapshot {
+  id: number;
+  group: Record<string, unknown>;
+  groups: ({ id: number } & Record<string, unknown>)[];
+  filters: ({ id: number } & Record<string, unknown>)[];
+}
+
+/** A filter group as a create (or update) body gives it. */
+function groupBody(group: ViewFilterGroupEntity): Record<string, unknown> {
+  return { filter_type: group.filterType, parent_group: group.parentGroupId ?? null };
 }
 
 /** A saved filter as a create (or update) body gives it: what its undo and redo send again. */

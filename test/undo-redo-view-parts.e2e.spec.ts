@@ -97,4 +97,38 @@ describe(`undo and redo: filter groups, decorations, field options, slugs (${TES
       expect((await s.undo({ view: viewId })).body).toEqual(done('SKIPPED_DUE_TO_ERROR', ['update_view_filter_group', `view${viewId}`]));
     });
   });
+
+  test('create_decoration, update_decoration and delete_decoration: undone and redone under the same id', async () => {
+    const { tableId, viewId, primary } = await newTable('Decorations');
+    const client = await onTablePage(t, owner, tableId, open);
+    const scope = `view${viewId}`;
+    const decorationsOf = async () => (await s.plain('GET', `/api/database/views/${viewId}/decorations/`)).body as any[];
+    const conf = { colors: [{ id: 'c1', color: 'red', filters: [{ id: 'f1', field: primary, type: 'contains', value: 'x' }] }] };
+    const created = (await s.api('POST', `/api/database/views/${viewId}/decorations/`, { type: 'background_color', value_provider_type: 'conditional_color', value_provider_conf: conf })).body;
+    await client.waitFor('view_decoration_created');
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_decoration', scope]));
+    expect(await client.waitFor('view_decoration_deleted')).toEqual({ type: 'view_decoration_deleted', view_id: viewId, view_decoration_id: created.id });
+    expect(await decorationsOf()).toEqual([]);
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['create_decoration', scope]));
+    expect(await client.waitFor('view_decoration_created')).toEqual({ type: 'view_decoration_created', view_decoration: created });
+    expect(await decorationsOf()).toEqual([created]);
+
+    await s.api('PATCH', `/api/database/views/decoration/${created.id}/`, { type: 'left_border_color', value_provider_type: '', value_provider_conf: {}, order: 5 });
+    await client.waitFor('view_decoration_updated');
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_decoration', scope]));
+    expect(await client.waitFor('view_decoration_updated')).toEqual({ type: 'view_decoration_updated', view_decoration_id: created.id, view_decoration: created });
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_decoration', scope]));
+    expect(await decorationsOf()).toEqual([{ ...created, type: 'left_border_color', value_provider_type: '', value_provider_conf: {}, order: 5 }]);
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_decoration', scope]));
+    await client.drain();
+
+    expect((await s.api('DELETE', `/api/database/views/decoration/${created.id}/`)).status).toBe(204);
+    await client.waitFor('view_decoration_deleted');
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['delete_decoration', scope]));
+    expect(await client.waitFor('view_decoration_created')).toEqual({ type: 'view_decoration_created', view_decoration: created });
+    expect(await decorationsOf()).toEqual([created]);
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['delete_decoration', scope]));
+    expect(await client.waitFor('view_decoration_deleted')).toMatchObject({ view_decoration_id: created.id });
+    expect(await decorationsOf()).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@ import { ViewsModule } from '../../views/views.module';
 import { WorkspacesModule } from '../../workspaces/workspaces.module';
 import { ActionTypeRegistry } from '../action-type';
 import { APPLICATION_ACTION_TYPES } from './applications.action-types';
+import { DECORATION_ACTION_TYPES } from './decorations.action-types';
 import { FIELD_ACTION_TYPES } from './fields.action-types';
 import { ROW_ACTION_TYPES } from './rows.action-types';
 import { TABLE_ACTION_TYPES } from './tables.action-types';
@@ -14,7 +15,7 @@ import { VIEW_SORT_ACTION_TYPES } from './view-sorts.action-types';
 import { VIEW_ACTION_TYPES } from './views.action-types';
 import { WORKSPACE_ACTION_TYPES } from './workspaces.action-types';
 
-const ACTION_TYPES = [...ROW_ACTION_TYPES, ...FIELD_ACTION_TYPES, ...VIEW_ACTION_TYPES, ...VIEW_SORT_ACTION_TYPES, ...VIEW_FILTER_ACTION_TYPES, ...TABLE_ACTION_TYPES, ...APPLICATION_ACTION_TYPES, ...WORKSPACE_ACTION_TYPES];
+const ACTION_TYPES = [...ROW_ACTION_TYPES, ...FIELD_ACTION_TYPES, ...VIEW_ACTION_TYPES, ...VIEW_SORT_ACTION_TYPES, ...VIEW_FILTER_ACTION_TYPES, ...DECORATION_ACTION_TYPES, ...TABLE_ACTION_TYPES, ...APPLICATION_ACTION_TYPES, ...WORKSPACE_ACTION_TYPES];
 
 /** The core's undoable action types, one file per family, registered when the app starts. */
 @Module({

@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import type { Dialect } from '../../core/database/dialect';
+import { insertWithId } from '../../core/database/insert-with-id';
+import { DIALECT } from '../../core/database/tokens';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ViewEntity } from '../view.entity';
 import { ViewDecorationEntity } from './decoration.entity';
@@ -7,7 +10,10 @@ import { ViewDecorationEntity } from './decoration.entity';
 /** Decorations of views. */
 @Injectable()
 export class ViewDecorationRepository {
-  constructor(private readonly db: UnitOfWork) {}
+  constructor(
+    private readonly db: UnitOfWork,
+    @Inject(DIALECT) private readonly dialect: Dialect,
+  ) {}
 
   private get decorations() {
     return this.db.manager.getRepository(ViewDecorationEntity);
@@ -38,8 +44,11 @@ export class ViewDecorationRepository {
     return row?.max === null || row?.max === undefined ? 0 : Number(row.max);
   }
 
-  create(values: Omit<ViewDecorationEntity, 'id'>): Promise<ViewDecorationEntity> {
-    return this.decorations.save(this.decorations.create(values));
+  /** An `id`: one it had before (an undo bringing it back). */
+  async create(values: Omit<ViewDecorationEntity, 'id'> & { id?: number }): Promise<ViewDecorationEntity> {
+    if (values.id === undefined) return this.decorations.save(this.decorations.create(values));
+    await insertWithId(this.db.manager, this.dialect, ViewDecorationEntity, { ...values, id: values.id });
+    return (await this.find(values.id))!;
   }
 
   async update(id: number, values: Partial<ViewDecorationEntity>): Promise<void> {

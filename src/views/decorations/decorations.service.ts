@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { checkObject, FieldSpec } from '../../core/validation/field';
@@ -39,7 +41,13 @@ export class DecorationsService {
     private readonly fields: FieldRepository,
     private readonly filterTypes: FilterTypeRegistry,
     private readonly compiler: FilterCompiler,
+    private readonly actions: ActionLog,
   ) {}
+
+  /** A decoration action (`create_decoration`…), scope `view<id>`. */
+  private recordAction(type: string, viewId: number, workspaceId: number, params: Record<string, unknown>): void {
+    this.actions.record(type, { viewId, ...params }, { scope: ActionScopes.view(viewId), workspaceId });
+  }
 
   async list(user: UserEntity, viewId: number): Promise<DecorationJson[]> {
     const { view } = await this.views.require(viewId, user.id);
@@ -51,7 +59,8 @@ export class DecorationsService {
     return decorationJson(decoration);
   }
 
-  async create(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<DecorationJson> {
+  /** `id`: an undo or redo bringing a deleted decoration back under its own id (Baserow's `primary_key`). */
+  async create(user: UserEntity, viewId: number, body: Record<string, unknown>, id?: number): Promise<DecorationJson> {
     const values = this.checkBody(body, false);
     return this.db.run(async () => {
       const access = await this.views.require(viewId, user.id);
@@ -60,8 +69,9 @@ export class DecorationsService {
       const provider = values.value_provider_type as string;
       const conf = await this.checkProvider(type, provider, body.value_provider_conf === undefined ? {} : body.value_provider_conf, access.context);
       const order = (values.order as number | undefined) ?? (await this.repo.lastOrder(access.view.id)) + 1;
-      const decoration = await this.repo.create({ viewId: access.view.id, type, valueProviderType: provider, valueProviderConf: conf, order });
+      const decoration = await this.repo.create({ id, viewId: access.view.id, type, valueProviderType: provider, valueProviderConf: conf, order });
       this.db.record('view_decoration.created', { id: decoration.id, viewId: access.view.id, tableId: access.view.tableId });
+      this.recordAction('create_decoration', access.view.id, access.context.workspaceId, { id: decoration.id, decoration: decorationBody(decoration) });
       return decorationJson(decoration);
     });
   }
@@ -79,7 +89,9 @@ export class DecorationsService {
       const changes: Partial<ViewDecorationEntity> = { type, valueProviderType: provider, valueProviderConf: conf, order: (values.order as number | undefined) ?? decoration.order };
       await this.repo.update(decoration.id, changes);
       this.db.record('view_decoration.updated', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
-      return decorationJson({ ...decoration, ...changes });
+      const after = { ...decoration, ...changes };
+      this.recordAction('update_decoration', decoration.viewId, access.context.workspaceId, { id: decoration.id, before: decorationBody(decoration), body: decorationBody(after) });
+      return decorationJson(after);
     });
   }
 
@@ -87,6 +99,7 @@ export class DecorationsService {
     await this.db.run(async () => {
       const { decoration, access } = await this.requireDecoration(user, decorationId);
       await this.repo.delete(decoration.id);
+      this.recordAction('delete_decoration', decoration.viewId, access.context.workspaceId, { id: decoration.id, decoration: decorationBody(decoration) });
       this.db.record('view_decoration.deleted', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
     });
   }
@@ -176,4 +189,9 @@ export class DecorationsService {
       this.db.recordAsSystem('view_decoration.updated', { id: decoration.id, viewId: decoration.viewId, tableId });
     }
   }
+}
+
+/** A decoration as a create (or full update) body gives it: what its undo and redo send again. */
+function decorationBody(decoration: ViewDecorationEntity): Record<string, unknown> {
+  return { type: decoration.type, value_provider_type: decoration.valueProviderType, value_provider_conf: decoration.valueProviderConf, order: decoration.order };
 }

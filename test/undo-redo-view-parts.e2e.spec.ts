@@ -131,4 +131,53 @@ describe(`undo and redo: filter groups, decorations, field options, slugs (${TES
     expect(await client.waitFor('view_decoration_deleted')).toMatchObject({ view_decoration_id: created.id });
     expect(await decorationsOf()).toEqual([]);
   });
+
+  test('update_view_field_options: undo puts back exactly the options the request changed', async () => {
+    const { tableId, viewId, primary } = await newTable('Field options');
+    const other = (await s.plain('POST', `/api/database/fields/table/${tableId}/`, { name: 'Other', type: 'text' })).body.id as number;
+    const optionsOf = async () => (await s.plain('GET', `/api/database/views/${viewId}/field-options/`)).body.field_options;
+    const before = await optionsOf();
+    const client = await onTablePage(t, owner, tableId, open);
+    const scope = `view${viewId}`;
+    // `width` of the other field is set to what it was: not a change, so its undo leaves it alone.
+    await s.api('PATCH', `/api/database/views/${viewId}/field-options/`, { field_options: { [primary]: { width: 321 }, [other]: { hidden: true, width: before[other].width } } });
+    await client.waitFor('view_field_options_updated');
+    // Changed outside the session afterwards: kept by the undo.
+    await s.plain('PATCH', `/api/database/views/${viewId}/field-options/`, { field_options: { [other]: { width: 150 }, [primary]: { order: 3 } } });
+    await client.waitFor('view_field_options_updated');
+
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_view_field_options', scope]));
+    const undone = await client.waitFor('view_field_options_updated');
+    expect(undone.view_id).toBe(viewId);
+    expect(undone.field_options[primary]).toEqual({ ...before[primary], order: 3 });
+    expect(undone.field_options[other]).toEqual({ ...before[other], width: 150 });
+    expect(await optionsOf()).toEqual(undone.field_options);
+
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['update_view_field_options', scope]));
+    const redone = await client.waitFor('view_field_options_updated');
+    expect(redone.field_options[primary]).toEqual({ ...before[primary], order: 3, width: 321 });
+    expect(redone.field_options[other]).toEqual({ ...before[other], width: 150, hidden: true });
+  });
+
+  test('rotate_view_slug: undo puts the old slug back (the shared link opens again), redo the new one', async () => {
+    const { tableId, viewId } = await newTable('Slugs');
+    const view = (await s.plain('PATCH', `/api/database/views/${viewId}/`, { public: true })).body;
+    const client = await onTablePage(t, owner, tableId, open);
+    const scope = `view${viewId}`;
+    const rotated = (await s.api('POST', `/api/database/views/${viewId}/rotate-slug/`)).body;
+    expect(rotated.slug).not.toBe(view.slug);
+    await client.waitFor('view_updated');
+    expect((await t.request('GET', `/api/database/views/${view.slug}/public/info/`)).status).toBe(404);
+
+    expect((await s.undo({ view: viewId })).body).toEqual(done('SUCCESS', ['rotate_view_slug', scope]));
+    expect(await client.waitFor('view_updated')).toMatchObject({ view_id: viewId, view: { id: viewId, slug: view.slug } });
+    expect((await s.plain('GET', `/api/database/views/${viewId}/`)).body.slug).toBe(view.slug);
+    expect((await t.request('GET', `/api/database/views/${view.slug}/public/info/`)).status).toBe(200);
+    expect((await t.request('GET', `/api/database/views/${rotated.slug}/public/info/`)).status).toBe(404);
+
+    expect((await s.redo({ view: viewId })).body).toEqual(done('SUCCESS', ['rotate_view_slug', scope]));
+    expect(await client.waitFor('view_updated')).toMatchObject({ view: { slug: rotated.slug } });
+    expect((await t.request('GET', `/api/database/views/${rotated.slug}/public/info/`)).status).toBe(200);
+    expect((await t.request('GET', `/api/database/views/${view.slug}/public/info/`)).status).toBe(404);
+  });
 });

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { Caches, MetadataCache } from '../core/cache/caches';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { validationError } from '../core/errors/api-error';
@@ -21,6 +23,7 @@ export class ViewFieldOptionsService {
     private readonly repo: ViewRepository,
     private readonly types: ViewTypeRegistry,
     private readonly access: ViewAccessService,
+    private readonly actions: ActionLog,
     caches: Caches,
   ) {
     this.stored = caches.metadata('view-field-options');
@@ -67,13 +70,12 @@ export class ViewFieldOptionsService {
       if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);
       for (const fieldId of changes.keys()) if (!context.byId.has(fieldId)) throw ViewErrors.unrelatedField();
-      if (type.prepareFieldOptions) {
-        const stored = await this.repo.fieldOptions(view.id);
-        const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));
-        type.prepareFieldOptions(changes, current, context);
-      }
+      const stored = await this.repo.fieldOptions(view.id);
+      const current = new Map(context.fields.map((f) => [f.id, { ...type.defaultFieldOptions(f), ...(stored.get(f.id)?.options ?? {}) }]));
+      type.prepareFieldOptions?.(changes, current, context);
       await this.applyFieldOptions(view, context, changes);
       this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
+      this.actions.record('update_view_field_options', { viewId: view.id, ...changedOptions(changes, current) }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
       return { field_options: await this.fieldOptions(view, context) };
     });
   }
@@ -90,6 +92,24 @@ export class ViewFieldOptionsService {
     }
     await this.repo.createFieldOptions(view.id, created);
   }
+}
+
+/**
+ * What `update_view_field_options` keeps (as Baserow): of the options the request set, those
+ * whose value changed, with their values before (`original_field_options`) and after.
+ */
+function changedOptions(changes: Map<number, Record<string, unknown>>, current: Map<number, Record<string, unknown>>) {
+  const field_options: FieldOptionsJson = {};
+  const original_field_options: FieldOptionsJson = {};
+  for (const [fieldId, values] of changes) {
+    const before = current.get(fieldId) ?? {};
+    for (const [key, value] of Object.entries(values)) {
+      if (JSON.stringify(value) === JSON.stringify(before[key] ?? null)) continue;
+      (field_options[fieldId] ??= {})[key] = value;
+      (original_field_options[fieldId] ??= {})[key] = before[key] ?? null;
+    }
+  }
+  return { field_options, original_field_options };
 }
 
 /** Baserow's FieldOptionsField: numeric keys, each value valid options (all or nothing). */

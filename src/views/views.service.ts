@@ -234,17 +234,20 @@ export class ViewsService {
 
   /**
    * A new slug for a shareable view: the old shared link stops working (and the sockets that
-   * followed it are dropped).
+   * followed it are dropped). `given`: the slug an undo or redo puts back.
    */
-  async rotateSlug(user: UserEntity, viewId: number): Promise<ViewJson> {
+  async rotateSlug(user: UserEntity, viewId: number, given?: string): Promise<ViewJson> {
     const { view, table } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id);
       if (!this.types.of(view).canShare) throw ViewErrors.cannotShare();
-      let slug = newSlug();
-      while (await this.repo.slugExists(slug)) slug = newSlug();
+      let slug = given ?? newSlug();
+      // `given`: an undo or redo putting a slug back (Baserow's update_view_slug); taken since, it cannot be.
+      if (given !== undefined && given !== view.slug && (await this.repo.slugExists(given))) throw new Error(`The slug ${given} is another view's now.`);
+      while (given === undefined && (await this.repo.slugExists(slug))) slug = newSlug();
       await this.repo.update(view.id, { slug });
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
       this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
+      this.recordAction('rotate_view_slug', context, ActionScopes.view(view.id), { viewId: view.id, slug, originalSlug: view.slug });
       return { view: { ...view, slug }, table: context.table };
     });
     return this.serialize(view, table, NO_INCLUDES, {}, user.id);

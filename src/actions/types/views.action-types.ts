@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { TrashService } from '../../trash/trash.service';
+import { ViewFieldOptionsService } from '../../views/view-field-options.service';
 import { ViewsService } from '../../views/views.service';
 import { NO_INCLUDES } from '../../views/view-json.service';
 import type { ActionContext, ActionType } from '../action-type';
 
 /**
  * The view actions (Baserow's `contrib/database/views/actions.py`): creating, duplicating,
- * deleting and ordering views (scope `table<id>`), updating one (scope `view<id>`), undone and
- * redone through the views service and the trash, with the views' own messages.
+ * deleting and ordering views (scope `table<id>`), updating one, its field options and its
+ * slug (scope `view<id>`), undone and redone through the views services and the trash, with
+ * the views' own messages.
  */
 
 interface ViewParams {
@@ -109,4 +111,55 @@ export class OrderViewsActionType implements ActionType<OrderViewsParams> {
   }
 }
 
-export const VIEW_ACTION_TYPES = [CreateViewActionType, DuplicateViewActionType, DeleteViewActionType, UpdateViewActionType, OrderViewsActionType];
+/** Of the options a request set, the ones it changed: their values before and after (as Baserow keeps them). */
+interface FieldOptionsParams {
+  viewId: number;
+  field_options: Record<string, Record<string, unknown>>;
+  original_field_options: Record<string, Record<string, unknown>>;
+}
+
+@Injectable()
+export class UpdateViewFieldOptionsActionType implements ActionType<FieldOptionsParams> {
+  readonly type = 'update_view_field_options';
+
+  constructor(private readonly options: ViewFieldOptionsService) {}
+
+  async undo(params: FieldOptionsParams, { user }: ActionContext): Promise<void> {
+    await this.options.updateFieldOptions(user, params.viewId, { field_options: params.original_field_options });
+  }
+
+  async redo(params: FieldOptionsParams, { user }: ActionContext): Promise<void> {
+    await this.options.updateFieldOptions(user, params.viewId, { field_options: params.field_options });
+  }
+}
+
+interface SlugParams {
+  viewId: number;
+  slug: string;
+  originalSlug: string;
+}
+
+@Injectable()
+export class RotateViewSlugActionType implements ActionType<SlugParams> {
+  readonly type = 'rotate_view_slug';
+
+  constructor(private readonly views: ViewsService) {}
+
+  async undo(params: SlugParams, { user }: ActionContext): Promise<void> {
+    await this.views.rotateSlug(user, params.viewId, params.originalSlug);
+  }
+
+  async redo(params: SlugParams, { user }: ActionContext): Promise<void> {
+    await this.views.rotateSlug(user, params.viewId, params.slug);
+  }
+}
+
+export const VIEW_ACTION_TYPES = [
+  CreateViewActionType,
+  DuplicateViewActionType,
+  DeleteViewActionType,
+  UpdateViewActionType,
+  OrderViewsActionType,
+  UpdateViewFieldOptionsActionType,
+  RotateViewSlugActionType,
+];

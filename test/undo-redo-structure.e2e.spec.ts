@@ -187,6 +187,34 @@ describe(`undo and redo: views, tables, applications, workspaces (${TEST_DB})`, 
     });
   });
 
+  test('install_template: undo trashes the installed applications, redo restores them (the async job\'s too)', async () => {
+    const scope = `workspace${workspaceId}`;
+    const templates = ((await s.plain('GET', '/api/templates/')).body as { templates: { id: number; slug: string }[] }[]).flatMap((c) => c.templates);
+    const crm = templates.find((x) => x.slug === 'small-crm')!;
+    const client = await socket();
+    const [installed] = (await s.api('POST', `/api/templates/install/${workspaceId}/${crm.id}/`)).body;
+    await client.waitFor('application_created');
+    expect((await s.undo({ workspace: workspaceId })).body).toEqual(done('SUCCESS', ['install_template', scope]));
+    expect(await client.waitFor('application_deleted')).toEqual({ type: 'application_deleted', application_id: installed.id });
+    expect(await applicationIds()).not.toContain(installed.id);
+    expect((await s.redo({ workspace: workspaceId })).body).toEqual(done('SUCCESS', ['install_template', scope]));
+    expect(await client.waitFor('application_created')).toMatchObject({ application: { id: installed.id, name: 'CRM' } });
+    expect(await applicationIds()).toContain(installed.id);
+    expect((await s.plain('GET', `/api/database/tables/database/${installed.id}/`)).body).toHaveLength(installed.tables.length);
+
+    // Installed by a job: the job's action joins the starting request's session.
+    const job = (await s.api('POST', `/api/templates/install/${workspaceId}/${crm.id}/async/`)).body;
+    let state = job;
+    while (!['finished', 'failed'].includes(state.state)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state = (await s.plain('GET', `/api/jobs/${job.id}/`)).body;
+    }
+    const copy = state.installed_applications[0].id as number;
+    expect((await s.undo({ workspace: workspaceId })).body).toEqual(done('SUCCESS', ['install_template', scope]));
+    expect(await applicationIds()).not.toContain(copy);
+    expect(await applicationIds()).toContain(installed.id);
+  });
+
   describe('workspaces', () => {
     test('create_group: undo removes it, redo brings it back (Baserow\'s pinned reply)', async () => {
       const client = await socket();

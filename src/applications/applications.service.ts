@@ -206,9 +206,16 @@ export class ApplicationsService {
   /**
    * Creates applications from serialized documents, last in the workspace in document order
    * (template installation); the caller checked the membership. All or nothing: they are built
-   * hidden and shown together in one last transaction (see `duplicate`).
+   * hidden and shown together in one last transaction (see `duplicate`), in which `shown` runs
+   * (the caller records its action there).
    */
-  async importDocuments(user: UserEntity | null, workspaceId: number, documents: ApplicationDocument[], written?: RowsWritten): Promise<ApplicationEntity[]> {
+  async importDocuments(
+    user: UserEntity | null,
+    workspaceId: number,
+    documents: ApplicationDocument[],
+    written?: RowsWritten,
+    shown?: (created: ApplicationEntity[]) => void,
+  ): Promise<ApplicationEntity[]> {
     const items = documents.map((document) => {
       const type = this.types.get(document.type);
       if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
@@ -222,6 +229,7 @@ export class ApplicationsService {
         await this.repo.update(application.id, { order: application.order, trashed: false });
         this.db.record('application.created', { applicationId: application.id, workspaceId });
       }
+      shown?.(created);
       return created;
     });
   }

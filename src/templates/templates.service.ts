@@ -85,7 +85,10 @@ export class TemplatesService {
   async install(user: UserEntity, workspaceId: number, templateId: number, written?: RowsWritten): Promise<ApplicationJson[]> {
     // A long write: the applications are built hidden, in chunks, and shown together at the end.
     const template = await this.check(user, workspaceId, templateId);
-    const installed = await this.applications.importDocuments(user, workspaceId, structuredClone(template.applications), written);
+    const installed = await this.applications.importDocuments(user, workspaceId, structuredClone(template.applications), written, (created) =>
+      // Undone by trashing the applications, redone by restoring them (Baserow's install_template).
+      this.applications.recordAction('install_template', workspaceId, { templateId, applicationIds: created.map((application) => application.id) }),
+    );
     return this.applications.serialize(installed);
   }
 

@@ -6,8 +6,9 @@ import { stillThere, trashableActionTypes } from './trashable';
 
 /**
  * The application actions (Baserow's `core/actions.py`), scope `workspace<id>`: created,
- * duplicated and deleted applications go to and come back from the trash; renames and
- * orders are made again through the applications service, with its messages.
+ * duplicated and deleted applications go to and come back from the trash (an installed
+ * template's applications all together); renames and orders are made again through the
+ * applications service, with its messages.
  */
 interface ApplicationParams {
   workspaceId: number;
@@ -97,4 +98,34 @@ export class OrderApplicationsActionType implements ActionType<OrderParams> {
   }
 }
 
-export const APPLICATION_ACTION_TYPES = [CreateApplicationActionType, DuplicateApplicationActionType, DeleteApplicationActionType, UpdateApplicationActionType, OrderApplicationsActionType];
+interface InstallTemplateParams {
+  workspaceId: number;
+  templateId: number;
+  applicationIds: number[];
+}
+
+@Injectable()
+export class InstallTemplateActionType implements ActionType<InstallTemplateParams> {
+  readonly type = 'install_template';
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly trash: TrashService,
+  ) {}
+
+  async undo(params: InstallTemplateParams, { user }: ActionContext): Promise<void> {
+    for (const id of params.applicationIds) await this.applications.delete(user, id);
+  }
+
+  async redo(params: InstallTemplateParams, { user }: ActionContext): Promise<void> {
+    for (const id of params.applicationIds) await this.trash.restore(user, { trash_item_type: 'application', trash_item_id: id });
+  }
+}
+
+export const APPLICATION_ACTION_TYPES = [
+  CreateApplicationActionType,
+  DuplicateApplicationActionType,
+  DeleteApplicationActionType,
+  UpdateApplicationActionType,
+  OrderApplicationsActionType,
+  InstallTemplateActionType,
+];

@@ -171,6 +171,30 @@ describe(`undo and redo (${TEST_DB})`, () => {
       expect(Object.values(linked).some((v) => Array.isArray(v) && v.length === 0)).toBe(true);
     });
 
+    test('row history written by an undo or a redo carries action_command_type UNDO / REDO (and so do its messages)', async () => {
+      const { tableId, primary } = await newTable('History');
+      const row = (await s.plain('POST', rowsUrl(tableId), { [`field_${primary}`]: 'Before' })).body;
+      const client = await connect(t, owner.token);
+      open.push(client);
+      client.send({ page: 'row', table_id: tableId, row_id: row.id });
+      await client.waitFor('page_add');
+      await s.api('PATCH', rowUrl(tableId, row.id), { [`field_${primary}`]: 'After' });
+      expect(await client.waitFor('row_history_updated')).toMatchObject({ row_history_entry: { action_type: 'update_rows', action_command_type: 'DO' } });
+      expect((await s.undo({ table: tableId })).body).toEqual(done('SUCCESS', ['update_row', `table${tableId}`]));
+      const undone = await client.waitFor('row_history_updated');
+      expect(undone).toMatchObject({ table_id: tableId, row_id: row.id, row_history_entry: { action_type: 'update_rows', action_command_type: 'UNDO' } });
+      expect(undone.row_history_entry.after).toEqual({ [`field_${primary}`]: 'Before' });
+      expect((await s.redo({ table: tableId })).body).toEqual(done('SUCCESS', ['update_row', `table${tableId}`]));
+      expect(await client.waitFor('row_history_updated')).toMatchObject({ row_history_entry: { action_command_type: 'REDO', after: { [`field_${primary}`]: 'After' } } });
+      const history = (await s.plain('GET', `${rowUrl(tableId, row.id)}history/`)).body.results as { action_type: string; action_command_type: string }[];
+      expect(history.map((e) => [e.action_type, e.action_command_type])).toEqual([
+        ['update_rows', 'REDO'],
+        ['update_rows', 'UNDO'],
+        ['update_rows', 'DO'],
+        ['create_row', 'DO'],
+      ]);
+    });
+
     test('delete_row: undo restores it from the trash with its history and comments; redo deletes it again', async () => {
       const { tableId, primary } = await newTable('Delete');
       const row = (await s.plain('POST', rowsUrl(tableId), { [`field_${primary}`]: 'Kept' })).body;

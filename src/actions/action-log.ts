@@ -9,7 +9,15 @@ export interface ActionPlace {
   workspaceId: number | null;
 }
 
-const replaying = new AsyncSlot<true>('action-replay');
+/** Whether an action is done, or an undo or redo of one runs (Baserow's ActionCommandType). */
+export type ActionCommandType = 'DO' | 'UNDO' | 'REDO';
+
+const replaying = new AsyncSlot<Exclude<ActionCommandType, 'DO'>>('action-replay');
+
+/** What the caller's writes are part of: an undo, a redo, or a new action (row history keeps it). */
+export function currentActionCommand(): ActionCommandType {
+  return replaying.get() ?? 'DO';
+}
 
 /**
  * Records what a person or a token does, inside the acting unit of work: the services call
@@ -37,7 +45,7 @@ export class ActionLog {
   }
 
   /** Runs an undo or redo: what the services do meanwhile is not recorded as new actions. */
-  replay<T>(work: () => Promise<T>): Promise<T> {
-    return replaying.run(true, work);
+  replay<T>(command: 'UNDO' | 'REDO', work: () => Promise<T>): Promise<T> {
+    return replaying.run(command, work);
   }
 }

@@ -74,13 +74,13 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
 
   async undo(user: UserEntity, body: unknown): Promise<UndoRedoJson> {
     const stack = this.stackOf(user, body);
-    const actions = await this.replaying(user, stack.session, () => this.undoNext(user, stack));
+    const actions = await this.replaying(user, stack.session, 'UNDO', () => this.undoNext(user, stack));
     return answer(actions);
   }
 
   async redo(user: UserEntity, body: unknown): Promise<UndoRedoJson> {
     const stack = this.stackOf(user, body);
-    const actions = await this.replaying(user, stack.session, () => this.redoNext(user, stack));
+    const actions = await this.replaying(user, stack.session, 'REDO', () => this.redoNext(user, stack));
     return answer(actions);
   }
 
@@ -139,8 +139,8 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
    * Runs an undo or redo as the user with no origin socket (Baserow clears the web socket id,
    * so the undoing client gets the messages too), recording nothing new.
    */
-  private replaying<T>(user: UserEntity, session: string, work: () => Promise<T>): Promise<T> {
-    return RequestContext.run({ userId: user.id, webSocketId: null, clientSessionId: session, actionGroupId: null }, () => this.log.replay(work));
+  private replaying<T>(user: UserEntity, session: string, command: 'UNDO' | 'REDO', work: () => Promise<T>): Promise<T> {
+    return RequestContext.run({ userId: user.id, webSocketId: null, clientSessionId: session, actionGroupId: null }, () => this.log.replay(command, work));
   }
 
   /** The request's stack: the body checked first, then the `ClientSessionId` header required. */

@@ -26,6 +26,8 @@ export interface RowHistoryAuthor {
   userId: number | null;
   userName: string;
   actionTimestamp: string;
+  /** DO, or UNDO / REDO for a write an undo or redo makes. */
+  commandType: string;
 }
 
 const COLUMNS = ['table_id', 'row_id', 'user_id', 'user_name', 'action_type', 'action_command_type', 'action_timestamp', 'before_values', 'after_values', 'fields_metadata'];
@@ -47,11 +49,11 @@ export class RowHistoryRepository {
   /** One multi-row INSERT per 1000 entries (a batch of 200 rows is one); answers the ids in order. */
   async insert(entries: RowHistoryDraft[], author: RowHistoryAuthor): Promise<number[]> {
     const ids: number[] = [];
-    const { userId, userName, actionTimestamp } = author;
+    const { userId, userName, actionTimestamp, commandType } = author;
     for (let start = 0; start < entries.length; start += CHUNK) {
       const sql = new Sql(this.dialect);
       const tuples = entries.slice(start, start + CHUNK).map((e) =>
-        sql.list([e.tableId, e.rowId, userId, userName, e.actionType, 'DO', actionTimestamp, JSON.stringify(e.before), JSON.stringify(e.after), JSON.stringify(e.fieldsMetadata)]),
+        sql.list([e.tableId, e.rowId, userId, userName, e.actionType, commandType, actionTimestamp, JSON.stringify(e.before), JSON.stringify(e.after), JSON.stringify(e.fieldsMetadata)]),
       );
       const rows = await this.query<{ id: unknown }>(
         `INSERT INTO "database_rowhistory" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')} RETURNING "id"`,

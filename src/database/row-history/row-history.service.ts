@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import { currentActionCommand } from '../../actions/action-log';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { toApiDateTime } from '../../core/database/columns';
 import { limitOffsetLinks } from '../../core/http/pagination';
@@ -62,7 +63,9 @@ export class RowHistoryService {
     if (!drafts.length) return;
     const now = new Date();
     const actionTimestamp = isoMicros(now);
-    const ids = await this.history.insert(drafts, { userId: user.id, userName: user.firstName, actionTimestamp });
+    // Written by an undo or redo: UNDO / REDO, as Baserow's entries carry the action's command type.
+    const commandType = currentActionCommand();
+    const ids = await this.history.insert(drafts, { userId: user.id, userName: user.firstName, actionTimestamp, commandType });
     // One user and one time for the whole write: built once, not per entry (a batch has 200).
     const author = { id: user.id, name: user.firstName };
     const timestamp = toApiDateTime(now);
@@ -73,7 +76,7 @@ export class RowHistoryService {
         entry: {
           id: ids[i],
           action_type: draft.actionType,
-          action_command_type: 'DO',
+          action_command_type: commandType,
           user: author,
           timestamp,
           before: draft.before,

@@ -184,4 +184,18 @@ describe('summary mails', () => {
     await sender.run();
     expect(mailsTo(owner.email)).toHaveLength(before + 1);
   });
+
+  it('mails a user once when two senders (two instances) take their mail at the same time', async () => {
+    const sender = t.app.get(NotificationEmailSender);
+    const workspace = (await t.request('GET', '/api/workspaces/', { token: owner.token })).body[0].id;
+    const invitee = await signUp(t, 'Twice');
+    refused.add(owner.email);
+    const before = mailsTo(owner.email).length;
+    await addMember(t, owner, invitee, workspace);
+    refused.delete(owner.email);
+    // The claim is in the database: a second sender finds the user taken, as another instance would.
+    await Promise.all([sender.sendTo(owner.id), sender.sendTo(owner.id), sender.sendTo(owner.id)]);
+    expect(mailsTo(owner.email)).toHaveLength(before + 1);
+    expect(mailsTo(owner.email)[before].text).toContain('Twice accepted your invitation');
+  });
 });

@@ -30,6 +30,9 @@ import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { ActionsModule } from './actions/actions.module';
+import { ActionTypesModule } from './actions/types/action-types.module';
 
 /**
  * The modules the app is built from. Each declares the entities it owns; the metadata schema's
@@ -38,6 +41,7 @@ import { TemplatesModule } from './templates/templates.module';
 function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
   return [
     OwnedSchemaModule.forFeature({ migrations: MIGRATIONS }),
+    ActionsModule,
     FilesModule,
     SettingsModule,
     TrashModule,
@@ -59,6 +63,8 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     TemplatesModule,
     ExportModule,
     TrashTypesModule,
+    WebhooksModule,
+    ActionTypesModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

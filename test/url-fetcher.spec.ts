@@ -1,5 +1,6 @@
-import { isPublicAddress } from '../src/files/url-fetcher';
-import { cleanOriginalName, extensionOf, truncateMiddle } from '../src/files/user-files.service';
+import { isPublicAddress } from '../src/core/http/guarded-fetch';
+import { truncateMiddle } from '../src/core/text/truncate';
+import { cleanOriginalName, extensionOf } from '../src/files/user-files.service';
 
 describe('upload via URL: which addresses may be fetched', () => {
   it.each([

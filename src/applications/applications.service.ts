@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { Injectable, Logger } from '@nestjs/common';
 import { HiddenBuilds, LongWrite } from '../core/database/long-write';
 import { toApiDateTime } from '../core/database/columns';
@@ -35,6 +37,7 @@ export class ApplicationsService {
     private readonly workspaces: WorkspacesService,
     private readonly types: ApplicationTypeRegistry,
     private readonly trash: TrashService,
+    private readonly actions: ActionLog,
   ) {}
 
   /** A live application the user may use: 404 when missing or trashed, 400 when not a member. */
@@ -82,7 +85,9 @@ export class ApplicationsService {
   async create(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean }): Promise<ApplicationEntity> {
     return this.db.run(async () => {
       await this.workspaces.requireMember(workspaceId, user.id);
-      return this.createInWorkspace(user, workspaceId, input);
+      const application = await this.createInWorkspace(user, workspaceId, input);
+      this.recordAction('create_application', workspaceId, { applicationId: application.id });
+      return application;
     });
   }
 
@@ -124,6 +129,7 @@ export class ApplicationsService {
       if (name === undefined) return found;
       await this.repo.update(found.id, { name });
       this.db.record('application.updated', { applicationId, workspaceId: found.workspaceId });
+      this.recordAction('update_application', found.workspaceId, { applicationId, before: found.name, after: name });
       return { ...found, name };
     });
     return this.serializeOne(application);
@@ -143,6 +149,7 @@ export class ApplicationsService {
         parentName: workspace?.name ?? null,
       });
       this.db.record('application.deleted', { applicationId, workspaceId: found.workspaceId });
+      this.recordAction('delete_application', found.workspaceId, { applicationId });
     });
   }
 
@@ -186,6 +193,7 @@ export class ApplicationsService {
       Object.assign(copy, { name: `${base} ${number}`, order: at + 1, trashed: false });
       await this.repo.update(copy.id, { name: copy.name, order: copy.order, trashed: false });
       this.db.record('application.created', { applicationId: copy.id, workspaceId: copy.workspaceId });
+      this.recordAction('duplicate_application', copy.workspaceId, { applicationId: copy.id, originalApplicationId: original.id });
       // The applications after it moved one place on: the other clients learn the new order.
       if (after.length) {
         const ordered = [...siblings.filter((s) => s.order <= at), copy, ...after].map((a) => a.id);
@@ -275,6 +283,12 @@ export class ApplicationsService {
       for (const id of all) await this.repo.update(id, { order: positions.get(id) ?? 0 });
       const ordered = [...all].sort((a, b) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || a - b);
       this.db.record('applications.reordered', { workspaceId, applicationIds: ordered });
+      this.recordAction('order_applications', workspaceId, { before: all, after: applicationIds });
     });
+  }
+
+  /** Records an application action of the workspace (scope `workspace<id>`). */
+  recordAction(type: string, workspaceId: number, params: Record<string, unknown>): void {
+    this.actions.record(type, { workspaceId, ...params }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
   }
 }

@@ -83,6 +83,8 @@ export class AuthGuard implements CanActivate {
     if (!user || !user.isActive || issuedBeforePasswordChange(user, claims.iat)) throw Errors.invalidAccessToken();
     req.user = user;
     RequestContext.setActor(user.id, webSocketId);
+    const session = undoSessionOf(req.headers);
+    RequestContext.setUndoSession(session.clientSessionId, session.actionGroupId);
   }
 
   private async authenticateToken(parts: string[], tokenOnly: boolean): Promise<AuthenticatedToken> {
@@ -99,6 +101,39 @@ export class AuthGuard implements CanActivate {
     if (schemes.includes('JWT')) return Errors.notAuthenticated();
     return new PlainHttpError(403, { detail: 'Authentication credentials were not provided.' });
   }
+}
+
+/** Baserow's MAX_CLIENT_SESSION_ID_LENGTH. */
+const MAX_CLIENT_SESSION_ID_LENGTH = 256;
+const CLIENT_SESSION_ID = /^[0-9a-zA-Z-]+$/;
+
+/**
+ * The undo headers of a JWT request (Baserow's `api/sessions.py`): `ClientSessionId` (1 to 256
+ * letters, digits or `-`) and `ClientUndoRedoActionGroupId` (a UUID in any of Python's accepted
+ * spellings, kept in its canonical form). A malformed one refuses the request with Baserow's
+ * odd bodies: `{"detail"}` without an error code, and a bare JSON array.
+ */
+export function undoSessionOf(headers: Request['headers']): { clientSessionId: string | null; actionGroupId: string | null } {
+  const session = headers.clientsessionid;
+  if (session !== undefined && (typeof session !== 'string' || session.length > MAX_CLIENT_SESSION_ID_LENGTH || !CLIENT_SESSION_ID.test(session))) {
+    throw new PlainHttpError(400, {
+      detail: 'An invalid ClientSessionId header was provided. It must be between 1 and 256 characters long and must only contain alphanumeric or the - characters.',
+    });
+  }
+  const group = headers.clientundoredoactiongroupid;
+  let actionGroupId: string | null = null;
+  if (group !== undefined) {
+    actionGroupId = typeof group === 'string' ? canonicalUuid(group) : null;
+    if (actionGroupId === null) throw new PlainHttpError(400, ['An invalid ClientUndoRedoActionGroupId header was provided. It must be a valid Version 4 UUID.']);
+  }
+  return { clientSessionId: session ?? null, actionGroupId };
+}
+
+/** Python's `uuid.UUID(text)` reading: `urn:uuid:` and braces allowed, hyphens anywhere; 32 hex digits. */
+function canonicalUuid(text: string): string | null {
+  const hex = text.replace(/urn:/g, '').replace(/uuid:/g, '').replace(/^[{}]+|[{}]+$/g, '').replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** `JWT <token>` (Baserow's `get_public_view_authorization_token`): the token, or null for anything else. */

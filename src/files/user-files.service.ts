@@ -13,6 +13,7 @@ import { UserFileRepository } from './user-file.repository';
 import { UserFileEntity, userFileName } from './user-file.entity';
 import { FileTooLargeError, UserFileErrors } from './user-files.errors';
 import { fetchToSpool, UrlNotAllowedError, UrlNotReachableError } from './url-fetcher';
+import { truncateMiddle } from '../core/text/truncate';
 
 /** What both the upload answer and a file cell tell of a user file. */
 export interface UserFileFacts {
@@ -36,15 +37,6 @@ export const userFileKey = (name: string): string => `user_files/${name}`;
 export const thumbnailKey = (size: string, name: string): string => `thumbnails/${size}/${name}`;
 
 const UNIQUE_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** Baserow's `truncate_middle`: at most `max` characters, the middle replaced by `...`. */
-export function truncateMiddle(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  const keep = max - 3;
-  const start = Math.floor(keep / 2);
-  return `${chars.slice(0, start).join('')}...${chars.slice(chars.length - (keep - start)).join('')}`;
-}
 
 /**
  * A client's file name as a display name: the last path segment only (`../` and `\` gone),

@@ -75,7 +75,10 @@ export class JobRunner implements OnApplicationShutdown {
     const task = this.db
       .outside(async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId }, () => this.execute(job, work));
+        // The job's actions join the starting request's undo session and action group; its row
+        // changes (an import) call no webhooks, as in Baserow.
+        const undo = { clientSessionId: actor.clientSessionId ?? null, actionGroupId: actor.actionGroupId ?? null };
+        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, sendWebhookEvents: false, ...undo }, () => this.execute(job, work));
       })
       .finally(() => {
         this.running.delete(task);

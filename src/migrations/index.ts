@@ -11,7 +11,9 @@ import { FieldDependencies1736700000000 } from './1736700000000-FieldDependencie
 import { UserFiles1736800000000 } from './1736800000000-UserFiles';
 import { SearchIndex1736900000000 } from './1736900000000-SearchIndex';
 import { FormulaRegexReplace1737021000000 } from './1737021000000-FormulaRegexReplace';
+import { Webhooks1737100000000 } from './1737100000000-Webhooks';
 import { Notifications1737400000000 } from './1737400000000-Notifications';
+import { Actions1737300000000 } from './1737300000000-Actions';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -36,5 +38,7 @@ export const MIGRATIONS = [
   UserFiles1736800000000,
   SearchIndex1736900000000,
   FormulaRegexReplace1737021000000,
+  Webhooks1737100000000,
   Notifications1737400000000,
+  Actions1737300000000,
 ];

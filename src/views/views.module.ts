@@ -100,7 +100,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
+  exports: [ViewTypeRegistry, ViewsService, ViewSortsService, ViewFiltersService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

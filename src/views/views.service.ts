@@ -18,6 +18,8 @@ import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { ViewType, ViewTypeRegistry } from './view-type';
 import { ViewErrors } from './views.errors';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 const OWNERSHIP_TYPES = ['collaborative'];
 
@@ -62,6 +64,7 @@ export class ViewsService {
     private readonly options: ViewFieldOptionsService,
     private readonly decorations: DecorationCopier,
     private readonly parts: ViewSelectionService,
+    private readonly actions: ActionLog,
   ) {}
 
   // ------------------------------------------------------------------ access, JSON and field options
@@ -144,6 +147,7 @@ export class ViewsService {
       });
       if (type.createdFieldOptions) await this.options.applyFieldOptions(view, context, type.createdFieldOptions(context));
       this.db.record('view.created', { viewId: view.id, tableId });
+      this.recordAction('create_view', context, ActionScopes.table(tableId), { viewId: view.id });
       return { view, table: context.table };
     });
     // A new view has no filters, sorts, group-bys or decorations yet.
@@ -219,6 +223,7 @@ export class ViewsService {
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
+      this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body) });
       // No longer shared, or a new password: who followed the shared page may have lost it.
       const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
       if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
@@ -258,18 +263,37 @@ export class ViewsService {
         parentName: context.table.name,
       });
       this.db.record('view.deleted', { viewId: view.id, tableId: view.tableId });
+      this.recordAction('delete_view', context, ActionScopes.table(view.tableId), { viewId: view.id });
     });
+  }
+
+  /** Records a view action (`place`: its scope). */
+  private recordAction(type: string, context: Pick<TableContext, 'table' | 'workspaceId'>, scope: string, params: Record<string, unknown>): void {
+    this.actions.record(type, { tableId: context.table.id, ...params }, { scope, workspaceId: context.workspaceId });
+  }
+
+  /** The update body that puts back what an update changes (a password cannot be put back: it is not kept). */
+  private updateBody(view: ViewEntity, type: ViewType, common: Record<string, unknown>, properties: Record<string, unknown>, shared: Record<string, unknown>): Record<string, unknown> {
+    const body: Record<string, unknown> = {};
+    if (common.name !== undefined) body.name = view.name;
+    if (common.filter_type !== undefined) body.filter_type = view.filterType;
+    if (common.filters_disabled !== undefined) body.filters_disabled = view.filtersDisabled;
+    if (common.ownership_type !== undefined) body.ownership_type = view.ownershipType;
+    if (shared.public !== undefined) body.public = view.public;
+    for (const key of Object.keys(properties)) if (key in type.properties) body[key] = view.properties[key] ?? null;
+    return body;
   }
 
   /** Orders the table's views as listed; the ones not listed get order 0 (and come first). */
   async order(user: UserEntity, tableId: number, viewIds: number[]): Promise<void> {
     await this.db.run(async () => {
-      await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id);
       const all = (await this.repo.ofTable(tableId)).map((v) => v.id);
       const known = new Set(all);
       for (const id of viewIds) if (!known.has(id)) throw ViewErrors.viewNotInTable(id);
       const ordered = await this.applyOrder(all, viewIds);
       this.db.record('views.reordered', { tableId, viewIds: ordered });
+      this.recordAction('order_views', context, ActionScopes.table(tableId), { before: all, after: viewIds });
     });
   }
 
@@ -314,6 +338,7 @@ export class ViewsService {
       const ordered = await this.applyOrder([...siblings.map((v) => v.id), copy.id], ids);
       this.db.record('view.created', { viewId: copy.id, tableId: view.tableId });
       this.db.record('views.reordered', { tableId: view.tableId, viewIds: ordered });
+      this.recordAction('duplicate_view', context, ActionScopes.table(view.tableId), { viewId: copy.id, originalViewId: view.id });
       return { viewId: copy.id, table: context };
     });
     const copy = await this.repo.findLive(copyId);
@@ -339,4 +364,10 @@ export function unusedName(name: string, taken: Set<string>): string {
     const candidate = name.slice(0, 255 - suffix.length) + suffix;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+/** A view update body as an action keeps it: never a password in clear (its redo leaves the password alone). */
+function withoutPassword(body: Record<string, unknown>): Record<string, unknown> {
+  const { public_view_password: _password, ...rest } = body;
+  return rest;
 }

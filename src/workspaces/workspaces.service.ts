@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -45,6 +47,7 @@ export class WorkspacesService {
     private readonly repo: WorkspaceRepository,
     private readonly trash: TrashService,
     private readonly notifications: NotificationsService,
+    private readonly actions: ActionLog,
   ) {}
 
   /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
@@ -101,6 +104,7 @@ export class WorkspacesService {
       const workspace = await this.repo.createWorkspace(name);
       await this.addMember(workspace.id, user.id, 'ADMIN');
       this.db.record('workspace.created', { workspaceId: workspace.id });
+      this.actions.record('create_group', { workspaceId: workspace.id }, { scope: ActionScopes.root(), workspaceId: workspace.id });
       return workspace;
     });
   }
@@ -116,6 +120,7 @@ export class WorkspacesService {
       const { workspace } = await this.requireAdmin(workspaceId, user.id, 'workspace.update');
       await this.repo.updateWorkspace(workspace.id, { name });
       this.db.record('workspace.updated', { workspaceId });
+      this.actions.record('update_group', { workspaceId, before: workspace.name, after: name }, { scope: ActionScopes.root(), workspaceId });
       return serializeWorkspace({ ...workspace, name });
     });
   }
@@ -127,6 +132,7 @@ export class WorkspacesService {
       const memberUserIds = await this.repo.memberUserIds(workspaceId);
       await this.trash.trashItem(WorkspaceEntity, user, { type: 'workspace', itemId: workspaceId, workspaceId, applicationId: null, name: workspace.name, parentName: null });
       this.db.record('workspace.deleted', { workspaceId, memberUserIds });
+      this.actions.record('delete_group', { workspaceId }, { scope: ActionScopes.root(), workspaceId });
     });
   }
 
@@ -146,6 +152,8 @@ export class WorkspacesService {
       for (const [id, order] of positions) await this.repo.updateMembership(byWorkspace.get(id)!.id, { order });
       const ordered = [...positions.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => id);
       this.db.record('workspaces.reordered', { userId: user.id, workspaceIds: ordered });
+      const before = [...memberships].sort((a, b) => a.membership.order - b.membership.order || a.workspace.id - b.workspace.id).map((m) => m.workspace.id);
+      this.actions.record('order_groups', { before, after: workspaceIds }, { scope: ActionScopes.root(), workspaceId: null });
     });
   }
 

@@ -4,8 +4,8 @@ import { signUp, SignedUp, TestApp } from './app';
 /**
  * Everything one tenant owns that a route can name by id: a user with their example
  * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
- * job, a pending invitation with its token, a decoration of the grid view, a second member of the workspace, and the
- * notification of that member's acceptance. The fuzz
+ * job, a pending invitation with its token, a decoration of the grid view, a webhook, a second member of the
+ * workspace, and the notification of that member's acceptance. The fuzz
  * suite and the tenant matrix resolve a route's path parameters from it by name.
  */
 export interface Tenant {
@@ -41,6 +41,7 @@ export const PATH_PARAMETERS = [
   'viewSortId',
   'viewGroupById',
   'templateId',
+  'webhookId',
   'notificationId',
 ] as const;
 
@@ -118,6 +119,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   });
   const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
   const databaseToken = await ok<any>(t, 'POST', '/api/database/tokens/', token, { name: `${name} token`, workspace: workspace.id });
+  // A webhook to a public address (no DNS lookup) on an event the suites rarely cause.
+  const webhook = await ok<any>(t, 'POST', `/api/database/webhooks/table/${table.id}/`, token, { name: `${name} webhook`, url: 'http://93.184.216.34/hook', include_all_events: false, events: ['view.deleted'] });
   await settleJob(t, token, job.id);
 
   // The second member joins through an invitation; a second invitation stays pending.
@@ -173,6 +176,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         viewGroupById: String(viewGroupBy.id),
         // Templates belong to no tenant: the first one of the catalogue.
         templateId: '1',
+        webhookId: String(webhook.id),
         notificationId: String(notification.id),
       },
       tokenKey: databaseToken.key,

@@ -87,6 +87,11 @@ export interface AppConfig {
   hoursUntilTrashPermanentlyDeleted: number;
   /** Largest page of a workspace's trash a list request may ask for (`size`). */
   trashPageSizeLimit: number;
+  // Undo and redo.
+  /** Actions older than this many minutes can no longer be undone and are deleted by a periodic job (Baserow's MINUTES_UNTIL_ACTION_CLEANED_UP). */
+  minutesUntilActionCleanedUp: number;
+  /** How often, in minutes, old actions are deleted (Baserow's OLD_ACTION_CLEANUP_INTERVAL_MINUTES). */
+  oldActionCleanupIntervalMinutes: number;
   // Files.
   /** Folder of stored files (user files, thumbnails, exports) when they are kept on disk. */
   mediaRoot: string;
@@ -127,10 +132,35 @@ export interface AppConfig {
   longWriteChunkRows: number;
   /** Baserow's `BASEROW_MAX_ROW_REPORT_ERROR_COUNT`: an import with more failing rows than this fails whole. */
   maxRowReportErrorCount: number;
+  /** Database webhooks (Baserow's `BASEROW_WEBHOOKS_*` settings). */
+  webhooks: WebhooksConfig;
   /** Minutes a mention removed from a rich-text cell is remembered (put back sooner, it notifies nobody again). */
   staleMentionsCleanupMinutes: number;
   /** E-mail notifications: Baserow's BASEROW_EMAIL_NOTIFICATIONS_* settings (see src/notifications/email-sender.ts). */
   emailNotifications: EmailNotificationsConfig;
+}
+
+export interface WebhooksConfig {
+  /** Whether this instance sends queued calls (false on instances that only serve the API while another sends them). */
+  deliver: boolean;
+  maxPerTable: number;
+  /** Attempts after the first one, waiting 1, 2, 4… seconds. */
+  maxRetriesPerCall: number;
+  /** Failed calls in a row after which a webhook is deactivated. */
+  maxConsecutiveTriggerFailures: number;
+  maxCallLogEntries: number;
+  requestTimeoutMs: number;
+  allowPrivateAddress: boolean;
+  /** Batches one event may be split into (0: no limit); beyond it, nothing is sent and the admins are told. */
+  batchLimit: number;
+  /** Rows per batch of a related table's `rows.updated`. */
+  batchRowsSizeLimit: number;
+  /** Calls delivered at once by one instance (one at a time per webhook). */
+  concurrency: number;
+  /** How often an instance looks for calls another instance queued (its own are sent at once). */
+  pollMs: number;
+  /** The most of a receiver's answer read and kept. */
+  responseMaxBytes: number;
 }
 
 export interface EmailNotificationsConfig {
@@ -326,6 +356,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     formulaMaxTextLength: int(env, 'FORMULA_MAX_TEXT_LENGTH', DEFAULT_FORMULA_MAX_TEXT_LENGTH, 1, 100_000_000),
     hoursUntilTrashPermanentlyDeleted: int(env, 'HOURS_UNTIL_TRASH_PERMANENTLY_DELETED', 72, 0),
     trashPageSizeLimit: int(env, 'TRASH_PAGE_SIZE_LIMIT', 200, 1),
+    minutesUntilActionCleanedUp: int(env, 'MINUTES_UNTIL_ACTION_CLEANED_UP', 120, 1),
+    oldActionCleanupIntervalMinutes: int(env, 'OLD_ACTION_CLEANUP_INTERVAL_MINUTES', 5, 1),
     mediaRoot: resolve(env.MEDIA_ROOT?.trim() || join(dataDir, 'media')),
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
     templatesDir: resolve(env.TEMPLATES_DIR?.trim() || join(__dirname, '..', '..', '..', 'templates')),
@@ -347,6 +379,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),
+    webhooks: {
+      deliver: bool(env, 'WEBHOOKS_DELIVER', true),
+      maxPerTable: int(env, 'BASEROW_WEBHOOKS_MAX_PER_TABLE', 20, 0, 100_000),
+      maxRetriesPerCall: int(env, 'BASEROW_WEBHOOKS_MAX_RETRIES_PER_CALL', 8, 0, 20),
+      maxConsecutiveTriggerFailures: int(env, 'BASEROW_WEBHOOKS_MAX_CONSECUTIVE_TRIGGER_FAILURES', 8, 0, 1_000_000),
+      maxCallLogEntries: int(env, 'BASEROW_WEBHOOKS_MAX_CALL_LOG_ENTRIES', 10, 0, 10_000),
+      requestTimeoutMs: int(env, 'BASEROW_WEBHOOKS_REQUEST_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
+      allowPrivateAddress: bool(env, 'BASEROW_WEBHOOKS_ALLOW_PRIVATE_ADDRESS', false),
+      batchLimit: int(env, 'BASEROW_WEBHOOKS_BATCH_LIMIT', 5, 0, 100_000),
+      batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1, 10_000),
+      concurrency: int(env, 'WEBHOOKS_CONCURRENCY', 10, 1, 1000),
+      pollMs: int(env, 'WEBHOOKS_POLL_MS', 1000, 50, 3_600_000),
+      responseMaxBytes: int(env, 'WEBHOOKS_RESPONSE_MAX_KB', 256, 1, 100_000) * 1024,
+    },
     staleMentionsCleanupMinutes: int(env, 'BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 360, 1),
     emailNotifications: emailNotifications(env, publicUrl.replace(/\/+$/, '')),
   };

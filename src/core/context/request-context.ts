@@ -14,6 +14,15 @@ export interface Actor {
   webSocketId: string | null;
   /** Set when a database token authenticated the request (the user is the token's owner). */
   tableGrant?: TableGrant;
+  /**
+   * False when the row changes made must not call webhooks: the request said
+   * `?send_webhook_events=false`, or the work is a background job (an import), as in Baserow.
+   */
+  sendWebhookEvents?: boolean;
+  /** The `ClientSessionId` header of a JWT request: the undo stack its actions join (null: none). */
+  clientSessionId?: string | null;
+  /** The `ClientUndoRedoActionGroupId` header of a JWT request: actions undone together (null: none). */
+  actionGroupId?: string | null;
 }
 
 const actorSlot = new AsyncSlot<Actor>('actor');
@@ -33,6 +42,14 @@ export const RequestContext = {
   setTableGrant(grant: TableGrant | undefined): void {
     const store = actorSlot.get();
     if (store) store.tableGrant = grant;
+  },
+  /** Called by JWT authentication: the undo session and action group the request's actions are recorded with. */
+  setUndoSession(clientSessionId: string | null, actionGroupId: string | null): void {
+    const store = actorSlot.get();
+    if (store) {
+      store.clientSessionId = clientSessionId;
+      store.actionGroupId = actionGroupId;
+    }
   },
   /** Called by authentication: events caused from here on carry this user and socket id. */
   setActor(userId: number | null, webSocketId: string | null): void {

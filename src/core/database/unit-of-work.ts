@@ -13,6 +13,22 @@ interface Transaction {
   events: DomainEvent[];
   /** Tables whose rows the transaction wrote. */
   rowTables: Set<number>;
+  /** What the transaction's actor did (the actions module writes them before commit). */
+  actions: RecordedAction[];
+}
+
+/**
+ * One action of a transaction (see `src/actions/`): its type, the scope its undo is found in,
+ * what its undo and redo need, and who did it in which undo session and action group.
+ */
+export interface RecordedAction {
+  type: string;
+  scope: string;
+  params: Record<string, unknown>;
+  workspaceId: number | null;
+  userId: number | null;
+  clientSessionId: string | null;
+  actionGroupId: string | null;
 }
 
 /**
@@ -24,7 +40,7 @@ interface Transaction {
 export class UnitOfWork {
   private readonly current = new AsyncSlot<Transaction>('transaction');
   private readonly logger = new Logger(UnitOfWork.name);
-  private readonly commitHooks: (() => Promise<void>)[] = [];
+  private readonly commitHooks: ((events: readonly DomainEvent[]) => Promise<void>)[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -72,12 +88,15 @@ export class UnitOfWork {
     if (this.current.get()) return work();
     const events: DomainEvent[] = [];
     const rowTables = new Set<number>();
+    const actions: RecordedAction[] = [];
     let result: T;
     try {
       result = await this.dialect.transaction(this.dataSource, (manager) =>
-        this.current.run({ manager, events, rowTables }, async () => {
+        this.current.run({ manager, events, rowTables, actions }, async () => {
           const value = await work();
-          for (const hook of this.commitHooks) await hook();
+          // What a chunk of a long write records is dropped: nothing of it is visible yet.
+          const recorded = options.dropEvents ? [] : events.slice();
+          for (const hook of this.commitHooks) await hook(recorded);
           return value;
         }),
       );
@@ -98,25 +117,32 @@ export class UnitOfWork {
 
   /**
    * Work every outermost transaction does last, before it commits, inside it (what a module
-   * derives from the transaction's writes, e.g. the full-text index from the rows it changed).
+   * derives from the transaction's writes, e.g. the full-text index from the rows it changed,
+   * the webhook calls and notifications its events cause), given the events it recorded (none
+   * for a chunk of a long write, whose events are dropped).
    */
-  beforeCommit(hook: () => Promise<void>): void {
+  beforeCommit(hook: (events: readonly DomainEvent[]) => Promise<void>): void {
     this.commitHooks.push(hook);
   }
 
-  /**
-   * The events the open transaction recorded so far (none outside one): what a `beforeCommit`
-   * hook derives more writes from (e.g. notifications of the rows a transaction wrote).
-   */
-  recorded(): readonly DomainEvent[] {
-    return this.current.get()?.events ?? [];
+  /** Buffers an action of the transaction: written by a before-commit hook, dropped on rollback. */
+  recordAction(action: RecordedAction): void {
+    const tx = this.current.get();
+    if (!tx) throw new Error(`Action ${action.type} recorded outside a unit of work.`);
+    tx.actions.push(action);
+  }
+
+  /** The actions recorded so far in the transaction, taken off its buffer (for the before-commit hook that writes them). */
+  takeActions(): RecordedAction[] {
+    const tx = this.current.get();
+    return tx ? tx.actions.splice(0) : [];
   }
 
   record<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
     const tx = this.current.get();
     if (!tx) throw new Error(`Domain event ${name} recorded outside a unit of work.`);
-    const { userId, webSocketId } = RequestContext.current();
-    tx.events.push({ name, payload, actor: { userId, webSocketId } });
+    const { userId, webSocketId, sendWebhookEvents } = RequestContext.current();
+    tx.events.push({ name, payload, actor: sendWebhookEvents === false ? { userId, webSocketId, sendWebhookEvents } : { userId, webSocketId } });
   }
 
   /**

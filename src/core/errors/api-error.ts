@@ -32,7 +32,7 @@ export function queryValidationError(detail: ErrorTree): ApiError {
 export class PlainHttpError extends Error {
   constructor(
     readonly status: number,
-    readonly body: Record<string, unknown>,
+    readonly body: Record<string, unknown> | unknown[],
     readonly headers: Record<string, string> = {},
   ) {
     super(JSON.stringify(body));

@@ -59,7 +59,16 @@ export interface DomainEventMap {
    * `rowsBefore`: the rows as they were, keyed `field_<id>`, aligned with `rowIds`.
    * `visibleBefore`: per filtered public view id, the rows of `rowIds` it showed before the write.
    */
-  'rows.updated': { tableId: number; rowIds: number[]; rowsBefore: RowSnapshot[]; updatedFieldIds: number[]; rows?: RowSnapshot[]; visibleBefore?: RowVisibility };
+  'rows.updated': {
+    tableId: number;
+    rowIds: number[];
+    rowsBefore: RowSnapshot[];
+    updatedFieldIds: number[];
+    rows?: RowSnapshot[];
+    visibleBefore?: RowVisibility;
+    /** Set on the rows of other tables a write changed through links (its table's id): webhooks send them as Baserow's related `rows.updated`. */
+    cascadeOf?: number;
+  };
   /** `rows`: the rows as they were before deletion; `visibleBefore` as for updates. */
   'rows.deleted': { tableId: number; rowIds: number[]; rows: RowSnapshot[]; visibleBefore?: RowVisibility };
   /** Trashed rows deleted for good (modules forget what they keep of them: comments, history). */
@@ -94,6 +103,8 @@ export interface DomainEventMap {
   'row_comment.updated': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.deleted': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
+  /** Webhook calls were queued in the outbox: the deliverer of this instance sends them now. */
+  'webhook.calls_queued': { count: number };
   /** `includeOrigin`: the mode was set for the user by the server (their first comment on the row): every socket of theirs hears of it. */
   'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string; includeOrigin?: boolean };
   /**
@@ -140,5 +151,5 @@ export type DomainEventName = keyof DomainEventMap;
 export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   name: K;
   payload: DomainEventMap[K];
-  actor: { userId: number | null; webSocketId: string | null };
+  actor: { userId: number | null; webSocketId: string | null; sendWebhookEvents?: boolean };
 }

@@ -99,6 +99,15 @@ function bodyReadError(error: unknown, limitBytes: number): unknown {
 }
 
 /** Starts the request context (who is acting) once the body has been read. */
-export const requestContext: RequestHandler = (_req, _res, next) => {
-  RequestContext.run({ userId: null, webSocketId: null }, next);
+export const requestContext: RequestHandler = (req, _res, next) => {
+  // Baserow's `send_webhook_events` of the row routes (any route may carry it: only row changes read it).
+  const sendWebhookEvents = req.url.includes('send_webhook_events=') ? sendWebhookEventsParam(req.query.send_webhook_events) : undefined;
+  RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents }, next);
 };
+
+/** Absent or empty means true; otherwise only y, yes, t, true, on and 1 (any case) do, as Baserow reads it (never a 400). */
+export function sendWebhookEventsParam(value: unknown): boolean {
+  const text = (Array.isArray(value) ? value[value.length - 1] : value) as unknown;
+  if (typeof text !== 'string' || text.trim() === '') return true;
+  return ['y', 'yes', 't', 'true', 'on', '1'].includes(text.trim().toLowerCase());
+}

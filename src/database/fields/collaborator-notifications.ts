@@ -35,13 +35,13 @@ export class CollaboratorNotifications implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.db.beforeCommit(() => this.flush());
+    this.db.beforeCommit((events) => this.flush(events));
   }
 
   /** Per table, per row: how the transaction changed it. */
-  private changes(): Map<number, Map<number, Change>> {
+  private changes(events: readonly DomainEvent[]): Map<number, Map<number, Change>> {
     const tables = new Map<number, Map<number, Change>>();
-    for (const event of this.db.recorded()) {
+    for (const event of events) {
       if (event.name !== 'rows.created' && event.name !== 'rows.updated') continue;
       const { payload } = event as DomainEvent<'rows.created' | 'rows.updated'>;
       const rowsBefore = event.name === 'rows.updated' ? (payload as DomainEvent<'rows.updated'>['payload']).rowsBefore : [];
@@ -56,8 +56,8 @@ export class CollaboratorNotifications implements OnModuleInit {
     return tables;
   }
 
-  private async flush(): Promise<void> {
-    const tables = this.changes();
+  private async flush(events: readonly DomainEvent[]): Promise<void> {
+    const tables = this.changes(events);
     if (!tables.size) return;
     const inputs: NotifyInput[] = [];
     for (const [tableId, rows] of tables) {

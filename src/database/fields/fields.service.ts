@@ -12,6 +12,9 @@ import { TableRepository } from '../table.repository';
 import { FieldEntity } from './field.entity';
 import { CellError, FieldContext, FieldType, FieldTypeRegistry, fieldColumn } from './field-type';
 import { FieldRepository } from './field.repository';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
+import { restorableCell } from './field-actions';
 
 export const MAX_FIELDS_PER_TABLE = 600;
 const RESERVED_NAMES = new Set(['id', 'order']);
@@ -68,7 +71,13 @@ export class FieldsService {
     private readonly rows: RowRepository,
     private readonly trash: TrashService,
     readonly types: FieldTypeRegistry,
+    private readonly actions: ActionLog,
   ) {}
+
+  /** Records a field action of the table (scope `table<id>`). */
+  recordAction(type: string, context: Pick<TableContext, 'table' | 'workspaceId'>, params: Record<string, unknown>): void {
+    this.actions.record(type, { tableId: context.table.id, ...params }, { scope: ActionScopes.table(context.table.id), workspaceId: context.workspaceId });
+  }
 
   /** Modules that keep things about fields (views) register here; this module does not depend on them. */
   onFieldChange(hook: FieldChangeHook): void {
@@ -169,7 +178,9 @@ export class FieldsService {
     const change = await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const { common, type, properties, input } = this.validate(body, null);
-      return this.createField(context, user.id, { ...common, type: type.type, properties, input });
+      const change = await this.createField(context, user.id, { ...common, type: type.type, properties, input });
+      this.recordAction('create_field', context, { fieldId: change.field.id });
+      return change;
     });
     return this.withRelated(change);
   }
@@ -229,8 +240,17 @@ export class FieldsService {
   // ------------------------------------------------------------------ update
 
   async update(user: UserEntity, fieldId: number, body: unknown): Promise<FieldJson> {
-    const change = await this.db.run(async () => {
+    return this.withRelated(await this.updateField(user, fieldId, body));
+  }
+
+  /**
+   * A field update; `restoreCells` (an undo of a conversion): the cells as they were before it,
+   * by row id, written instead of converted ones.
+   */
+  async updateField(user: UserEntity, fieldId: number, body: unknown, restoreCells?: Record<string, unknown>): Promise<FieldChange> {
+    return this.db.run(async () => {
       const { field: current, context } = await this.require(user, fieldId);
+      const before = await this.serialize(current, context);
       const previous = structuredClone(current);
       const { common, type, properties, input } = this.validate(body, current);
       const field: FieldEntity = Object.assign(new FieldEntity(), structuredClone(current));
@@ -252,14 +272,14 @@ export class FieldsService {
       const oldType = this.types.of(previous);
       const related = [...((await type.afterSave?.(field, input, ctx, previous)) ?? [])];
       await this.repo.save(field);
-      await this.convert(previous, oldType, field, type, ctx);
+      const cells = await this.convert(previous, oldType, field, type, ctx, restoreCells);
       if (typeChanged) await this.fieldChanged(field, 'type_changed');
       related.push(...(await this.fieldsChanged({ databaseId: context.table.databaseId, fields: [{ field, previous }], kind: 'updated' })));
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: related.map((f) => f.id) });
+      this.recordAction('update_field', context, { fieldId, before, body, cells });
       return { field, related };
     });
-    return this.withRelated(change);
   }
 
   /**
@@ -267,7 +287,14 @@ export class FieldsService {
    * each cell is read as the old type answers it and written through the new type (its
    * `convertFrom`, else the old cell's text); what the new type refuses becomes empty.
    */
-  private async convert(previous: FieldEntity, oldType: FieldType, field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<void> {
+  private async convert(
+    previous: FieldEntity,
+    oldType: FieldType,
+    field: FieldEntity,
+    type: FieldType,
+    ctx: FieldContext,
+    restoreCells?: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | null> {
     const oldColumn = oldType.column(previous);
     const newColumn = type.column(field);
     const sameStorage =
@@ -277,13 +304,22 @@ export class FieldsService {
         if (field.dbIndex) await this.schema.createIndexes(field.tableId, newColumn.name);
         else await this.schema.dropIndexes(field.tableId, newColumn.name);
       }
-      return;
+      return null;
     }
     const converted: { id: number; value: unknown }[] = [];
-    // Computed cells are not converted from the old ones: the new column is computed (createStorage).
-    if (!type.computed) for await (const batch of this.rows.scan(field.tableId)) {
+    // The old cells as a request would write them again: what an undo of the conversion restores.
+    const backup: Record<string, unknown> = {};
+    for await (const batch of this.rows.scan(field.tableId)) {
       const values = await oldType.readValues(previous, batch, ctx);
-      for (let i = 0; i < batch.length; i++) converted.push({ id: batch[i].id, value: await this.convertValue(values[i], previous, oldType, field, type, ctx) });
+      for (let i = 0; i < batch.length; i++) {
+        const id = batch[i].id;
+        const kept = restorableCell(previous, oldType, values[i]);
+        if (kept !== null) backup[String(id)] = kept;
+        // Computed cells are not converted from the old ones: the new column is computed (createStorage).
+        if (type.computed) continue;
+        const value = restoreCells && String(id) in restoreCells ? await this.restoredValue(restoreCells[String(id)], field, type, ctx) : await this.convertValue(values[i], previous, oldType, field, type, ctx);
+        converted.push({ id, value });
+      }
     }
     await this.dropStorage(previous, oldType, ctx);
     const column = type.column(field);
@@ -294,6 +330,16 @@ export class FieldsService {
     }
     await type.createStorage?.(field, ctx);
     await type.writeRelations?.(field, converted, ctx);
+    return backup;
+  }
+
+  private async restoredValue(value: unknown, field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<unknown> {
+    try {
+      return await type.prepareValue(field, value, ctx);
+    } catch (error) {
+      if (error instanceof CellError) return null;
+      throw error;
+    }
   }
 
   private async convertValue(value: unknown, from: FieldEntity, fromType: FieldType, field: FieldEntity, type: FieldType, ctx: FieldContext): Promise<unknown> {
@@ -330,6 +376,7 @@ export class FieldsService {
       relatedFields.push(...(await this.fieldsChanged({ databaseId: context.table.databaseId, fields: [field, ...relatedFields].map((f) => ({ field: f })), kind: 'trashed' })));
       await this.tables.bump(context.table.id, 'fields_version');
       this.db.record('field.deleted', { fieldId: field.id, tableId: field.tableId, relatedFieldIds: relatedFields.map((f) => f.id) });
+      this.recordAction('delete_field', context, { fieldId: field.id });
       return relatedFields;
     });
     return this.serializeMany(related);
@@ -388,6 +435,7 @@ export class FieldsService {
       await this.repo.save({ ...field, primary: true });
       await this.tables.bump(tableId, 'fields_version');
       this.db.record('field.updated', { fieldId: field.id, tableId, relatedFieldIds: old ? [old.id] : [] });
+      this.recordAction('change_primary_field', context, { fieldId: field.id, oldPrimaryFieldId: old?.id ?? null });
       return { field: { ...field, primary: true }, related: old ? [{ ...old, primary: false }] : [] };
     });
     return this.withRelated(change);

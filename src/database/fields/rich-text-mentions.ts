@@ -43,7 +43,7 @@ export class RichTextMentionNotifications implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.db.beforeCommit(() => this.flush());
+    this.db.beforeCommit((events) => this.flush(events));
   }
 
   private get mentions() {
@@ -51,9 +51,9 @@ export class RichTextMentionNotifications implements OnModuleInit {
   }
 
   /** The rows the transaction wrote, per table. */
-  private written(): Map<number, Map<number, Written>> {
+  private written(events: readonly DomainEvent[]): Map<number, Map<number, Written>> {
     const tables = new Map<number, Map<number, Written>>();
-    for (const event of this.db.recorded()) {
+    for (const event of events) {
       if (event.name !== 'rows.created' && event.name !== 'rows.updated') continue;
       const { payload } = event as DomainEvent<'rows.created' | 'rows.updated'>;
       const fieldIds = event.name === 'rows.updated' ? new Set((payload as DomainEvent<'rows.updated'>['payload']).updatedFieldIds) : null;
@@ -68,8 +68,8 @@ export class RichTextMentionNotifications implements OnModuleInit {
     return tables;
   }
 
-  private async flush(): Promise<void> {
-    const tables = this.written();
+  private async flush(events: readonly DomainEvent[]): Promise<void> {
+    const tables = this.written(events);
     if (!tables.size) return;
     const inputs: NotifyInput[] = [];
     for (const [tableId, rows] of tables) {

@@ -8,7 +8,10 @@ import { TableContext, TableContextService } from '../table-context';
 import { RowJson, RowReader } from './row-reader';
 import { RowRepository } from './row.repository';
 
-/** Which rows filtered shared views show, read right before a write changes them (the views module). */
+/**
+ * Which rows filtered views show, read right before a write changes them: shared views (the
+ * views module, for their pages' messages) and views webhooks watch (`view.rows_entered`).
+ */
 export interface RowVisibilitySource {
   visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined>;
 }
@@ -51,7 +54,7 @@ export interface RowCascadeSource {
  */
 @Injectable()
 export class RowCascade {
-  private visibility: RowVisibilitySource | null = null;
+  private readonly visibility: RowVisibilitySource[] = [];
   private source: RowCascadeSource | null = null;
 
   constructor(
@@ -61,9 +64,9 @@ export class RowCascade {
     private readonly reader: RowReader,
   ) {}
 
-  /** The shared views tell which rows they showed before an update or delete (their pages' messages). */
+  /** A module tells which rows its views showed before an update or delete (see RowVisibilitySource). */
   useRowVisibility(source: RowVisibilitySource): void {
-    this.visibility = source;
+    this.visibility.push(source);
   }
 
   /** The formula module recomputes computed cells after each row write. */
@@ -71,9 +74,14 @@ export class RowCascade {
     this.source = source;
   }
 
-  /** Which filtered shared views showed these rows, read right before a write changes them. */
+  /** Which filtered views showed these rows, read right before a write changes them (per view id, from every source). */
   async visibleBefore(context: TableContext, rowIds: number[]): Promise<RowVisibility | undefined> {
-    return this.visibility?.visibleBefore(context, rowIds);
+    let result: RowVisibility | undefined;
+    for (const source of this.visibility) {
+      const seen = await source.visibleBefore(context, rowIds);
+      if (seen) result = { ...result, ...seen };
+    }
+    return result;
   }
 
   /** Starts a row write's cascade (before anything is written); null without computed fields. */
@@ -107,7 +115,7 @@ export class RowCascade {
       const rows = await this.reader.rowsByIds(other, before.map((row) => row.id));
       const beforeById = new Map(before.map((row) => [row.id, row]));
       const rowsBefore = rows.map((row) => ({ ...row, ...beforeById.get(row.id) }));
-      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore, updatedFieldIds: change.fieldIds, rows, visibleBefore });
+      this.db.record('rows.updated', { tableId: change.tableId, rowIds: rows.map((row) => row.id), rowsBefore, updatedFieldIds: change.fieldIds, rows, visibleBefore, cascadeOf: context.table.id });
     }
   }
 

@@ -3,6 +3,9 @@ import { APP_CONFIG, AppConfig } from '../../core/config/config';
 
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
+import { parseOrder } from '../../core/database/dialect';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
 import { pageLinks } from '../../core/http/pagination';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { TrashErrors } from '../../trash/trash.errors';
@@ -16,6 +19,7 @@ import { TableRepository } from '../table.repository';
 import { RowHistoryService } from '../row-history/row-history.service';
 import { RowCascade, RowCascadeSource, RowVisibilitySource, RowWriteSession } from './row-cascade';
 import { ImportedCells, parseRowId, requireObject, RowInput } from './row-input';
+import { CreateRowsParams, DeleteRowsParams, MoveRowParams, UpdateRowsParams, writtenCells } from './row-actions';
 import { RowsMetadata } from './row-metadata';
 import { ROW_ALIAS, RowListQuery, RowSelection } from './row-list.query';
 import { RowJson, RowReader, RowShape } from './row-reader';
@@ -65,6 +69,7 @@ export class RowsService {
     private readonly reader: RowReader,
     private readonly input: RowInput,
     private readonly cascade: RowCascade,
+    private readonly actions: ActionLog,
   ) {}
 
   /** The views module provides saved filters and sorts for `view_id`. */
@@ -202,7 +207,18 @@ export class RowsService {
     single: boolean,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
     const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id), items, options.userFieldNames, user.id);
-    return this.db.run(async () => this.insertRows(user, await this.contexts.require(tableId, user.id), ready, options, single));
+    return this.db.run(async () => {
+      const context = await this.contexts.require(tableId, user.id);
+      const result = await this.insertRows(user, context, ready, options, single);
+      const params: CreateRowsParams = { tableId, rowIds: result.rows.map((row) => row.id) };
+      this.actions.record(single ? 'create_row' : 'create_rows', params, this.actionPlace(context));
+      return result;
+    });
+  }
+
+  /** Where the table's row actions are undone: its scope, its workspace. */
+  private actionPlace(context: TableContext) {
+    return { scope: ActionScopes.table(context.table.id), workspaceId: context.workspaceId };
   }
 
   /**
@@ -306,6 +322,8 @@ export class RowsService {
   async announceImport(context: TableContext, ids: number[], updated: number[] = []): Promise<void> {
     if (!ids.length && !updated.length) return;
     this.db.rowsChanged(context.table.id);
+    // Its undo trashes the new rows (rows an upsert updated stay as they are).
+    if (ids.length) this.actions.record('import_rows', { tableId: context.table.id, rowIds: ids } satisfies CreateRowsParams, this.actionPlace(context));
     if (!updated.length && ids.length <= IMPORT_ROWS_CREATED_MAX) {
       this.db.record('rows.created', { tableId: context.table.id, rowIds: ids, beforeRowId: null, rows: await this.rowsByIds(context, ids) });
     } else {
@@ -370,23 +388,36 @@ export class RowsService {
       // Baserow's REST row updates, single or batch, are all `update_rows` actions.
       await this.history.record(user, context, { action: 'update_rows', rowsBefore: before, rows, fieldIds });
       this.db.record('rows.updated', { tableId, rowIds: ids, rowsBefore: before, updatedFieldIds: fieldIds, rows, visibleBefore });
+      const params: UpdateRowsParams = { tableId, fieldIds, before: writtenCells(context, this.types, before, fieldIds), after: writtenCells(context, this.types, rows, fieldIds) };
+      this.actions.record(single ? 'update_row' : 'update_rows', params, this.actionPlace(context));
       return { rows: this.shaped(context, rows, userFieldNames), updatedFieldIds: fieldIds };
     });
   }
 
   async move(user: UserEntity, tableId: number, rowId: number, beforeId: number | null, userFieldNames: boolean): Promise<RowJson> {
+    return this.place(user, tableId, rowId, async () => (await this.newOrders(tableId, 1, beforeId))[0], userFieldNames);
+  }
+
+  /** A move's undo or redo: the row goes back to the order it had (decimal text). */
+  async moveToOrder(user: UserEntity, tableId: number, rowId: number, order: string): Promise<void> {
+    await this.place(user, tableId, rowId, async () => parseOrder(order), false);
+  }
+
+  private async place(user: UserEntity, tableId: number, rowId: number, orderOf: () => Promise<bigint>, userFieldNames: boolean): Promise<RowJson> {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
       const session = await this.cascade.begin(context);
       const before = await this.existingRows(context, [rowId], true);
       const visibleBefore = await this.cascade.visibleBefore(context, [rowId]);
-      const [order] = await this.newOrders(tableId, 1, beforeId);
+      const order = await orderOf();
       await this.rows.setOrder(tableId, rowId, order, user.id);
       // Lookups through links order the linked rows by their order: theirs follow the move.
       await this.cascade.run(session, context, [rowId], 'all');
       this.db.rowsChanged(tableId);
       const rows = await this.rowsByIds(context, [rowId]);
       this.db.record('rows.updated', { tableId, rowIds: [rowId], rowsBefore: before, updatedFieldIds: [], rows, visibleBefore });
+      const params: MoveRowParams = { tableId, rowId, orderBefore: String(before[0].order), orderAfter: String(rows[0].order) };
+      this.actions.record('move_row', params, this.actionPlace(context));
       return this.shaped(context, rows, userFieldNames)[0];
     });
   }
@@ -413,6 +444,23 @@ export class RowsService {
   private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id);
+      const trashItemId = await this.trashIn(user, context, ids, single);
+      const params: DeleteRowsParams = { tableId, rowIds: ids, trashItemId };
+      this.actions.record(single ? 'delete_row' : 'delete_rows', params, this.actionPlace(context));
+    });
+  }
+
+  /**
+   * Moves rows to the trash (a delete, or the undo of a create); answers the trash entry's item:
+   * the row's id (`row`) or the batch's (`rows`).
+   */
+  async trashRows(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<number> {
+    return this.db.run(async () => this.trashIn(user, await this.contexts.require(tableId, user.id), ids, single));
+  }
+
+  private async trashIn(user: UserEntity, context: TableContext, ids: number[], single: boolean): Promise<number> {
+    const tableId = context.table.id;
+    return this.db.run(async () => {
       const session = await this.cascade.begin(context);
       const rows = await this.existingRows(context, ids, single);
       const visibleBefore = await this.cascade.visibleBefore(context, ids);
@@ -420,11 +468,12 @@ export class RowsService {
       await this.cascade.run(session, context, ids, 'all');
       const names = this.trashNames(context, rows);
       const entry = { workspaceId: context.workspaceId, applicationId: context.table.databaseId, parentId: tableId, parentName: context.table.name, names };
-      if (single) await this.trash.record(user, { ...entry, type: 'row', itemId: ids[0], name: String(ids[0]) });
-      else await this.trash.record(user, { ...entry, type: 'rows', itemId: (await this.trash.saveTrashedRows(tableId, ids)).id, name: ' ' });
+      const itemId = single ? ids[0] : (await this.trash.saveTrashedRows(tableId, ids)).id;
+      await this.trash.record(user, { ...entry, type: single ? 'row' : 'rows', itemId, name: single ? String(ids[0]) : ' ' });
       this.db.rowsChanged(tableId);
       await this.history.record(user, context, { action: single ? 'delete_row' : 'delete_rows', rowsBefore: rows });
       this.db.record('rows.deleted', { tableId, rowIds: ids, rows, visibleBefore });
+      return itemId;
     });
   }
 

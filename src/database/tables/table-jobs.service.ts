@@ -24,7 +24,7 @@ export class TableJobsService {
       async (progress) => {
         const initial = input.data ? tableFromData(input.data, input.firstRowHeader) : EXAMPLE_TABLE;
         // Each chunk reports progress, which notices a cancel: the hidden table is then dropped.
-        const table = await this.tables.createTable(database, input.name, initial, user.id, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) }));
+        const table = await this.tables.createTable(database, input.name, initial, user.id, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) }), true);
         return { table_id: table.id };
       },
     );

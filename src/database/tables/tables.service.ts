@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
 import { ApplicationsService } from '../../applications/applications.service';
 import type { ApplicationEntity } from '../../applications/application.entity';
 import { HiddenBuilds, LongWrite } from '../../core/database/long-write';
@@ -79,6 +81,7 @@ export class TablesService {
     private readonly fieldRepo: FieldRepository,
     private readonly trash: TrashService,
     private readonly serializer: DatabaseSerializer,
+    private readonly actions: ActionLog,
   ) {}
 
   useDefaultViews(factory: DefaultViewFactory): void {
@@ -104,7 +107,7 @@ export class TablesService {
   async create(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader?: boolean }): Promise<TableJson> {
     const database = await this.requireDatabase(user, databaseId);
     const initial = input.data ? tableFromData(input.data, input.firstRowHeader ?? false) : EXAMPLE_TABLE;
-    return serializeTable(await this.createTable(database, input.name, initial, user.id));
+    return serializeTable(await this.createTable(database, input.name, initial, user.id, undefined, true));
   }
 
   /**
@@ -115,18 +118,29 @@ export class TablesService {
    * in chunks, each its own transaction, then shown in one last short transaction that records
    * `table.created`. A failure or a cancel (`written` throws) drops the hidden table.
    */
-  createTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
-    return HiddenBuilds.run(() => this.buildTable(database, name, initial, userId, written));
+  createTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten, asAction = false): Promise<TableEntity> {
+    return HiddenBuilds.run(() => this.buildTable(database, name, initial, userId, written, asAction));
   }
 
-  private async buildTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written?: RowsWritten): Promise<TableEntity> {
+  /** `create_table` (a user's table, not one made with its database or the example workspace), in the transaction that shows it. */
+  private created(table: TableEntity, database: ApplicationEntity, asAction: boolean): void {
+    this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
+    if (asAction) this.recordAction('create_table', database.id, database.workspaceId, { tableId: table.id });
+  }
+
+  /** Records a table action of the database (scope `application<id>`). */
+  private recordAction(type: string, databaseId: number, workspaceId: number, params: Record<string, unknown>): void {
+    this.actions.record(type, { databaseId, ...params }, { scope: ActionScopes.application(databaseId), workspaceId });
+  }
+
+  private async buildTable(database: ApplicationEntity, name: string, initial: InitialTable, userId: number | null, written: RowsWritten | undefined, asAction: boolean): Promise<TableEntity> {
     // Rows that fit in one chunk are written with the table, in one transaction.
     const size = this.long.rowsPerChunk(initial.fields.length);
     if (!this.long.chunked || initial.rows.length <= size) {
       return this.db.run(async () => {
         const { table, context, fields } = await this.startTable(database, name, initial.fields, userId, false);
         await this.insertInitialRows(context, fields, initial.cells ? initial.rows.map(initial.cells) : initial.rows, userId);
-        this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
+        this.created(table, database, asAction);
         return table;
       });
     }
@@ -146,7 +160,7 @@ export class TablesService {
       return await this.db.run(async () => {
         const shown = { ...table, trashed: false, order: (await this.repo.maxOrder(database.id)) + 1 };
         await this.repo.update(table.id, { trashed: false, order: shown.order });
-        this.db.record('table.created', { tableId: table.id, databaseId: database.id, workspaceId: database.workspaceId });
+        this.created(shown, database, asAction);
         return shown;
       });
     } catch (error) {
@@ -221,6 +235,7 @@ export class TablesService {
       if (name === undefined) return table;
       await this.repo.update(table.id, { name });
       this.db.record('table.updated', { tableId, databaseId: table.databaseId, workspaceId });
+      this.recordAction('update_table', table.databaseId, workspaceId, { tableId, before: table.name, after: name });
       return { ...table, name };
     });
     return serializeTable(table);
@@ -253,6 +268,7 @@ export class TablesService {
         this.db.record('field.deleted', { fieldId: link.id, tableId: link.tableId, relatedFieldIds: related.map((f) => f.id) });
       }
       this.db.record('table.deleted', { tableId, databaseId: table.databaseId, workspaceId });
+      this.recordAction('delete_table', table.databaseId, workspaceId, { tableId });
     });
   }
 
@@ -268,6 +284,7 @@ export class TablesService {
       for (const id of all) await this.repo.update(id, { order: positions.get(id) ?? 0 });
       const ordered = [...all].sort((a, b) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || a - b);
       this.db.record('tables.reordered', { databaseId, workspaceId: database.workspaceId, tableIds: ordered });
+      this.recordAction('order_tables', databaseId, database.workspaceId, { before: all, after: tableIds });
     });
   }
 
@@ -299,6 +316,7 @@ export class TablesService {
         Object.assign(copy, { name: `${original.table.name} ${number}`, order, trashed: false });
         await this.repo.update(copy.id, { name: copy.name, order, trashed: false });
         this.db.record('table.created', { tableId: copy.id, databaseId: copy.databaseId, workspaceId: original.workspaceId });
+        this.recordAction('duplicate_table', copy.databaseId, original.workspaceId, { tableId: copy.id, originalTableId: original.table.id });
       },
     });
     return table;

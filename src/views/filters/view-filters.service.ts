@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { validationError } from '../../core/errors/api-error';
 import { checkObject, FieldSpec } from '../../core/validation/field';
@@ -48,7 +50,13 @@ export class ViewFiltersService {
     private readonly fields: FieldRepository,
     private readonly filterTypes: FilterTypeRegistry,
     private readonly compiler: FilterCompiler,
+    private readonly actions: ActionLog,
   ) {}
+
+  /** A filter action (`create_view_filter`…), scope `view<id>`; `filter` as a create body would give it. */
+  private recordAction(type: string, view: { id: number }, context: { workspaceId: number }, params: Record<string, unknown>): void {
+    this.actions.record(type, { viewId: view.id, ...params }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
+  }
 
   private filterSpecs(partial: boolean): Record<string, FieldSpec> {
     return {
@@ -112,6 +120,7 @@ export class ViewFiltersService {
       if (!filter) throw ViewFilterErrors.groupDoesNotExist();
       await this.selection.bump([view.id]);
       this.db.record('view_filter.created', { viewId: view.id, tableId: view.tableId, id: filter.id });
+      this.recordAction('create_view_filter', view, context, { id: filter.id, filter: filterBody(filter) });
       return { filter, context };
     });
     return this.filterJson(filter, context);
@@ -134,6 +143,7 @@ export class ViewFiltersService {
       await this.repo.update(filter.id, changes);
       await this.selection.bump([view.id]);
       this.db.record('view_filter.updated', { viewId: view.id, tableId: view.tableId, id: filter.id });
+      this.recordAction('update_view_filter', view, context, { id: filter.id, before: filterBody(filter), body });
       return { filter: { ...filter, ...changes }, context };
     });
     return this.filterJson(filter, context);
@@ -141,8 +151,9 @@ export class ViewFiltersService {
 
   async delete(user: UserEntity, filterId: number): Promise<void> {
     await this.db.run(async () => {
-      const { filter, view } = await this.requireFilter(filterId, user.id);
+      const { filter, view, context } = await this.requireFilter(filterId, user.id);
       await this.repo.delete([filter.id]);
+      this.recordAction('delete_view_filter', view, context, { id: filter.id, filter: filterBody(filter) });
       await this.selection.bump([view.id]);
       this.db.record('view_filter.deleted', { viewId: view.id, tableId: view.tableId, id: filter.id });
     });
@@ -209,4 +220,9 @@ export class ViewFiltersService {
       this.db.record('view_filter_group.deleted', { viewId: view.id, tableId: view.tableId, id: group.id });
     });
   }
+}
+
+/** A saved filter as a create (or update) body gives it: what its undo and redo send again. */
+function filterBody(filter: ViewFilterEntity): Record<string, unknown> {
+  return { field: filter.fieldId, type: filter.type, value: filter.value, group: filter.groupId ?? null };
 }

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ApiError } from '../../core/errors/api-error';
 import type { FieldSpec } from '../../core/validation/field';
@@ -53,6 +55,7 @@ export class ViewSortsService {
     private readonly viewTypes: ViewTypeRegistry,
     private readonly selection: ViewSelectionService,
     private readonly fields: FieldRepository,
+    private readonly actions: ActionLog,
   ) {
     const common = (partial: boolean): Record<string, FieldSpec> => ({
       field: { kind: 'id', required: !partial },
@@ -124,7 +127,9 @@ export class ViewSortsService {
       if (!item) throw kind.alreadyExists();
       await this.selection.bump([view.id]);
       this.db.record(`${kind.event}.created`, { viewId: view.id, tableId: view.tableId, id: item.id });
-      return kind.json(item as never);
+      const json = kind.json(item as never);
+      this.recordAction(kind, 'create', context, view.id, { id: item.id, json });
+      return json;
     });
   }
 
@@ -148,16 +153,24 @@ export class ViewSortsService {
       if (Object.keys(changes).length && !(await this.repo.update(kind.entity, item.id, changes as never))) throw kind.alreadyExists();
       await this.selection.bump([view.id]);
       this.db.record(`${kind.event}.updated`, { viewId: view.id, tableId: view.tableId, id: item.id });
+      this.recordAction(kind, 'update', context, view.id, { id: item.id, before: kind.json(item as never), body });
       return kind.json({ ...item, ...changes } as never);
     });
   }
 
   async delete(kind: Kind, user: UserEntity, id: number): Promise<void> {
     await this.db.run(async () => {
-      const { item, view } = await this.requireItem(kind, id, user.id);
+      const { item, view, context } = await this.requireItem(kind, id, user.id);
       await this.repo.delete(kind.entity, [item.id]);
+      this.recordAction(kind, 'delete', context, view.id, { id: item.id, json: kind.json(item as never) });
       await this.selection.bump([view.id]);
       this.db.record(`${kind.event}.deleted`, { viewId: view.id, tableId: view.tableId, id: item.id });
     });
+  }
+
+  /** `create_view_sort`, `update_view_group`… (Baserow's names: a group-by is a "view group"), scope `view<id>`. */
+  private recordAction(kind: Kind, verb: 'create' | 'update' | 'delete', context: { workspaceId: number }, viewId: number, params: Record<string, unknown>): void {
+    const type = `${verb}_${kind === this.sorts ? 'view_sort' : 'view_group'}`;
+    this.actions.record(type, { viewId, ...params }, { scope: ActionScopes.view(viewId), workspaceId: context.workspaceId });
   }
 }

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { TrashService } from '../../trash/trash.service';
+import { ViewsService } from '../../views/views.service';
+import { NO_INCLUDES } from '../../views/view-json.service';
+import type { ActionContext, ActionType } from '../action-type';
+
+/**
+ * The view actions (Baserow's `contrib/database/views/actions.py`): creating, duplicating,
+ * deleting and ordering views (scope `table<id>`), updating one (scope `view<id>`), undone and
+ * redone through the views service and the trash, with the views' own messages.
+ */
+
+interface ViewParams {
+  tableId: number;
+  viewId: number;
+}
+
+/** A view that came to be (created, duplicated): its undo trashes it, its redo restores it. */
+@Injectable()
+abstract class NewViewActionType implements ActionType<ViewParams> {
+  abstract readonly type: string;
+
+  constructor(
+    private readonly views: ViewsService,
+    private readonly trash: TrashService,
+  ) {}
+
+  async undo(params: ViewParams, { user }: ActionContext): Promise<void> {
+    await this.views.delete(user, params.viewId);
+  }
+
+  async redo(params: ViewParams, { user }: ActionContext): Promise<void> {
+    await this.trash.restore(user, { trash_item_type: 'view', trash_item_id: params.viewId });
+  }
+}
+
+@Injectable()
+export class CreateViewActionType extends NewViewActionType {
+  readonly type = 'create_view';
+}
+
+@Injectable()
+export class DuplicateViewActionType extends NewViewActionType {
+  readonly type = 'duplicate_view';
+}
+
+@Injectable()
+export class DeleteViewActionType implements ActionType<ViewParams> {
+  readonly type = 'delete_view';
+
+  constructor(
+    private readonly views: ViewsService,
+    private readonly trash: TrashService,
+  ) {}
+
+  async undo(params: ViewParams, { user }: ActionContext): Promise<void> {
+    await this.trash.restore(user, { trash_item_type: 'view', trash_item_id: params.viewId });
+  }
+
+  async redo(params: ViewParams, { user }: ActionContext): Promise<void> {
+    await this.views.delete(user, params.viewId);
+  }
+}
+
+interface UpdateViewParams extends ViewParams {
+  before: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+@Injectable()
+export class UpdateViewActionType implements ActionType<UpdateViewParams> {
+  readonly type = 'update_view';
+
+  constructor(private readonly views: ViewsService) {}
+
+  async undo(params: UpdateViewParams, { user }: ActionContext): Promise<void> {
+    await this.views.update(user, params.viewId, params.before, NO_INCLUDES);
+  }
+
+  async redo(params: UpdateViewParams, { user }: ActionContext): Promise<void> {
+    await this.views.update(user, params.viewId, params.body, NO_INCLUDES);
+  }
+}
+
+interface OrderViewsParams {
+  tableId: number;
+  before: number[];
+  after: number[];
+}
+
+@Injectable()
+export class OrderViewsActionType implements ActionType<OrderViewsParams> {
+  readonly type = 'order_views';
+
+  constructor(private readonly views: ViewsService) {}
+
+  async undo(params: OrderViewsParams, { user }: ActionContext): Promise<void> {
+    await this.views.order(user, params.tableId, await this.live(user, params.tableId, params.before));
+  }
+
+  async redo(params: OrderViewsParams, { user }: ActionContext): Promise<void> {
+    await this.views.order(user, params.tableId, await this.live(user, params.tableId, params.after));
+  }
+
+  /** The ids still views of the table (one deleted since is left out of the order). */
+  private async live(user: ActionContext['user'], tableId: number, ids: number[]): Promise<number[]> {
+    const views = new Set((await this.views.list(user, tableId, { includes: NO_INCLUDES })).map((view) => view.id as number));
+    return ids.filter((id) => views.has(id));
+  }
+}
+
+export const VIEW_ACTION_TYPES = [CreateViewActionType, DuplicateViewActionType, DeleteViewActionType, UpdateViewActionType, OrderViewsActionType];

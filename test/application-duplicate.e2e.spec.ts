@@ -77,6 +77,8 @@ describe('application duplication', () => {
     const apps = (await api('GET', `/api/applications/workspace/${db.workspaceId}/`)).body;
     const hash = (id: number) => createHash('sha256').update(String(id)).digest('hex');
     expect(await bobTab.waitFor('applications_reordered')).toEqual({ type: 'applications_reordered', workspace_id: db.workspaceId, order: apps.map((a: any) => hash(a.id)) });
+    // The requesting tab hears only that its job started (every tab of its creator does, as in Baserow).
+    expect(await adaTab.waitFor('job_started')).toMatchObject({ job: { id: job.id, type: 'duplicate_application', state: 'started' } });
     await expectNone(adaTab, eveTab, bobTab);
   });
 

@@ -21,6 +21,27 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('http://localhost:8000');
   });
 
+  it("reads Baserow's e-mail notification settings: every minute, 50/1000/5000 users per run, midnight UTC on Mondays", () => {
+    expect(loadConfig({ DATA_DIR: dir }).emailNotifications).toEqual({
+      enabled: true,
+      intervalSeconds: 60,
+      limitInstant: 50,
+      limitDaily: 1000,
+      limitWeekly: 5000,
+      dailyHourOfDay: 0,
+      weeklyDayOfWeek: 0,
+      maxListedPerEmail: 10,
+      autoRetryAfterSeconds: null,
+      shareUrl: 'http://localhost:8000',
+    });
+    expect(loadConfig({ DATA_DIR: dir, BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB: '*/5 * * * *' }).emailNotifications.intervalSeconds).toBe(300);
+    expect(loadConfig({ DATA_DIR: dir, BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB: '*/5 * * * *', EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '2' }).emailNotifications.intervalSeconds).toBe(2);
+    expect(() => loadConfig({ DATA_DIR: dir, BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB: '0 * * * 1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, BASEROW_EMAIL_NOTIFICATIONS_DAILY_HOUR_OF_DAY: '24' })).toThrow(ConfigError);
+    expect(loadConfig({ DATA_DIR: dir, BASEROW_EMAIL_NOTIFICATIONS_ENABLED: 'false' }).emailNotifications.enabled).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir }).staleMentionsCleanupMinutes).toBe(360);
+  });
+
   it('reads SQLite with 2 worker threads by default, SQLITE_READ_WORKERS=0 on the one connection, never with workers in memory', () => {
     expect(loadConfig({ DATA_DIR: dir }).sqliteReadWorkers).toBe(2);
     expect(loadConfig({ DATA_DIR: dir, SQLITE_READ_WORKERS: '0' }).sqliteReadWorkers).toBe(0);

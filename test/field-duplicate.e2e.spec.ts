@@ -94,6 +94,7 @@ describe('field duplication', () => {
     expect(await bobTab.waitFor('field_updated')).toEqual({ type: 'field_updated', field_id: related.id, field: related, related_fields: [] });
     // The requesting tab gets no field_created (related fields of other tables go to everyone, as for any field creation).
     expect((await adaTab.waitFor('field_updated')).field_id).toBe(related.id);
+    expect(await adaTab.waitFor('job_started')).toMatchObject({ job: { type: 'duplicate_field', state: 'started' } });
     await expectNone(adaTab, eveTab);
     [bobTab, adaTab, eveTab].forEach((c: WsClient) => c.close());
 

@@ -19,6 +19,8 @@ interface Received {
 let smtp: SMTPServer;
 let smtpPort: number;
 const received: Received[] = [];
+/** Recipients the SMTP server refuses (a mail server that is down for them). */
+const refused = new Set<string>();
 let db: TestDatabase;
 let t: TestApp;
 
@@ -64,6 +66,9 @@ beforeAll(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      callback(refused.has(address.address) ? Object.assign(new Error('Mailbox unavailable'), { responseCode: 450 }) : undefined);
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -160,5 +165,37 @@ describe('summary mails', () => {
     expect(mailsTo(daily.email)).toHaveLength(1);
     await sender.run(new Date(midnight.getTime() + 24 * 3_600_000));
     expect(mailsTo(daily.email)).toHaveLength(2);
+  });
+
+  it('keeps a mail the SMTP server refused and sends it at a later run', async () => {
+    const sender = t.app.get(NotificationEmailSender);
+    const workspace = (await t.request('GET', '/api/workspaces/', { token: owner.token })).body[0].id;
+    const invitee = await signUp(t, 'Late');
+    refused.add(owner.email);
+    const before = mailsTo(owner.email).length;
+    await addMember(t, owner, invitee, workspace);
+    await sender.run();
+    expect(mailsTo(owner.email)).toHaveLength(before);
+    refused.delete(owner.email);
+    await sender.run();
+    const mail = mailsTo(owner.email)[before];
+    expect(mail.subject).toBe('You have 1 new notification - Baserow');
+    expect(mail.text).toContain('Late accepted your invitation to collaborate on');
+    await sender.run();
+    expect(mailsTo(owner.email)).toHaveLength(before + 1);
+  });
+
+  it('mails a user once when two senders (two instances) take their mail at the same time', async () => {
+    const sender = t.app.get(NotificationEmailSender);
+    const workspace = (await t.request('GET', '/api/workspaces/', { token: owner.token })).body[0].id;
+    const invitee = await signUp(t, 'Twice');
+    refused.add(owner.email);
+    const before = mailsTo(owner.email).length;
+    await addMember(t, owner, invitee, workspace);
+    refused.delete(owner.email);
+    // The claim is in the database: a second sender finds the user taken, as another instance would.
+    await Promise.all([sender.sendTo(owner.id), sender.sendTo(owner.id), sender.sendTo(owner.id)]);
+    expect(mailsTo(owner.email)).toHaveLength(before + 1);
+    expect(mailsTo(owner.email)[before].text).toContain('Twice accepted your invitation');
   });
 });

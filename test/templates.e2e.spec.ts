@@ -129,6 +129,8 @@ describe('templates shipped in templates/', () => {
     const [database] = job.installed_applications;
     expect(database).toMatchObject({ name: 'CRM', type: 'database' });
     expect(await bobTab.waitFor('application_created')).toEqual({ type: 'application_created', application: (await api('GET', `/api/applications/${database.id}/`, bob.token)).body });
+    // The requesting tab hears only that its job started (every tab of its creator does, as in Baserow).
+    expect(await adaTab.waitFor('job_started')).toMatchObject({ job: { id: res.body.id, type: 'install_template', state: 'started' } });
     await expectNone(adaTab, eveTab);
     [bobTab, adaTab, eveTab].forEach((c) => c.close());
 

@@ -24,6 +24,12 @@ const UNCACHED_TABLES = new Set([
   // A webhook's call log and the outbox of calls to make, written with row changes and deliveries.
   'database_tablewebhookcall',
   'database_webhookdelivery',
+  // What a write did (undo, audit), and the notifications and mentions it caused: no cache reads them.
+  'core_action',
+  'notification',
+  'notification_recipient',
+  'notification_email_state',
+  'database_richtextfieldmention',
 ]);
 
 const READ = /^\s*(SELECT|PRAGMA|EXPLAIN|SHOW|SET|VALUES)\b/i;

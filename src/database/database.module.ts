@@ -49,6 +49,7 @@ import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { TableEntity } from './table.entity';
 import { SQLITE_FUNCTIONS_MODULE } from './formula/sqlite';
 import { CollaboratorNotifications } from './fields/collaborator-notifications';
+import { RowNotifications } from './fields/row-notifications';
 import { RichTextMentionNotifications } from './fields/rich-text-mentions';
 import { RichTextFieldMentionEntity } from './fields/rich-text-mention.entity';
 
@@ -93,6 +94,7 @@ import { RichTextFieldMentionEntity } from './fields/rich-text-mention.entity';
     SearchIndexRepository,
     SearchIndexService,
     CollaboratorNotifications,
+    RowNotifications,
     RichTextMentionNotifications,
     ...FIELD_TYPES,
     ...FILTER_TYPES,

@@ -1,11 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ApplicationEntity } from '../../applications/application.entity';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { DomainEvent, RowSnapshot } from '../../core/events/domain-events';
-import { NotificationsService, NotifyInput } from '../../notifications/notifications.service';
-import { RowReader } from '../rows/row-reader';
 import { TableContextService } from '../table-context';
 import { fieldColumn } from './field-type';
+import { RowCellNotice, RowNotifications } from './row-notifications';
 
 interface Change {
   /** The row before the transaction (null: created in it) and as the transaction left it. */
@@ -30,8 +28,7 @@ export class CollaboratorNotifications implements OnModuleInit {
   constructor(
     private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
-    private readonly reader: RowReader,
-    private readonly notifications: NotificationsService,
+    private readonly rowNotifications: RowNotifications,
   ) {}
 
   onModuleInit(): void {
@@ -59,12 +56,11 @@ export class CollaboratorNotifications implements OnModuleInit {
   private async flush(events: readonly DomainEvent[]): Promise<void> {
     const tables = this.changes(events);
     if (!tables.size) return;
-    const inputs: NotifyInput[] = [];
     for (const [tableId, rows] of tables) {
       const context = await this.contexts.ofTable(tableId);
       const fields = context?.fields.filter((f) => f.type === 'multiple_collaborators' && f.properties.notify_user_when_added !== false) ?? [];
       if (!context || !fields.length) continue;
-      const added: { fieldId: number; rowId: number; userIds: number[]; senderId: number | null }[] = [];
+      const added: RowCellNotice[] = [];
       for (const field of fields) {
         const key = fieldColumn(field);
         for (const { before, after, senderId } of rows.values()) {
@@ -73,30 +69,8 @@ export class CollaboratorNotifications implements OnModuleInit {
           if (userIds.length) added.push({ fieldId: field.id, rowId: after.id, userIds, senderId });
         }
       }
-      if (!added.length) continue;
-      const names = await this.reader.primaryValues(context, [...new Set(added.map((a) => a.rowId))]);
-      const database = await this.db.manager.getRepository(ApplicationEntity).findOne({ where: { id: context.table.databaseId }, select: { id: true, name: true } });
-      for (const a of added) {
-        inputs.push({
-          userIds: a.userIds,
-          type: 'collaborator_added_to_row',
-          workspaceId: context.workspaceId,
-          senderId: a.senderId,
-          // Only members can be in the cell; one who left since is not notified.
-          membersOnly: true,
-          data: {
-            database_id: context.table.databaseId,
-            database_name: database?.name ?? '',
-            table_id: tableId,
-            table_name: context.table.name,
-            field_id: a.fieldId,
-            field_name: context.byId.get(a.fieldId)!.name,
-            row_id: a.rowId,
-            row_name: names[String(a.rowId)] || `unnamed row ${a.rowId}`,
-          },
-        });
-      }
+      // Only members can be in the cell; one who left since is not notified.
+      await this.rowNotifications.notify(context, 'collaborator_added_to_row', added, { membersOnly: true });
     }
-    await this.notifications.notifyUsersGrouped(inputs);
   }
 }

@@ -1,14 +1,12 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { In, IsNull, LessThanOrEqual } from 'typeorm';
-import { ApplicationEntity } from '../../applications/application.entity';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { DomainEvent, RowSnapshot } from '../../core/events/domain-events';
-import { NotificationsService, NotifyInput } from '../../notifications/notifications.service';
 import { WorkspaceUserEntity } from '../../workspaces/workspace.entity';
-import { RowReader } from '../rows/row-reader';
 import { TableContextService } from '../table-context';
 import { fieldColumn } from './field-type';
+import { RowCellNotice, RowNotifications } from './row-notifications';
 import { RichTextFieldMentionEntity } from './rich-text-mention.entity';
 
 interface Written {
@@ -37,8 +35,7 @@ export class RichTextMentionNotifications implements OnModuleInit {
   constructor(
     private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
-    private readonly reader: RowReader,
-    private readonly notifications: NotificationsService,
+    private readonly rowNotifications: RowNotifications,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -71,7 +68,6 @@ export class RichTextMentionNotifications implements OnModuleInit {
   private async flush(events: readonly DomainEvent[]): Promise<void> {
     const tables = this.written(events);
     if (!tables.size) return;
-    const inputs: NotifyInput[] = [];
     for (const [tableId, rows] of tables) {
       const context = await this.contexts.ofTable(tableId);
       const rich = context?.fields.filter((f) => f.type === 'long_text' && f.properties.long_text_enable_rich_text) ?? [];
@@ -80,7 +76,7 @@ export class RichTextMentionNotifications implements OnModuleInit {
       const members = new Set(
         (await this.db.manager.getRepository(WorkspaceUserEntity).find({ where: { workspaceId: context.workspaceId }, select: { userId: true } })).map((m) => m.userId),
       );
-      const added: { fieldId: number; rowId: number; userIds: number[]; senderId: number | null }[] = [];
+      const added: RowCellNotice[] = [];
       for (const field of rich) {
         const touched = [...rows.values()].filter((w) => !w.fieldIds || w.fieldIds.has(field.id));
         if (!touched.length) continue;
@@ -97,28 +93,7 @@ export class RichTextMentionNotifications implements OnModuleInit {
           if (fresh.length) added.push({ fieldId: field.id, rowId: row.id, userIds: fresh, senderId });
         }
       }
-      if (!added.length) continue;
-      const names = await this.reader.primaryValues(context, [...new Set(added.map((a) => a.rowId))]);
-      const database = await this.db.manager.getRepository(ApplicationEntity).findOne({ where: { id: context.table.databaseId }, select: { id: true, name: true } });
-      for (const a of added) {
-        inputs.push({
-          userIds: a.userIds,
-          type: 'user_mention_in_rich_text_field',
-          workspaceId: context.workspaceId,
-          senderId: a.senderId,
-          data: {
-            database_id: context.table.databaseId,
-            database_name: database?.name ?? '',
-            table_id: tableId,
-            table_name: context.table.name,
-            field_id: a.fieldId,
-            field_name: context.byId.get(a.fieldId)!.name,
-            row_id: a.rowId,
-            row_name: names[String(a.rowId)] || `unnamed row ${a.rowId}`,
-          },
-        });
-      }
+      await this.rowNotifications.notify(context, 'user_mention_in_rich_text_field', added);
     }
-    await this.notifications.notifyUsersGrouped(inputs);
   }
 }

@@ -16,8 +16,12 @@ import { inflatingXlsx, longCellCsv, manyRows, wideCsv } from './support/stall-i
  * when it does not answer), so that work it may still be stuck on does not spill into the next one.
  */
 
-/** The longest a measured request may wait while an offending request runs. */
-const STALL_BOUND_MS = 250;
+/**
+ * The longest a measured request may wait while an offending request runs. Each reproduction
+ * stalled the others for seconds before its fix; fixed, the worst waits are 20-150 ms here, and a
+ * loaded CI machine, several times slower at moments, has shown 270 ms (250 ms was the bound).
+ */
+const STALL_BOUND_MS = 400;
 /** How often the measuring client sends its health check and its row create. */
 const PROBE_PERIOD_MS = 100;
 /** How long one case's offending work may take (requests and jobs) before the case fails. */

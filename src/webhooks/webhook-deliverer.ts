@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { OnEvent } from '@nestjs/event-emitter';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { Dialect } from '../core/database/dialect';
+import type { DomainEvent } from '../core/events/domain-events';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { CallResult, WebhookCaller } from './webhook-caller';
@@ -66,8 +67,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /** Calls were queued here: claimed now, unless each of their webhooks has a call in flight (its end claims the next). */
   @OnEvent('webhook.calls_queued')
-  queued(): void {
+  queued(event: DomainEvent<'webhook.calls_queued'>): void {
+    if (event.payload.webhookIds.every((id) => this.inFlight.has(id))) return;
     this.poke();
   }
 

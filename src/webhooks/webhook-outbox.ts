@@ -40,6 +40,6 @@ export class WebhookOutbox implements OnModuleInit {
     }
     if (!calls.length) return;
     await this.repo.queue(calls, new Date());
-    this.db.record('webhook.calls_queued', { count: calls.length });
+    this.db.record('webhook.calls_queued', { webhookIds: [...new Set(calls.map((call) => call.webhookId))] });
   }
 }

@@ -104,7 +104,7 @@ export interface DomainEventMap {
   'row_comment.deleted': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   'row_comment.restored': { tableId: number; rowId: number; comment: RowCommentSnapshot };
   /** Webhook calls were queued in the outbox: the deliverer of this instance sends them now. */
-  'webhook.calls_queued': { count: number };
+  'webhook.calls_queued': { webhookIds: number[] };
   /** `includeOrigin`: the mode was set for the user by the server (their first comment on the row): every socket of theirs hears of it. */
   'row_comments.notification_mode_updated': { userId: number; tableId: number; rowId: number; mode: string; includeOrigin?: boolean };
   /**

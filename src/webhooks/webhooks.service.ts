@@ -1,11 +1,9 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors, ErrorTree, FieldError, validationError } from '../core/errors/api-error';
-import { isPublicAddress, urlProblem } from '../core/http/guarded-fetch';
+import { checkedAddress, urlProblem } from '../core/http/guarded-fetch';
 import { truncateMiddle } from '../core/text/truncate';
 import { TableContext, TableContextService } from '../database/table-context';
 import type { UserEntity } from '../users/user.entity';
@@ -167,14 +165,10 @@ export class WebhooksService {
     const problem = urlProblem(url);
     if (problem) throw invalid(problem);
     if (this.config.webhooks.allowPrivateAddress) return;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-    } catch {
+    // The guarded fetcher's own check (it runs again, and pins the address, at each call and redirect).
+    await checkedAddress(new URL(url).hostname, false).catch(() => {
       throw invalid('Invalid URL');
-    }
-    if (!addresses.length || addresses.some((address) => !isPublicAddress(address))) throw invalid('Invalid URL');
+    });
   }
 
   /** Header names and values a call may carry: `detail.headers` lists what is wrong (Baserow's codes). */

@@ -94,7 +94,8 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
   throw new UrlNotReachableError('Too many redirects.');
 }
 
-async function checkedAddress(hostname: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
+/** The address a host name is connected to: its first, once every one it resolves to is allowed. */
+export async function checkedAddress(hostname: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await dnsLookup(host, { all: true, verbatim: true });
   if (addresses.length === 0) throw new UrlNotReachableError('The host has no address.');

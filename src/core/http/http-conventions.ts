@@ -4,6 +4,7 @@ import express from 'express';
 import { RequestContext } from '../context/request-context';
 import { ApiError, PlainHttpError } from '../errors/api-error';
 import { answerAfterBody } from './drain-body';
+import { queryFlag } from '../validation/field';
 import { RouteTable } from './route-table';
 
 /**
@@ -105,9 +106,8 @@ export const requestContext: RequestHandler = (req, _res, next) => {
   RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents }, next);
 };
 
-/** Absent or empty means true; otherwise only y, yes, t, true, on and 1 (any case) do, as Baserow reads it (never a 400). */
+/** Absent or empty means true; otherwise Baserow's flag values (any case, trimmed): never a 400. */
 export function sendWebhookEventsParam(value: unknown): boolean {
-  const text = (Array.isArray(value) ? value[value.length - 1] : value) as unknown;
-  if (typeof text !== 'string' || text.trim() === '') return true;
-  return ['y', 'yes', 't', 'true', 'on', '1'].includes(text.trim().toLowerCase());
+  const text = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof text !== 'string' || queryFlag(text.trim());
 }

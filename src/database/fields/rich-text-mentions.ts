@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { In, IsNull, LessThanOrEqual } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -31,7 +31,9 @@ export function richTextMentions(content: unknown): number[] {
  * ones are remembered for BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES.
  */
 @Injectable()
-export class RichTextMentionNotifications implements OnModuleInit {
+export class RichTextMentionNotifications implements OnModuleInit, OnModuleDestroy {
+  private cleanup: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly contexts: TableContextService,
@@ -41,6 +43,19 @@ export class RichTextMentionNotifications implements OnModuleInit {
 
   onModuleInit(): void {
     this.db.beforeCommit((events) => this.flush(events));
+    // Removed mentions past their time go in the background; a write only drops those of the rows it compares.
+    const interval = this.config.staleMentionsCleanupMinutes * 60_000;
+    this.cleanup = setInterval(() => void this.db.run(() => this.mentions.delete({ markedForDeletionAt: LessThanOrEqual(this.staleBefore()) })).catch(() => undefined), interval);
+    this.cleanup.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.cleanup) clearInterval(this.cleanup);
+  }
+
+  /** Mentions removed before this are forgotten: put back, they notify again. */
+  private staleBefore(): Date {
+    return new Date(Date.now() - this.config.staleMentionsCleanupMinutes * 60_000);
   }
 
   private get mentions() {
@@ -72,7 +87,7 @@ export class RichTextMentionNotifications implements OnModuleInit {
       const context = await this.contexts.ofTable(tableId);
       const rich = context?.fields.filter((f) => f.type === 'long_text' && f.properties.long_text_enable_rich_text) ?? [];
       if (!context || !rich.length) continue;
-      await this.mentions.delete({ markedForDeletionAt: LessThanOrEqual(new Date(Date.now() - this.config.staleMentionsCleanupMinutes * 60_000)) });
+      const staleBefore = this.staleBefore();
       const members = new Set(
         (await this.db.manager.getRepository(WorkspaceUserEntity).find({ where: { workspaceId: context.workspaceId }, select: { userId: true } })).map((m) => m.userId),
       );
@@ -80,7 +95,10 @@ export class RichTextMentionNotifications implements OnModuleInit {
       for (const field of rich) {
         const touched = [...rows.values()].filter((w) => !w.fieldIds || w.fieldIds.has(field.id));
         if (!touched.length) continue;
-        const existing = await this.mentions.find({ where: { tableId, fieldId: field.id, rowId: In(touched.map((w) => w.row.id)) } });
+        const recorded = await this.mentions.find({ where: { tableId, fieldId: field.id, rowId: In(touched.map((w) => w.row.id)) } });
+        const stale = recorded.filter((m) => m.markedForDeletionAt && m.markedForDeletionAt <= staleBefore);
+        if (stale.length) await this.mentions.delete({ id: In(stale.map((m) => m.id)) });
+        const existing = recorded.filter((m) => !stale.includes(m));
         for (const { row, senderId } of touched) {
           const now = richTextMentions(row[fieldColumn(field)]).filter((id) => members.has(id));
           const before = existing.filter((m) => m.rowId === row.id);

@@ -39,10 +39,10 @@ export const InvitationErrors = {
     new ApiError('ERROR_HOSTNAME_IS_NOT_ALLOWED', 400, 'Only the hostname of the web frontend is allowed.'),
 };
 
-/** The base URL of a link sent by mail must point at this instance's own host. */
-export function checkBaseUrl(baseUrl: string, publicUrl: string): void {
+/** The base URL of a link sent by mail must point at the web client's host (PUBLIC_WEB_FRONTEND_URL, default PUBLIC_URL). */
+export function checkBaseUrl(baseUrl: string, webFrontendUrl: string): void {
   try {
-    if (new URL(baseUrl).hostname !== new URL(publicUrl).hostname) throw new Error();
+    if (new URL(baseUrl).hostname !== new URL(webFrontendUrl).hostname) throw new Error();
   } catch {
     throw InvitationErrors.hostnameNotAllowed();
   }
@@ -90,7 +90,7 @@ export class InvitationsService {
         throw InvitationErrors.tooManyPending();
       }
       // Baserow checks the link's host last, when it sends the mail (the transaction rolls back).
-      checkBaseUrl(input.base_url, this.config.publicUrl);
+      checkBaseUrl(input.base_url, this.config.webFrontendUrl);
       const saved = await this.repo.saveInvitation({
         ...(existing ?? { createdOn: new Date() }),
         workspaceId,

@@ -19,7 +19,6 @@ import {
 import { sortBy, WorkspacesService } from './workspaces.service';
 
 const INVITATION = 'workspace_invitation';
-export const MAX_PENDING_INVITATIONS = 1000;
 
 export const InvitationErrors = {
   doesNotExist: () =>
@@ -86,7 +85,8 @@ export class InvitationsService {
       const members = await this.repo.members([workspaceId]);
       if (members.some((m) => m.user.email === email)) throw InvitationErrors.userAlreadyMember();
       const existing = await this.repo.findInvitationByEmail(workspaceId, email);
-      if (!existing && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= MAX_PENDING_INVITATIONS) {
+      const max = this.config.maxPendingWorkspaceInvites;
+      if (!existing && max > 0 && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= max) {
         throw InvitationErrors.tooManyPending();
       }
       // Baserow checks the link's host last, when it sends the mail (the transaction rolls back).

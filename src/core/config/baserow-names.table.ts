@@ -89,7 +89,15 @@ function secretOnce(env: Env, plain: string, fromFile: string): string | undefin
   return isSet(env, plain) ? env[plain] : undefined;
 }
 
-const DATABASE_PARTS = ['DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_NAME', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_PASSWORD_FILE'];
+const DATABASE_NOTES: Record<string, string> = {
+  DATABASE_HOST: 'host (default `db`)',
+  DATABASE_PORT: 'port (default `5432`)',
+  DATABASE_NAME: 'database (default `baserow`)',
+  DATABASE_USER: 'user (default `baserow`)',
+  DATABASE_PASSWORD: 'password (default `baserow`)',
+  DATABASE_PASSWORD_FILE: 'a file holding the password',
+};
+const DATABASE_PARTS = Object.keys(DATABASE_NOTES);
 
 /** Baserow's DATABASES["default"] from DATABASE_* (its defaults: baserow:baserow@db:5432/baserow) as a URL. */
 const database: Built = {
@@ -104,7 +112,15 @@ const database: Built = {
   },
 };
 
-const REDIS_PARTS = ['REDIS_HOST', 'REDIS_PORT', 'REDIS_USER', 'REDIS_PASSWORD', 'REDIS_PASSWORD_FILE', 'REDIS_PROTOCOL'];
+const REDIS_NOTES: Record<string, string> = {
+  REDIS_HOST: 'host (default `redis`)',
+  REDIS_PORT: 'port (default `6379`)',
+  REDIS_USER: 'user (default none)',
+  REDIS_PASSWORD: 'password (default none)',
+  REDIS_PASSWORD_FILE: 'a file holding the password',
+  REDIS_PROTOCOL: '`redis` (default) or `rediss` (TLS)',
+};
+const REDIS_PARTS = Object.keys(REDIS_NOTES);
 
 /** Baserow's REDIS_URL from REDIS_* ({protocol}://{user}:{password}@{host}:{port}/0; host redis, port 6379). */
 const redis: Built = {
@@ -165,12 +181,12 @@ export const BASEROW_NAMES: BaserowName[] = [
   // PostgreSQL.
   same('DATABASE_URL', 'PostgreSQL URL; wins over DATABASE_*, as in Baserow', 'url'),
   ...DATABASE_PARTS.map((name) =>
-    alias(name, 'DATABASE_URL', 'url', `part of the PostgreSQL URL built as Baserow does (default ${databaseDefault(name)})`, { build: database, inertWhen: unless('DATABASE_URL') }),
+    alias(name, 'DATABASE_URL', 'url', `${DATABASE_NOTES[name]}: part of the PostgreSQL URL, built as Baserow does`, { build: database, inertWhen: unless('DATABASE_URL') }),
   ),
   // Redis.
   same('REDIS_URL', 'Redis URL; wins over REDIS_*, as in Baserow', 'url'),
   ...REDIS_PARTS.map((name) =>
-    alias(name, 'REDIS_URL', 'url', `part of the Redis URL built as Baserow does (default ${redisDefault(name)})`, { build: redis, inertWhen: unless('REDIS_URL') }),
+    alias(name, 'REDIS_URL', 'url', `${REDIS_NOTES[name]}: part of the Redis URL, built as Baserow does`, { build: redis, inertWhen: unless('REDIS_URL') }),
   ),
   // Mail.
   alias('EMAIL_SMTP', 'SMTP_HOST', 'text', 'on (any value but false/0/no/off): send through SMTP (EMAIL_SMTP_HOST, default localhost:25); unset or off: mails are logged', {
@@ -195,7 +211,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   alias('AWS_SECRET_ACCESS_KEY_FILE_PATH', 'S3_SECRET_ACCESS_KEY', 'text', 'a file holding the S3 secret key', { inertWhen: withoutBucket, convert: file }),
   alias('AWS_S3_REGION_NAME', 'S3_REGION', 'text', 'S3 region', { inertWhen: withoutBucket }),
   alias('AWS_S3_ENDPOINT_URL', 'S3_ENDPOINT', 'url', 'S3-compatible endpoint (MinIO, R2…)', { inertWhen: withoutBucket }),
-  alias('AWS_S3_CUSTOM_DOMAIN', 'S3_PUBLIC_URL', 'url', 'files are linked at https://<domain>/<key>, unsigned', { inertWhen: withoutBucket, convert: customDomain }),
+  alias('AWS_S3_CUSTOM_DOMAIN', 'S3_PUBLIC_URL', 'url', 'files are linked at `https://<domain>/<key>`, unsigned', { inertWhen: withoutBucket, convert: customDomain }),
   alias('AWS_S3_URL_PROTOCOL', 'S3_PUBLIC_URL', 'url', 'scheme of AWS_S3_CUSTOM_DOMAIN (default https:)', {
     inertWhen: (env) => withoutBucket(env) ?? (isSet(env, 'AWS_S3_CUSTOM_DOMAIN') ? null : 'AWS_S3_CUSTOM_DOMAIN is not set'),
     convert: customDomain,
@@ -203,7 +219,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   alias('AWS_QUERYSTRING_EXPIRE', 'S3_SIGNED_URL_EXPIRY_SECONDS', 'int', 'seconds a signed file URL is valid', { inertWhen: withoutBucket }),
   alias('AWS_S3_ADDRESSING_STYLE', 'S3_FORCE_PATH_STYLE', 'bool', 'path: path-style URLs; virtual: host-style; auto: the default', { inertWhen: withoutBucket, convert: addressingStyle }),
   {
-    ...none('files are private to the bucket here: set AWS_S3_CUSTOM_DOMAIN (or S3_PUBLIC_URL) for unsigned links', 'AWS_QUERYSTRING_AUTH')[0],
+    ...none('file links are signed here unless AWS_S3_CUSTOM_DOMAIN (or S3_PUBLIC_URL) gives a public address', 'AWS_QUERYSTRING_AUTH')[0],
     harmless: isTrue,
   },
   ...none(
@@ -239,7 +255,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   same('MINUTES_UNTIL_ACTION_CLEANED_UP', 'minutes an action can be undone', 'int'),
   same('OLD_ACTION_CLEANUP_INTERVAL_MINUTES', 'minutes between deletions of old actions', 'int'),
   same('DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', 'refuse anonymous WebSocket connections', 'bool'),
-  alias('BASEROW_PERIODIC_FIELD_UPDATE_CRONTAB', 'FORMULA_NOW_REFRESH_MINUTES', 'int', 'how often now()/today() formulas are computed again ("*/N * * * *" only)', {
+  alias('BASEROW_PERIODIC_FIELD_UPDATE_CRONTAB', 'FORMULA_NOW_REFRESH_MINUTES', 'int', 'how often `now()`/`today()` formulas are computed again (`*/N * * * *` only)', {
     convert: crontabMinutes,
   }),
   alias('BASEROW_BACKEND_LOG_LEVEL', 'LOG_LEVEL', 'text', 'lowest log level (ERROR, WARNING, INFO, DEBUG, TRACE)', { convert: logLevel }),
@@ -254,7 +270,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   ].map((name) => same(name, 'database webhooks', 'int')),
   same('BASEROW_WEBHOOKS_ALLOW_PRIVATE_ADDRESS', 'webhooks may call private addresses ("false" means false here)', 'bool'),
   same('BASEROW_EMAIL_NOTIFICATIONS_ENABLED', 'notification mails are sent', 'bool'),
-  same('BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB', 'how often instant summaries go out ("*/N * * * *" only)'),
+  same('BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB', 'how often instant summaries go out (`* * * * *` or `*/N * * * *` only)'),
   ...[
     'BASEROW_EMAIL_NOTIFICATIONS_LIMIT_INSTANT',
     'BASEROW_EMAIL_NOTIFICATIONS_LIMIT_DAILY',
@@ -265,6 +281,8 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_MAX_NOTIFICATIONS_LISTED_PER_EMAIL',
   ].map((name) => same(name, 'notification mails', 'int')),
   same('BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 'minutes a removed mention is remembered', 'int'),
+  same('BASEROW_MAX_PENDING_WORKSPACE_INVITES', 'pending invitations a workspace may have (Rowspace: 1000; 0: no limit, Baserow\'s default)', 'int'),
+  { ...none('fixed at 100 here (`limit` of unique_row_values)', 'BASEROW_UNIQUE_ROW_VALUES_SIZE_LIMIT')[0], harmless: (value) => value === '100' },
   // No effect here.
   ...none(
     ONE_PROCESS,
@@ -289,7 +307,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   { ...none('migrations always run at start-up here', 'MIGRATE_ON_STARTUP')[0], harmless: isTrue },
   { ...none('there is no debug mode here', 'BASEROW_BACKEND_DEBUG')[0], harmless: isFalse },
   ...none('set TRUST_PROXY so X-Forwarded-* of your proxy is believed', 'BASEROW_ENABLE_SECURE_PROXY_SSL_HEADER'),
-  ...none('read replicas are not supported: everything goes to DATABASE_URL', ['DATABASE_READ_<n>_*', /^DATABASE_READ_/]),
+  ...none('read replicas are not supported: everything goes to DATABASE_URL', ['DATABASE_READ_*', /^DATABASE_READ_/]),
   ...none('no connection options here beyond DATABASE_URL (its query string)', 'DATABASE_OPTIONS'),
   ...none(
     NO_CELERY,
@@ -387,8 +405,6 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_CONCURRENT_USER_REQUESTS_THROTTLE_TIMEOUT',
     'BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT',
     'BASEROW_MAX_EMAILS_PER_MINUTE',
-    'BASEROW_MAX_PENDING_WORKSPACE_INVITES',
-    'BASEROW_UNIQUE_ROW_VALUES_SIZE_LIMIT',
     'BASEROW_AUTO_INDEX_VIEW_ENABLED',
     'BASEROW_AUTO_INDEX_LOCK_EXPIRY',
     'BASEROW_PERIODIC_FIELD_UPDATE_TIMEOUT_MINUTES',
@@ -405,11 +421,3 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_MAX_FILE_IMPORT_ERROR_COUNT',
   ),
 ];
-
-function databaseDefault(name: string): string {
-  return { DATABASE_HOST: 'db', DATABASE_PORT: '5432', DATABASE_NAME: 'baserow', DATABASE_USER: 'baserow', DATABASE_PASSWORD: 'baserow', DATABASE_PASSWORD_FILE: 'none' }[name]!;
-}
-
-function redisDefault(name: string): string {
-  return { REDIS_HOST: 'redis', REDIS_PORT: '6379', REDIS_USER: 'none', REDIS_PASSWORD: 'none', REDIS_PASSWORD_FILE: 'none', REDIS_PROTOCOL: 'redis (or rediss)' }[name]!;
-}

@@ -12,9 +12,17 @@ export type { BaserowName } from './baserow-names.table';
  */
 export interface BaserowReading {
   env: Env;
-  unused: string[];
+  unused: Unused[];
   /** Rowspace variable → the Baserow variable(s) its value came from (to name them in errors). */
   origins: Map<string, string>;
+}
+
+/** A set variable without effect: a name Rowspace does not support, or one another variable overrides. */
+export interface Unused {
+  name: string;
+  why: string;
+  /** A name the table says Rowspace does not read (the warning drops it if loadConfig read it after all). */
+  unsupported: boolean;
 }
 
 /** Values compared in Rowspace's form, so `https://x/` and `https://X` or `yes` and `true` agree. */
@@ -38,7 +46,7 @@ function normalized(kind: BaserowName['kind'], value: string): string {
 }
 
 export function readBaserowNames(env: Env): BaserowReading {
-  const unused: string[] = [];
+  const unused: Unused[] = [];
   /** Rowspace variable → candidate values, each with the variable(s) it came from. */
   const candidates = new Map<string, { from: string; value: string; kind: BaserowName['kind'] }[]>();
   const inert = new Set<string>();
@@ -46,12 +54,12 @@ export function readBaserowNames(env: Env): BaserowReading {
   for (const row of BASEROW_NAMES) {
     for (const name of matchingNames(row, env)) {
       if (row.setting === null) {
-        if (!row.harmless?.(env[name]!.trim())) unused.push(`${name} (${row.note})`);
+        if (!row.harmless?.(env[name]!.trim())) unused.push({ name, why: row.note, unsupported: true });
         continue;
       }
       const reason = row.inertWhen?.(env);
       if (reason) {
-        unused.push(`${name} (no effect: ${reason})`);
+        unused.push({ name, why: reason, unsupported: false });
         inert.add(name);
         continue;
       }
@@ -107,6 +115,9 @@ function smtpSwitch(env: Env, out: Env, origins: Map<string, string>): void {
     if (isSet(env, 'SMTP_HOST')) throw new ConfigError('EMAIL_SMTP and SMTP_HOST are both set, to different values: EMAIL_SMTP is off, SMTP_HOST sends mails through SMTP; set only one of them.');
     return;
   }
+  if (out.SMTP_SECURE === 'true' && out.SMTP_REQUIRE_TLS === 'true') {
+    throw new ConfigError('EMAIL_SMTP_USE_SSL and EMAIL_SMTP_USE_TLS are mutually exclusive: set only one of them.');
+  }
   if (!isSet(out, 'SMTP_HOST')) {
     out.SMTP_HOST = 'localhost';
     origins.set('SMTP_HOST', 'EMAIL_SMTP');
@@ -126,16 +137,30 @@ export function smtpOn(env: Env): boolean {
  * Set variables that look like Baserow's (BASEROW_*, CELERY_*) but are in neither the table nor
  * read by loadConfig (`read`): an unknown or misspelt name, listed in the warning too.
  */
-export function unknownBaserowNames(env: Env, read: Set<string>): string[] {
+export function unknownBaserowNames(env: Env, read: Set<string>): Unused[] {
   const known = (key: string) => BASEROW_NAMES.some((row) => (row.pattern ? row.pattern.test(key) : row.name === key));
   return Object.keys(env)
     .filter((key) => /^(BASEROW_|CELERY_)/.test(key) && isSet(env, key) && !read.has(key) && !known(key))
     .sort()
-    .map((key) => `${key} (not a setting Rowspace knows)`);
+    .map((name) => ({ name, why: 'not a setting Rowspace knows', unsupported: true }));
 }
 
 /** The one start-up warning naming every set variable that has no effect here; null when there is none. */
 export function unusedSettingsWarning(unused: string[]): string | null {
   if (!unused.length) return null;
   return `These environment variables have no effect in Rowspace: ${unused.join('; ')}.`;
+}
+
+/** The README's table of Baserow's names (test/config.spec.ts checks that the README holds it). */
+export function baserowNamesMarkdown(): string {
+  const setting = (row: BaserowName) => (row.setting === null ? 'no effect' : row.setting === row.name ? 'same name' : `\`${row.setting}\``);
+  // Names without effect for one reason share a line.
+  const groups: BaserowName[][] = [];
+  for (const row of BASEROW_NAMES) {
+    const last = groups.at(-1);
+    if (last && row.setting === null && last[0].setting === null && last[0].note === row.note) last.push(row);
+    else groups.push([row]);
+  }
+  const rows = groups.map((group) => `| ${group.map((row) => `\`${row.name}\``).join(', ')} | ${setting(group[0])} | ${group[0].note} |`);
+  return ['| Baserow variable | Rowspace setting | here |', '|---|---|---|', ...rows].join('\n');
 }

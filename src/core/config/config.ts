@@ -30,6 +30,8 @@ export interface AppConfig {
   /** Set variables that have no effect here, each with why (Baserow names, see baserow-names.table.ts); main.ts logs them once. */
   unusedSettings: string[];
   accountDeletionGraceDays: number;
+  /** Pending invitations a workspace may have (Baserow's BASEROW_MAX_PENDING_WORKSPACE_INVITES; 0: no limit). */
+  maxPendingWorkspaceInvites: number;
   /** Failed sign-ins allowed per (client address, e-mail), per e-mail and per address within the window. */
   loginMaxFailuresPerIpAndEmail: number;
   loginMaxFailuresPerEmail: number;
@@ -313,7 +315,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   });
   try {
     const config = readConfig(watched);
-    return { ...config, unusedSettings: [...baserow.unused, ...unknownBaserowNames(env, read)] };
+    // A name the table calls unsupported that loadConfig reads after all is not unused: the test of the table fails instead.
+    const unused = [...baserow.unused.filter((u) => !(u.unsupported && read.has(u.name))), ...unknownBaserowNames(env, read)];
+    return { ...config, unusedSettings: unused.map((u) => `${u.name} (${u.unsupported ? '' : 'no effect: '}${u.why})`) };
   } catch (error) {
     // A bad value that came under a Baserow name is reported under that name.
     const key = error instanceof ConfigError ? /^[A-Z][A-Z0-9_]*/.exec(error.message)?.[0] : undefined;
@@ -345,6 +349,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     webFrontendUrl: (url(env, 'PUBLIC_WEB_FRONTEND_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
+    maxPendingWorkspaceInvites: int(env, 'BASEROW_MAX_PENDING_WORKSPACE_INVITES', 1000, 0),
     loginMaxFailuresPerIpAndEmail: int(env, 'LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL', 10, 1),
     loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 50, 1),
     loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 500, 1),

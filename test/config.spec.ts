@@ -122,9 +122,9 @@ describe("Baserow's configuration names", () => {
     [{ BASEROW_WEBHOOKS_MAX_PER_TABLE: '3' }, (c) => c.webhooks.maxPerTable, 3],
     [{ BASEROW_MAX_PENDING_WORKSPACE_INVITES: '0' }, (c) => c.maxPendingWorkspaceInvites, 0],
     [
-      { DATABASE_HOST: 'pg.internal', DATABASE_PORT: '6543', DATABASE_NAME: 'rows', DATABASE_USER: 'app@corp', DATABASE_PASSWORD: 'p:ss/word' },
+      { DATABASE_HOST: 'pg.internal', DATABASE_PORT: '6543', DATABASE_NAME: 'rows', DATABASE_USER: 'app@corp', DATABASE_PASSWORD: 'p:ss/word', DATABASE_OPTIONS: '{"sslmode": "require"}' },
       (c) => c.databaseUrl,
-      'postgresql://app%40corp:p%3Ass%2Fword@pg.internal:6543/rows',
+      'postgresql://app%40corp:p%3Ass%2Fword@pg.internal:6543/rows?sslmode=require',
     ],
     [{ REDIS_HOST: 'cache', REDIS_PORT: '6380', REDIS_USER: 'app', REDIS_PASSWORD: 's3cret', REDIS_PROTOCOL: 'rediss' }, (c) => c.redisUrl, 'rediss://app:s3cret@cache:6380/0'],
     [
@@ -185,6 +185,15 @@ describe("Baserow's configuration names", () => {
     expect(both.unusedSettings).toEqual(['DATABASE_HOST (no effect: DATABASE_URL is set and wins, as in Baserow)', 'DATABASE_PASSWORD (no effect: DATABASE_URL is set and wins, as in Baserow)']);
     expect(load({}).databaseUrl).toBeNull();
     expect(() => load({ DATABASE_HOST: 'pg', DATABASE_PORT: 'five' })).toThrow(/DATABASE_PORT must be a port number/);
+    // DATABASE_OPTIONS: the driver's options go in the query string; one it would not apply stops the start.
+    expect(load({ DATABASE_HOST: 'pg', DATABASE_OPTIONS: '{"sslmode": "verify-full", "application_name": "rows app"}' }).databaseUrl).toBe(
+      'postgresql://baserow:baserow@pg:5432/baserow?sslmode=verify-full&application_name=rows+app',
+    );
+    expect(() => load({ DATABASE_HOST: 'pg', DATABASE_OPTIONS: '{"keepalives": 1}' })).toThrow(/DATABASE_OPTIONS: keepalives is not supported here/);
+    expect(() => load({ DATABASE_HOST: 'pg', DATABASE_OPTIONS: 'sslmode=require' })).toThrow(/DATABASE_OPTIONS must be a JSON object/);
+    expect(load({ DATABASE_URL: 'postgresql://u@h/d', DATABASE_OPTIONS: '{"sslmode": "require"}' }).unusedSettings).toEqual([
+      'DATABASE_OPTIONS (no effect: DATABASE_URL is set and wins, as in Baserow)',
+    ]);
   });
 
   it('builds the Redis URL from REDIS_* (protocol redis or rediss), and REDIS_URL wins over them', () => {

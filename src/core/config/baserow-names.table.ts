@@ -96,8 +96,31 @@ const DATABASE_NOTES: Record<string, string> = {
   DATABASE_USER: 'user (default `baserow`)',
   DATABASE_PASSWORD: 'password (default `baserow`)',
   DATABASE_PASSWORD_FILE: 'a file holding the password',
+  DATABASE_OPTIONS: 'JSON of connection options (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`, `application_name`)',
 };
 const DATABASE_PARTS = Object.keys(DATABASE_NOTES);
+
+/** The options of Baserow's DATABASE_OPTIONS (libpq's, passed to psycopg) that the PostgreSQL driver here reads from the URL. */
+const DATABASE_OPTIONS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'application_name'];
+
+/** DATABASE_OPTIONS as the URL's query string; an option the driver would not apply is refused, not dropped. */
+function databaseOptions(env: Env): string {
+  if (!isSet(env, 'DATABASE_OPTIONS')) return '';
+  let options: unknown;
+  try {
+    options = JSON.parse(env.DATABASE_OPTIONS!);
+  } catch {
+    throw new ConfigError(`DATABASE_OPTIONS must be a JSON object, got "${env.DATABASE_OPTIONS}".`);
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ConfigError('DATABASE_OPTIONS must be a JSON object.');
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(options)) {
+    if (!DATABASE_OPTIONS.includes(key)) throw new ConfigError(`DATABASE_OPTIONS: ${key} is not supported here (only ${DATABASE_OPTIONS.join(', ')}).`);
+    if (typeof value !== 'string' && typeof value !== 'number') throw new ConfigError(`DATABASE_OPTIONS: ${key} must be a string.`);
+    query.set(key, String(value));
+  }
+  return query.size ? `?${query}` : '';
+}
 
 /** Baserow's DATABASES["default"] from DATABASE_* (its defaults: baserow:baserow@db:5432/baserow) as a URL. */
 const database: Built = {
@@ -108,7 +131,7 @@ const database: Built = {
     if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new ConfigError(`DATABASE_PORT must be a port number, got "${port}".`);
     const password = secretOnce(env, 'DATABASE_PASSWORD', 'DATABASE_PASSWORD_FILE') ?? 'baserow';
     const auth = `${encodeURIComponent(get('DATABASE_USER', 'baserow'))}:${encodeURIComponent(password)}`;
-    return `postgresql://${auth}@${hostPart(get('DATABASE_HOST', 'db'))}:${port}/${encodeURIComponent(get('DATABASE_NAME', 'baserow'))}`;
+    return `postgresql://${auth}@${hostPart(get('DATABASE_HOST', 'db'))}:${port}/${encodeURIComponent(get('DATABASE_NAME', 'baserow'))}${databaseOptions(env)}`;
   },
 };
 
@@ -308,7 +331,6 @@ export const BASEROW_NAMES: BaserowName[] = [
   { ...none('there is no debug mode here', 'BASEROW_BACKEND_DEBUG')[0], harmless: isFalse },
   ...none('set TRUST_PROXY so X-Forwarded-* of your proxy is believed', 'BASEROW_ENABLE_SECURE_PROXY_SSL_HEADER'),
   ...none('read replicas are not supported: everything goes to DATABASE_URL', ['DATABASE_READ_*', /^DATABASE_READ_/]),
-  ...none('no connection options here beyond DATABASE_URL (its query string)', 'DATABASE_OPTIONS'),
   ...none(
     NO_CELERY,
     'BASEROW_CELERY_BEAT_STARTUP_DELAY',

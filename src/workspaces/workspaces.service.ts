@@ -40,6 +40,7 @@ export const WorkspaceErrors = {
 };
 
 /** Workspaces, their members and the ADMIN/MEMBER rules every other module checks through. */
+import { SettingsService } from '../settings/settings.service';
 @Injectable()
 export class WorkspacesService {
   constructor(
@@ -48,6 +49,7 @@ export class WorkspacesService {
     private readonly trash: TrashService,
     private readonly notifications: NotificationsService,
     private readonly actions: ActionLog,
+    private readonly settings: SettingsService,
   ) {}
 
   /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
@@ -98,8 +100,12 @@ export class WorkspacesService {
     return row ? serializeMember(row) : null;
   }
 
-  /** Creates a workspace with the user as its ADMIN, last in the user's order. */
+  /**
+   * Creates a workspace with the user as its ADMIN, last in the user's order. With
+   * `allow_global_workspace_creation` off only staff may (Baserow's setting_operation manager).
+   */
   async create(user: UserEntity, name: string): Promise<WorkspaceEntity> {
+    if (!user.isStaff && !(await this.settings.get()).allowGlobalWorkspaceCreation) throw Errors.permissionDenied();
     return this.db.run(async () => {
       const workspace = await this.repo.createWorkspace(name);
       await this.addMember(workspace.id, user.id, 'ADMIN');

@@ -33,7 +33,7 @@ export class UpdateSettingsDto {
   @Field({ kind: 'bool', required: false })
   show_baserow_help_request?: boolean;
 
-  @Field({ kind: 'object', required: false, nullable: true, check: userFileCheck, description: 'A user file `{"name"}` placed next to the logo, or null.' })
+  @Field({ kind: 'any', required: false, nullable: true, check: userFileCheck, description: 'A user file `{"name"}` placed next to the logo, or null.' })
   co_branding_logo?: { name: string } | null;
 
   @Field({

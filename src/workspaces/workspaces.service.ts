@@ -222,6 +222,21 @@ export class WorkspacesService {
     return { kept: workspaceIds.filter((id) => !deleted.includes(id)), deleted };
   }
 
+  /**
+   * The admin delete (Baserow's WorkspacesAdminHandler): the live workspace goes for good, with
+   * its applications' data (`beforeDelete`) and its trash entries; its members are told.
+   * Call inside a unit of work.
+   */
+  async deletePermanently(workspaceId: number, beforeDelete: (workspaceIds: number[]) => Promise<void>): Promise<void> {
+    const workspace = await this.repo.findWorkspace(workspaceId);
+    if (!workspace) throw Errors.workspaceDoesNotExist();
+    const memberUserIds = await this.repo.memberUserIds(workspaceId);
+    await beforeDelete([workspaceId]);
+    await this.repo.deleteWorkspace(workspaceId);
+    await this.trash.forgetEntriesOf({ workspaceId });
+    this.db.record('workspace.permanently_deleted', { workspaceId, memberUserIds });
+  }
+
   /** Removes a membership unless it is the last admin's; members' pages in it are discarded. */
   private async removeMembership(membership: WorkspaceUserEntity): Promise<void> {
     if (membership.permissions === 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {

@@ -289,7 +289,7 @@ describe(`administration (${TEST_DB})`, () => {
     const bobSocket = await connect(t, bob.token);
     sockets.push(bobSocket);
     // Named as the origin: Baserow's admin delete excludes nobody.
-    const res = await t.request('DELETE', `/api/admin/workspaces/${workspace.id}/`, { token: staff.token, headers: { WebSocketId: bobSocket.authentication!.web_socket_id } });
+    const res = await t.request('DELETE', `/api/admin/workspaces/${workspace.id}/`, { token: staff.token, headers: { WebSocketId: bobSocket.webSocketId } });
     expect(res.status).toBe(204);
     expect(await bobSocket.next()).toEqual({ type: 'group_deleted', workspace_id: workspace.id });
     expect((await t.request('GET', `/api/applications/${applications[0].id}/`, { token: bob.token })).status).toBe(404);

@@ -116,7 +116,7 @@ describe(`instance settings (${TEST_DB})`, () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     form.append('file', new Blob([png], { type: 'image/png' }), 'logo.png');
     const upload = await fetch(`${t.url}/api/user-files/upload-file/`, { method: 'POST', headers: { Authorization: `JWT ${staff.token}` }, body: form });
-    const file = await upload.json();
+    const file = (await upload.json()) as { name: string };
     expect(upload.status).toBe(200);
     const res = await patch({ co_branding_logo: { name: file.name } });
     expect(res.status).toBe(200);

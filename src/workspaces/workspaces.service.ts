@@ -7,6 +7,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
+import { SettingsService } from '../settings/settings.service';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -40,7 +41,6 @@ export const WorkspaceErrors = {
 };
 
 /** Workspaces, their members and the ADMIN/MEMBER rules every other module checks through. */
-import { SettingsService } from '../settings/settings.service';
 @Injectable()
 export class WorkspacesService {
   constructor(

@@ -65,6 +65,7 @@ describe(`e-mail verification (${TEST_DB})`, () => {
       SMTP_PORT: String(port),
       FROM_EMAIL: 'rowspace@example.com',
       PUBLIC_URL: 'http://rowspace.test',
+      BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT: '3/h',
       RATE_LIMIT_REQUESTS_PER_USER: '0',
       RATE_LIMIT_REQUESTS_PER_IP: '0',
     });
@@ -96,6 +97,14 @@ describe(`e-mail verification (${TEST_DB})`, () => {
     expect(mailsTo(user.email)).toHaveLength(1);
     const signIn = await t.request('POST', '/api/user/token-auth/', { body: { email: user.email, password: user.password } });
     expect(signIn.body.user.email_verified).toBe(true);
+  });
+
+  it('mails one user at most BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT links, answering the same past it', async () => {
+    const user = await signUp(t, 'Often');
+    for (let i = 0; i < 5; i++) expect((await t.request('POST', '/api/user/send-verify-email/', { body: { email: user.email } })).status).toBe(204);
+    await linkTokenFor(user.email, 3);
+    await settle();
+    expect(mailsTo(user.email)).toHaveLength(3);
   });
 
   it('answers a signed-in caller with the address only', async () => {

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError } from '../core/errors/api-error';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from '../core/http/rate-limiters';
 import { Mailer } from '../core/mail/mailer';
+import { RedisService } from '../core/redis/redis.service';
 import { Signer } from '../core/signing/signer';
 import { UserEntity } from './user.entity';
 import { UserRepository } from './user.repository';
@@ -26,17 +28,32 @@ export const EmailVerificationErrors = {
  */
 @Injectable()
 export class EmailVerificationService {
+  private readonly limiter: RateLimiterAbstract;
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly users: UserRepository,
     private readonly signer: Signer,
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    redis: RedisService,
+  ) {
+    const { calls: points, seconds: duration } = config.sendVerifyEmailRateLimit;
+    const options = { keyPrefix: `${config.redisChannelPrefix}:verify-email`, points, duration };
+    // In Redis when configured: every instance counts the same mails.
+    this.limiter = redis.enabled ? new RateLimiterRedis({ ...options, storeClient: redis.client }) : new RateLimiterMemory(options);
+  }
 
-  /** Mails the link to an unverified user; nothing for a verified one. */
+  /** Mails the link to an unverified user; nothing for a verified one, nor past the rate limit. */
   async sendPending(user: UserEntity): Promise<void> {
     if (user.emailVerified) return;
+    try {
+      await this.limiter.consume(String(user.id));
+    } catch (error) {
+      // Over the limit: not sent, and nothing tells the caller (Baserow's `raise_exception=False`).
+      if (error instanceof RateLimiterRes) return;
+      throw error;
+    }
     const token = this.signer.sign(PURPOSE, { user_id: user.id, email: user.email }, LIFETIME_SECONDS);
     await this.mailer.send({
       to: user.email,

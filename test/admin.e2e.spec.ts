@@ -309,6 +309,14 @@ describe(`administration (${TEST_DB})`, () => {
     const unknown = await admin('DELETE', 'users/999999/');
     expect([unknown.status, unknown.body.error]).toEqual([400, 'USER_ADMIN_UNKNOWN_USER']);
     const workspaceId = (await t.request('GET', '/api/workspaces/', { token: bob.token })).body[0].id;
+    // What Bob made stays or goes with him through the foreign keys: an invitation, a comment, a token.
+    const invitation = { email: 'invitee@example.com', permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' };
+    expect((await t.request('POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, { token: bob.token, body: invitation })).status).toBe(200);
+    const tableId = (await t.request('GET', `/api/database/tables/database/${await databaseOf(t, bob)}/`, { token: bob.token })).body[0].id;
+    const rowId = (await t.request('GET', `/api/database/rows/table/${tableId}/`, { token: bob.token })).body.results[0].id;
+    const comment = { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Bye' }] }] } };
+    expect((await t.request('POST', `/api/row_comments/${tableId}/${rowId}/`, { token: bob.token, body: comment })).status).toBe(200);
+    await databaseToken(t, bob);
     const socket = await connect(t, bob.token);
     sockets.push(socket);
     expect((await admin('DELETE', `users/${bob.id}/`)).status).toBe(204);

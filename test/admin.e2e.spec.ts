@@ -96,6 +96,7 @@ describe(`administration (${TEST_DB})`, () => {
         { date: kiritimati(new Date()), count: 2 },
       ],
     );
+    expect((await admin('GET', 'dashboard/?timezone=')).body.active_users_last_30_days).toBe(3);
     const bad = await admin('GET', 'dashboard/?timezone=Mars/Olympus');
     expect([bad.status, bad.body]).toEqual([400, { error: 'UNKNOWN_TIME_ZONE_ERROR', detail: 'The timezone Mars/Olympus is not supported.' }]);
   });
@@ -238,6 +239,7 @@ describe(`administration (${TEST_DB})`, () => {
     const refusals: [unknown, Record<string, string[]>][] = [
       [{ user: staff.id }, { user: [`Invalid pk "${staff.id}" - object does not exist.`] }],
       [{ user: 999999 }, { user: ['Invalid pk "999999" - object does not exist.'] }],
+      [{ user: 2 ** 31 }, { user: [`Invalid pk "${2 ** 31}" - object does not exist.`] }],
       [{ user: 'abc' }, { user: ['Incorrect type. Expected pk value, received str.'] }],
       [{ user: true }, { user: ['Incorrect type. Expected pk value, received bool.'] }],
       [{ user: null }, { user: ['This field may not be null.'] }],

@@ -6,6 +6,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, PlainHttpError, validationError } from '../core/errors/api-error';
 import { pageLinks } from '../core/http/pagination';
 import { pythonTypeName } from '../core/validation/field';
+import { inIdRange } from '../core/validation/ids';
 import { PasswordHasher } from '../users/password-hasher';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
@@ -185,7 +186,8 @@ export class AdminUsersService {
     if (value === null) throw fail('This field may not be null.');
     const id = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
     if (typeof value === 'boolean' || !Number.isSafeInteger(id)) throw fail(`Incorrect type. Expected pk value, received ${pythonTypeName(value)}.`);
-    const user = await this.users.findById(id);
+    // An id beyond the column's range names nobody (Django's lookup finds nothing).
+    const user = inIdRange(id) ? await this.users.findById(id) : null;
     if (!user || user.isStaff) throw fail(`Invalid pk "${String(value)}" - object does not exist.`);
     this.logger.log(`${actor.email} (${actor.id}) requested an impersonate token for ${user.email} (${user.id}).`);
     return this.auth.tokenAnswer(user, false);

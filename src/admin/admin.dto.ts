@@ -16,7 +16,7 @@ export class AdminListQuery {
 }
 
 export class AdminDashboardQuery {
-  @Field({ kind: 'string', required: false, description: 'An IANA time zone: the days of the per-day counts (UTC when absent).' })
+  @Field({ kind: 'string', required: false, allowBlank: true, description: 'An IANA time zone: the days of the per-day counts (UTC when absent or empty).' })
   timezone?: string;
 }
 

@@ -108,7 +108,7 @@ export class AuthService {
       .run(async () => {
         // Locks the settings row first: concurrent sign-ups count the accounts one after the other.
         await this.settings.closeAdminSignup();
-        const isStaff = (await this.users.count()) === 0;
+        const isStaff = !(await this.users.any());
         const now = new Date();
         const created = await this.users.create({
           email,

@@ -33,6 +33,7 @@ import { TemplatesModule } from './templates/templates.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
+import { AdminModule } from './admin/admin.module';
 
 /**
  * The modules the app is built from. Each declares the entities it owns; the metadata schema's
@@ -65,6 +66,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     TrashTypesModule,
     WebhooksModule,
     ActionTypesModule,
+    AdminModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

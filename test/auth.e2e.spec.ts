@@ -322,8 +322,11 @@ describe('Users & auth: token-auth (§2.3, decision 1)', () => {
     const after = Date.now() / 1000;
     const access = claims(res.body.access_token);
     const refresh = claims(res.body.refresh_token);
+    expect(Object.keys(access).sort()).toEqual(['exp', 'iat', 'jti', 'token_type', 'user_id']);
+    // A sign-in's refresh token carries Baserow's verified_email_claim (read while verification is enforced).
+    expect(Object.keys(refresh).sort()).toEqual(['exp', 'iat', 'jti', 'token_type', 'user_id', 'verified_email_claim']);
+    expect(refresh.verified_email_claim).toBe('enforced');
     for (const c of [access, refresh]) {
-      expect(Object.keys(c).sort()).toEqual(['exp', 'iat', 'jti', 'token_type', 'user_id']);
       expect(c.user_id).toBe(user.id);
       expect(typeof c.jti).toBe('string');
       expect(c.iat as number).toBeGreaterThanOrEqual(Math.floor(before));

@@ -19,8 +19,15 @@ const ROUTE_PASS_TIMEOUT_MS = 5 * 60 * 1000;
  * OpenAPI document (a write route needs a valid body in VALID_BODIES).
  */
 
+/** DRF's IsAdminUser refusal: the body has no error code. */
+const NOT_STAFF: [number, string | undefined] = [403, undefined];
+
 /** What a non-member is answered, when it is not `ERROR_USER_NOT_IN_GROUP` (400). */
-const EXPECTED: Record<string, [number, string]> = {
+const EXPECTED: Record<string, [number, string | undefined]> = {
+  // Staff routes: Bob is not staff (Alice, the instance's first account, is).
+  admin_edit_user: NOT_STAFF,
+  admin_delete_user: NOT_STAFF,
+  admin_delete_workspace: NOT_STAFF,
   get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   // Templates belong to nobody: a view's slug names no template.
   get_template: [404, 'ERROR_TEMPLATE_DOES_NOT_EXIST'],
@@ -45,7 +52,7 @@ const EXPECTED: Record<string, [number, string]> = {
   get_public_view_row: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };
-const DEFAULT_EXPECTED: [number, string] = [400, 'ERROR_USER_NOT_IN_GROUP'];
+const DEFAULT_EXPECTED: [number, string | undefined] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 
 const COMMENT_MESSAGE = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'A comment' }] }] };
 
@@ -184,6 +191,36 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       if (res.status !== status || res.body?.error !== code) problems.push(`${where}: expected ${status} ${code}, got ${res.status} ${res.text.slice(0, 200)}`);
       if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${where}: leaked Alice's data: ${res.text.slice(0, 200)}`);
       if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
+    }
+    expect(problems).toEqual([]);
+  }, ROUTE_PASS_TIMEOUT_MS);
+
+  it('refuses a member who is not staff on every staff route (admin pages, instance settings), showing and changing nothing', async () => {
+    const all = operationsOf((await t.request('GET', '/api/schema.json')).body);
+    const staffRoutes = all.filter((op) => op.path.startsWith('/api/admin/') || ['update_settings', 'get_instance_id'].includes(op.operationId));
+    expect(staffRoutes.map((op) => op.operationId).sort()).toEqual([
+      'admin_create_user',
+      'admin_dashboard',
+      'admin_delete_user',
+      'admin_delete_workspace',
+      'admin_edit_user',
+      'admin_impersonate_user',
+      'admin_list_users',
+      'admin_list_workspaces',
+      'get_instance_id',
+      'update_settings',
+    ]);
+    const problems: string[] = [];
+    for (const op of staffRoutes) {
+      for (const ids of [alice.ids, bob.ids]) {
+        const before = await fingerprint(dataSource);
+        const res = await t.request(op.method, fillPath(op.path, ids), { token: bob.user.token, body: bodyFor(op, alice.ids) });
+        const where = `${op.operationId} ${op.method} ${op.path}`;
+        if (res.status !== 403 || JSON.stringify(res.body) !== JSON.stringify({ detail: 'You do not have permission to perform this action.' })) {
+          problems.push(`${where}: expected 403 not staff, got ${res.status} ${res.text.slice(0, 200)}`);
+        }
+        if ((await fingerprint(dataSource)) !== before) problems.push(`${where}: changed the database`);
+      }
     }
     expect(problems).toEqual([]);
   }, ROUTE_PASS_TIMEOUT_MS);

@@ -47,3 +47,13 @@ export function drfStringError(value: unknown, required: boolean): string | null
   if (value.trim() === '') return 'This field may not be blank.';
   return unsafeCharacterErrors(value)[0]?.error ?? null;
 }
+
+export class SendVerifyEmailDto {
+  @Field({ kind: 'email', description: 'The address to send the verification link to.' })
+  email: string;
+}
+
+export class VerifyEmailDto {
+  @Field({ kind: 'string', description: 'The token of the verification link.' })
+  token: string;
+}

@@ -8,7 +8,7 @@ import { AuthenticatedToken, TokenAuthenticator } from '../tokens/token-authenti
 import { TokenAuthenticationFailure } from '../tokens/tokens.errors';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
-import { AUTH_SCHEMES, AuthScheme, authenticationOf, tokenOperationsOf } from './decorators';
+import { AUTH_SCHEMES, AuthScheme, authenticationOf, OPTIONAL_USER, tokenOperationsOf } from './decorators';
 import { TokenService } from './token.service';
 
 /** Whether a token issued at `iat` (seconds) predates the user's last password change. */
@@ -50,9 +50,13 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const webSocketId = (req.headers['websocketid'] as string | undefined) ?? null;
     RequestContext.setActor(null, webSocketId);
-    if (!schemes.length) return true;
     const header = req.headers.authorization;
     const parts = header?.trim().split(/\s+/) ?? [];
+    if (!schemes.length) {
+      // Another keyword is not a credential DRF's JWT authentication reads: anonymous.
+      if (parts[0] === 'JWT' && this.reflector.get<boolean>(OPTIONAL_USER, context.getHandler())) await this.authenticateJwt(req, parts, webSocketId);
+      return true;
+    }
     if (schemes.includes('PublicView')) {
       req.publicViewToken = publicViewToken(req.headers[AUTH_SCHEMES.PublicView.header.toLowerCase()]);
       // Anything but a JWT is not a credential here (Baserow's only authentication class): anonymous.

@@ -8,6 +8,8 @@ import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuthController } from './auth.controller';
+import { EmailVerificationController } from './email-verification.controller';
+import { StaffGuard } from './staff.guard';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { LoginLimiter } from './login-limiter';
@@ -18,8 +20,8 @@ import { BlacklistedTokenEntity } from './blacklisted-token.entity';
 
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule, LicensesModule, NotificationsModule],
-  controllers: [AuthController],
-  providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService],
-  exports: [AuthGuard, TokenService, TokenRepository],
+  controllers: [AuthController, EmailVerificationController],
+  providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService, StaffGuard],
+  exports: [AuthGuard, AuthService, TokenService, TokenRepository, StaffGuard],
 })
 export class AuthModule {}

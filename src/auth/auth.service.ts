@@ -10,6 +10,7 @@ import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { UserEntity } from '../users/user.entity';
 import { UserRepository } from '../users/user.repository';
+import { EmailVerificationErrors, EmailVerificationService } from '../users/email-verification.service';
 import { normalizeEmail, serializeUser, UserJson } from '../users/user.serializer';
 import { InvitationErrors, InvitationsService } from '../workspaces/invitations.service';
 import { PermissionEntry, PermissionsService } from '../workspaces/permissions.service';
@@ -57,6 +58,7 @@ export class AuthService {
     private readonly signer: Signer,
     private readonly licenses: LicensesService,
     private readonly notifications: NotificationsService,
+    private readonly emailVerification: EmailVerificationService,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
@@ -70,12 +72,13 @@ export class AuthService {
     };
   }
 
-  async tokenAnswer(user: UserEntity): Promise<TokenAnswer> {
+  /** `verifiedEmailClaim`: a sign-in's refresh token carries Baserow's `verified_email_claim` (impersonation's does not). */
+  async tokenAnswer(user: UserEntity, verifiedEmailClaim = true): Promise<TokenAnswer> {
     const access = this.tokens.issue(user.id, 'access');
     return {
       token: access,
       access_token: access,
-      refresh_token: this.tokens.issue(user.id, 'refresh'),
+      refresh_token: this.tokens.issue(user.id, 'refresh', verifiedEmailClaim ? { verified_email_claim: 'enforced' } : {}),
       user_session: this.signer.sign('user_session', { user_id: user.id }),
       ...(await this.userData(user)),
     };
@@ -92,35 +95,46 @@ export class AuthService {
     const email = normalizeEmail(input.email);
     const settings = await this.settings.get();
     const invitationToken = input.workspace_invitation_token || null;
-    if (invitationToken ? !settings.allowSignupsViaWorkspaceInvitations : !settings.allowNewSignups) {
-      throw new ApiError('ERROR_DISABLED_SIGNUP', 400, '');
-    }
     const invitation = invitationToken ? await this.invitations.byToken(invitationToken) : null;
     if (invitation && invitation.email !== email) throw InvitationErrors.emailMismatch();
+    // Baserow's rule: open sign-ups, or an invitation while invited people may sign up.
+    if (!settings.allowNewSignups && !(invitation && settings.allowSignupsViaWorkspaceInvitations)) {
+      throw new ApiError('ERROR_DISABLED_SIGNUP', 400, '');
+    }
     if (await this.users.findByEmail(email)) throw emailExists();
     const passwordHash = await this.hasher.hash(input.password);
+    const workspaceCreation = settings.allowGlobalWorkspaceCreation;
     const user = await this.db
       .run(async () => {
+        // Locks the settings row first: concurrent sign-ups count the accounts one after the other.
+        await this.settings.closeAdminSignup();
+        const isStaff = !(await this.users.any());
+        const now = new Date();
         const created = await this.users.create({
           email,
           firstName: input.name,
           passwordHash,
           language: input.language,
-          isStaff: (await this.users.count()) === 0,
+          isStaff,
           isActive: true,
           emailVerified: invitation != null,
-          completedOnboarding: invitation != null,
+          // Nothing to onboard into when the user joins a workspace or may not create one.
+          completedOnboarding: invitation != null || !(workspaceCreation || isStaff),
           completedGuidedTours: [],
-          dateJoined: new Date(),
+          dateJoined: now,
+          // Signing up signs in (Baserow's `user_signed_in` after creation): an active user.
+          lastLogin: now,
         });
         if (invitation) await this.invitations.join(created, invitation);
-        else await this.example.create(created);
+        else if (workspaceCreation || isStaff) await this.example.create(created);
         return created;
       })
       .catch((error) => {
         throw isUniqueViolation(error) ? emailExists() : error;
       });
-    return input.authenticate ? this.tokenAnswer(user) : { user: serializeUser(user) };
+    if (settings.emailVerification !== 'no_verification' && !user.emailVerified) await this.emailVerification.sendPending(user);
+    // Enforced verification: no tokens until the address is verified.
+    return input.authenticate && settings.emailVerification !== 'enforced' ? this.tokenAnswer(user) : { user: serializeUser(user) };
   }
 
   /** token-auth: `email` (or legacy `username`, which wins when both are sent) and `password`. Only failures are rate limited. */
@@ -148,6 +162,20 @@ export class AuthService {
     }
     if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
     await this.limiter.recordSuccess(email, ip);
+    return this.signIn(user);
+  }
+
+  /**
+   * The end of every sign-in (password, verified e-mail link), as Baserow's `log_in_user`:
+   * with enforced verification an unverified user is mailed a link and, unless staff, refused;
+   * then the last login is recorded and a scheduled deletion cancelled.
+   */
+  async signIn(user: UserEntity): Promise<TokenAnswer> {
+    if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    if ((await this.settings.get()).emailVerification === 'enforced' && !user.emailVerified) {
+      await this.emailVerification.sendPending(user);
+      if (!user.isStaff) throw EmailVerificationErrors.required();
+    }
     await this.db.run(async () => {
       const restored = user.deletionScheduledAt != null;
       user.lastLogin = new Date();
@@ -177,6 +205,9 @@ export class AuthService {
     const user = await this.users.findById(claims.user_id);
     if (!user || !user.isActive || user.deletionScheduledAt || issuedBeforePasswordChange(user, claims.iat)) throw invalidRefreshToken();
     if (await this.tokenRepo.isBlacklisted(claims.jti)) throw invalidRefreshToken();
+    if (claims.verified_email_claim === 'enforced' && !user.emailVerified && !user.isStaff && (await this.settings.get()).emailVerification === 'enforced') {
+      throw EmailVerificationErrors.required();
+    }
     return { user, jti: claims.jti, exp: claims.exp };
   }
 

@@ -37,6 +37,13 @@ export const Authentication = (...schemes: AuthScheme[]): MethodDecorator & Clas
 /** The route needs no credentials (sign-up, token-auth, settings...). */
 export const Public = (): MethodDecorator & ClassDecorator => Authentication();
 
+export const OPTIONAL_USER = 'rowspace:optional-user';
+/**
+ * On a public route: a `JWT` header, when sent, is checked and names the user (a bad one is
+ * refused, as DRF authenticates every request); without it the request is anonymous.
+ */
+export const OptionalUser = (): MethodDecorator => SetMetadata(OPTIONAL_USER, true);
+
 /** The schemes a handler of a controller accepts (the method's declaration wins over the class's). */
 export function authenticationOf(reflector: Reflector, handler: Function, controller: Function): readonly AuthScheme[] {
   return reflector.getAllAndOverride<AuthScheme[] | undefined>(AUTHENTICATION, [handler, controller]) ?? DEFAULT_AUTHENTICATION;

@@ -13,6 +13,11 @@ export interface TokenClaims {
   iat: number;
   jti: string;
   user_id: number;
+  /**
+   * On refresh tokens of a sign-in, as Baserow's: `enforced`. While the instance enforces
+   * e-mail verification, such a token of an unverified user is refused.
+   */
+  verified_email_claim?: string;
 }
 
 /** How far in the future an `iat` may be (clocks of several instances differ a little). */
@@ -39,7 +44,7 @@ export class TokenService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  issue(userId: number, type: TokenType): string {
+  issue(userId: number, type: TokenType, extra: Pick<TokenClaims, 'verified_email_claim'> = {}): string {
     const nowMs = Date.now();
     const lifetimeMs =
       (type === 'access' ? this.config.accessTokenLifetimeMinutes * 60 : this.config.refreshTokenLifetimeHours * 3600) * 1000;
@@ -50,6 +55,7 @@ export class TokenService {
       iat: nowMs / 1000,
       jti: randomUUID().replace(/-/g, ''),
       user_id: userId,
+      ...extra,
     };
     return this.jwt.sign(claims, { algorithm: 'HS256', secret: this.keys.keyObject('jwt') as unknown as string });
   }

@@ -24,6 +24,10 @@ export class UserFileRepository {
     return this.repo.save(this.repo.create(file));
   }
 
+  findById(id: number): Promise<UserFileEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
   async findByName(name: string): Promise<UserFileEntity | null> {
     return (await this.findByNames([name])).get(name) ?? null;
   }

@@ -70,6 +70,12 @@ export class RealtimeListener {
     await this.broadcaster.send({ kind: 'force_disconnect', userId: event.payload.userId, exclude: origin(event) });
   }
 
+  /** Deactivated by a staff member: every socket of the user, on every instance, is told and closed. */
+  @OnEvent('user.deactivated')
+  async userDeactivated(event: DomainEvent<'user.deactivated'>): Promise<void> {
+    await this.broadcaster.send({ kind: 'force_disconnect', userId: event.payload.userId, exclude: null });
+  }
+
   // Workspaces (`group_*` types, `workspace*` keys).
 
   @OnEvent('workspace.created')
@@ -96,6 +102,13 @@ export class RealtimeListener {
       toUsers(memberUserIds, { type: 'before_group_deleted', workspace_id: workspaceId }, origin(event)),
       toUsers(memberUserIds, { type: 'group_deleted', workspace_id: workspaceId }, origin(event)),
     );
+  }
+
+  /** Deleted for good by a staff member: `group_deleted` to the members captured before, nobody excluded. */
+  @OnEvent('workspace.permanently_deleted')
+  async workspacePermanentlyDeleted(event: DomainEvent<'workspace.permanently_deleted'>): Promise<void> {
+    const { workspaceId, memberUserIds } = event.payload;
+    await this.broadcaster.send(toUsers(memberUserIds, { type: 'group_deleted', workspace_id: workspaceId }, null));
   }
 
   /** `group_restored` to each member with the workspace and its applications as that member sees them. */

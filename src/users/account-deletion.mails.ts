@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { DomainEvent } from '../core/events/domain-events';
 import { Mailer } from '../core/mail/mailer';
+import { SettingsService } from '../settings/settings.service';
 import { UserRepository } from './user.repository';
 
 /**
@@ -15,14 +15,14 @@ export class AccountDeletionMails {
   constructor(
     private readonly users: UserRepository,
     private readonly mailer: Mailer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: SettingsService,
   ) {}
 
   @OnEvent('user.deletion_scheduled')
   async scheduled(event: DomainEvent<'user.deletion_scheduled'>): Promise<void> {
     const user = await this.users.findById(event.payload.userId);
     if (!user) return;
-    const days = this.config.accountDeletionGraceDays;
+    const days = await this.settings.accountDeletionGraceDays();
     await this.mailer.send({
       to: user.email,
       subject: 'Account deletion scheduled',
@@ -43,6 +43,8 @@ export class AccountDeletionMails {
 
   @OnEvent('user.permanently_deleted')
   async deleted(event: DomainEvent<'user.permanently_deleted'>): Promise<void> {
+    // An account a staff member deleted gets no mail, as in Baserow's admin delete.
+    if (event.payload.byAdmin) return;
     const { email, firstName } = event.payload.account;
     await this.mailer.send({
       to: email,

@@ -38,6 +38,11 @@ export class UserRepository {
     return this.repo.count();
   }
 
+  /** Whether any account exists (one row read, not a count of all). */
+  async any(): Promise<boolean> {
+    return (await this.repo.createQueryBuilder('u').select('u.id').limit(1).getRawOne()) !== undefined;
+  }
+
   /** When the first account of the instance was made (null before any). */
   async firstJoinedAt(): Promise<Date | null> {
     const first = await this.repo.createQueryBuilder('u').orderBy('u.date_joined', 'ASC').addOrderBy('u.id', 'ASC').getOne();

@@ -3,6 +3,7 @@ import { ApplicationsModule } from '../applications/applications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AccountDeletionMails } from './account-deletion.mails';
+import { EmailVerificationService } from './email-verification.service';
 import { PasswordHasher } from './password-hasher';
 import { UserRepository } from './user.repository';
 import { UsersController } from './users.controller';
@@ -13,7 +14,7 @@ import { UserEntity } from './user.entity';
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: [UserEntity] }), WorkspacesModule, ApplicationsModule, SettingsModule],
   controllers: [UsersController],
-  providers: [UserRepository, PasswordHasher, UsersService, AccountDeletionMails],
-  exports: [UserRepository, PasswordHasher, UsersService],
+  providers: [UserRepository, PasswordHasher, UsersService, AccountDeletionMails, EmailVerificationService],
+  exports: [UserRepository, PasswordHasher, UsersService, EmailVerificationService],
 })
 export class UsersModule {}

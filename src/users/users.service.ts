@@ -135,7 +135,7 @@ export class UsersService {
    */
   @Cron(CronExpression.EVERY_HOUR)
   async deleteExpiredAccounts(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - this.config.accountDeletionGraceDays * 24 * 3600 * 1000);
+    const before = new Date(now.getTime() - (await this.settings.accountDeletionGraceDays()) * 24 * 3600 * 1000);
     let deletedCount = 0;
     for (const candidate of await this.users.findScheduledForDeletionBefore(before)) {
       const deleted = await this.deleteExpiredAccount(candidate.id, before).catch((error: unknown) => {

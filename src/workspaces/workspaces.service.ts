@@ -7,6 +7,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
+import { SettingsService } from '../settings/settings.service';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -48,6 +49,7 @@ export class WorkspacesService {
     private readonly trash: TrashService,
     private readonly notifications: NotificationsService,
     private readonly actions: ActionLog,
+    private readonly settings: SettingsService,
   ) {}
 
   /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
@@ -98,8 +100,12 @@ export class WorkspacesService {
     return row ? serializeMember(row) : null;
   }
 
-  /** Creates a workspace with the user as its ADMIN, last in the user's order. */
+  /**
+   * Creates a workspace with the user as its ADMIN, last in the user's order. With
+   * `allow_global_workspace_creation` off only staff may (Baserow's setting_operation manager).
+   */
   async create(user: UserEntity, name: string): Promise<WorkspaceEntity> {
+    if (!user.isStaff && !(await this.settings.get()).allowGlobalWorkspaceCreation) throw Errors.permissionDenied();
     return this.db.run(async () => {
       const workspace = await this.repo.createWorkspace(name);
       await this.addMember(workspace.id, user.id, 'ADMIN');
@@ -214,6 +220,21 @@ export class WorkspacesService {
       await this.trash.forgetEntriesOf({ workspaceId: id });
     }
     return { kept: workspaceIds.filter((id) => !deleted.includes(id)), deleted };
+  }
+
+  /**
+   * The admin delete (Baserow's WorkspacesAdminHandler): the live workspace goes for good, with
+   * its applications' data (`beforeDelete`) and its trash entries; its members are told.
+   * Call inside a unit of work.
+   */
+  async deletePermanently(workspaceId: number, beforeDelete: (workspaceIds: number[]) => Promise<void>): Promise<void> {
+    const workspace = await this.repo.findWorkspace(workspaceId);
+    if (!workspace) throw Errors.workspaceDoesNotExist();
+    const memberUserIds = await this.repo.memberUserIds(workspaceId);
+    await beforeDelete([workspaceId]);
+    await this.repo.deleteWorkspace(workspaceId);
+    await this.trash.forgetEntriesOf({ workspaceId });
+    this.db.record('workspace.permanently_deleted', { workspaceId, memberUserIds });
   }
 
   /** Removes a membership unless it is the last admin's; members' pages in it are discarded. */

@@ -43,6 +43,7 @@ export const PATH_PARAMETERS = [
   'templateId',
   'webhookId',
   'notificationId',
+  'userId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -178,6 +179,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         templateId: '1',
         webhookId: String(webhook.id),
         notificationId: String(notification.id),
+        // The admin routes' user: the tenant's second member (never the tenant's own user).
+        userId: String(member.id),
       },
       tokenKey: databaseToken.key,
     };

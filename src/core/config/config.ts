@@ -147,6 +147,8 @@ export interface AppConfig {
   staleMentionsCleanupMinutes: number;
   /** E-mail notifications: Baserow's BASEROW_EMAIL_NOTIFICATIONS_* settings (see src/notifications/email-sender.ts). */
   emailNotifications: EmailNotificationsConfig;
+  /** Verification mails one user is sent at most per period (Baserow's BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT); more are not sent. */
+  sendVerifyEmailRateLimit: { calls: number; seconds: number };
 }
 
 export interface WebhooksConfig {
@@ -222,6 +224,14 @@ function int(env: Env, key: string, def: number, min: number, max = Number.MAX_S
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(`${key} must be between ${min} and ${max}, got ${value}.`);
   return value;
+}
+
+/** Baserow's RateLimit.from_string: `<calls>/<s|m|h>`, calls a positive integer. */
+function rateLimit(env: Env, key: string, def: string): { calls: number; seconds: number } {
+  const raw = env[key]?.trim() || def;
+  const match = /^(\d+)\/([smh])$/.exec(raw);
+  if (!match || Number(match[1]) <= 0) throw new ConfigError(`${key} must be <calls>/<period> with a positive number of calls and a period of s, m or h, got "${raw}".`);
+  return { calls: Number(match[1]), seconds: { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'] };
 }
 
 function bool(env: Env, key: string, def: boolean): boolean {
@@ -434,6 +444,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     },
     staleMentionsCleanupMinutes: int(env, 'BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 360, 1),
     emailNotifications: emailNotifications(env, publicUrl.replace(/\/+$/, '')),
+    sendVerifyEmailRateLimit: rateLimit(env, 'BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT', '5/h'),
   };
 }
 

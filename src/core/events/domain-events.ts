@@ -28,7 +28,13 @@ export interface DomainEventMap {
     workspaceIds: number[];
     deletedWorkspaceIds: number[];
     account: { email: string; firstName: string; language: string };
+    /** Deleted by a staff member (admin API), not at the end of its grace period. */
+    byAdmin?: boolean;
   };
+  /** Deactivated by a staff member: its sockets are closed on every instance. */
+  'user.deactivated': { userId: number };
+  /** Deleted for good by a staff member (admin API): `group_deleted` to the members, nobody excluded. */
+  'workspace.permanently_deleted': { workspaceId: number; memberUserIds: number[] };
   'user.password_changed': { userId: number };
   'workspace.created': { workspaceId: number };
   'workspace.updated': { workspaceId: number };

@@ -304,6 +304,7 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_MAX_NOTIFICATIONS_LISTED_PER_EMAIL',
   ].map((name) => same(name, 'notification mails', 'int')),
   same('BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 'minutes a removed mention is remembered', 'int'),
+  same('BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT', 'verification mails per user and period (`5/h`)'),
   same('BASEROW_MAX_PENDING_WORKSPACE_INVITES', 'pending invitations a workspace may have (Rowspace: 1000; 0: no limit, Baserow\'s default)', 'int'),
   { ...none('fixed at 100 here (`limit` of unique_row_values)', 'BASEROW_UNIQUE_ROW_VALUES_SIZE_LIMIT')[0], harmless: (value) => value === '100' },
   // No effect here.
@@ -425,7 +426,6 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_WAIT_INSTEAD_OF_409_CONFLICT_ERROR',
     'BASEROW_MAX_CONCURRENT_USER_REQUESTS',
     'BASEROW_CONCURRENT_USER_REQUESTS_THROTTLE_TIMEOUT',
-    'BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT',
     'BASEROW_MAX_EMAILS_PER_MINUTE',
     'BASEROW_AUTO_INDEX_VIEW_ENABLED',
     'BASEROW_AUTO_INDEX_LOCK_EXPIRY',

@@ -31,6 +31,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SnapshotsModule } from './snapshots/snapshots.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
 
@@ -64,6 +65,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     ExportModule,
     TrashTypesModule,
     WebhooksModule,
+    SnapshotsModule,
     ActionTypesModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.

@@ -222,7 +222,7 @@ export class ApplicationsService {
       return { type, document, name: String(document.name).slice(0, 160) };
     });
     const created = await this.importHidden(user, workspaceId, items, written);
-    return this.db.run(async () => {
+    return this.showHidden(created, async () => {
       for (const application of created) {
         application.order = (await this.repo.maxOrder(workspaceId)) + 1;
         application.trashed = false;
@@ -232,6 +232,50 @@ export class ApplicationsService {
       shown?.(created);
       return created;
     });
+  }
+
+  /**
+   * Creates an application from a document (a snapshot restore): last in the workspace, named
+   * `name` or, when a live application of the workspace has it, `<name> 2` (the next free number;
+   * Baserow's `find_unused_application_name`). Built hidden as `importDocuments`; `check` runs
+   * first in the last transaction and throws to give up (the hidden application is then deleted
+   * for good). `application_created` goes to every member, the requesting tab included (Baserow
+   * sends it with no user); `shown` runs in that transaction too (the caller's action).
+   */
+  async restoreDocument(
+    user: UserEntity,
+    workspaceId: number,
+    document: ApplicationDocument,
+    name: string,
+    check: () => Promise<void>,
+    shown: (application: ApplicationEntity) => void,
+    written?: RowsWritten,
+  ): Promise<ApplicationEntity> {
+    const type = this.types.get(document.type);
+    if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
+    const [application] = await this.importHidden(user, workspaceId, [{ type, document, name: name.slice(0, 160) }], written);
+    return this.showHidden([application], async () => {
+      await check();
+      const taken = new Set((await this.repo.ofWorkspaces([workspaceId])).map((a) => a.name));
+      const base = name.slice(0, 160);
+      let unused = base;
+      for (let number = 2; taken.has(unused); number++) unused = `${base} ${number}`;
+      Object.assign(application, { name: unused, order: (await this.repo.maxOrder(workspaceId)) + 1, trashed: false });
+      await this.repo.update(application.id, { name: application.name, order: application.order, trashed: false });
+      this.db.recordAsSystem('application.created', { applicationId: application.id, workspaceId });
+      shown(application);
+      return application;
+    });
+  }
+
+  /** The last transaction of a hidden build (it shows what was built); when it fails, what was built is deleted for good. */
+  private async showHidden<T>(created: ApplicationEntity[], work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.db.run(work);
+    } catch (error) {
+      if (this.long.chunked) for (const application of created) await this.dropHidden(application);
+      throw error;
+    }
   }
 
   /** Applications built hidden from documents, each created in a short transaction of its own first; all deleted for good when one fails. */

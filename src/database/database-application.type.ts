@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApplicationEntity } from '../applications/application.entity';
-import type { ApplicationDocument, ApplicationType, RowsWritten } from '../applications/application-type';
+import type { ApplicationDocument, ApplicationPart, ApplicationType, RowsWritten } from '../applications/application-type';
 import { ApiError } from '../core/errors/api-error';
 import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument } from './serialization/database-document';
 import { DatabaseSerializer } from './serialization/database-serializer';
@@ -22,6 +22,12 @@ export class DatabaseApplicationType implements ApplicationType {
 
   async exportSerialized(application: ApplicationEntity): Promise<ApplicationDocument> {
     return { ...(await this.serializer.exportDatabase(application)) };
+  }
+
+  async *exportParts(application: ApplicationEntity): AsyncGenerator<ApplicationPart> {
+    for await (const part of this.serializer.exportDatabaseParts(application)) {
+      yield part.kind === 'document' ? { kind: 'document', document: { ...part.document } } : part;
+    }
   }
 
   /** The document's tables, in their order, with everything they hold (ids mapped to the new ones). */

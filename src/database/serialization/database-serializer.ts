@@ -33,6 +33,9 @@ export interface ViewSerializer {
   fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void>;
 }
 
+/** A part of a streamed database export: the document without rows, then batches of a table's rows. */
+export type DatabasePart = { kind: 'document'; document: DatabaseDocument } | { kind: 'rows'; table: number; rows: RowDocument[] };
+
 /** Where an imported table goes: its name and order in the database. */
 export type TablePlacement = (doc: TableDocument) => { name: string; order: number };
 
@@ -132,9 +135,15 @@ export class DatabaseSerializer {
 
   /** The live rows by id, with the cells of the given fields that hold data (computed cells are not kept). */
   async exportRows(context: TableContext, fields: FieldEntity[]): Promise<RowDocument[]> {
+    const result: RowDocument[] = [];
+    for await (const batch of this.exportRowBatches(context, fields)) result.push(...batch);
+    return result;
+  }
+
+  /** As `exportRows`, a batch at a time (a snapshot streams them to its file without holding them all). */
+  async *exportRowBatches(context: TableContext, fields: FieldEntity[]): AsyncGenerator<RowDocument[]> {
     const ctx = this.contexts.fieldContext(context, null);
     const kept = fields.filter((field) => this.holdsCells(this.types.of(field), field));
-    const result: RowDocument[] = [];
     for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
       const docs: RowDocument[] = batch.map((row) => ({
         id: row.id,
@@ -149,9 +158,29 @@ export class DatabaseSerializer {
           docs[i][fieldColumn(field)] = type.exportCell ? type.exportCell(field, values[i], row) : values[i];
         });
       }
-      result.push(...docs);
+      yield docs;
     }
-    return result;
+  }
+
+  /**
+   * The database as a stream of parts: first the document without rows (tables with their
+   * fields and views, `rows` empty), then the rows of each table in batches. Memory holds one
+   * batch at a time, whatever the database's size.
+   */
+  async *exportDatabaseParts(database: ApplicationEntity): AsyncGenerator<DatabasePart> {
+    const contexts: TableContext[] = [];
+    const tables: TableDocument[] = [];
+    for (const table of await this.tables.ofDatabases([database.id])) {
+      const context = await this.contexts.withFields(table, database.workspaceId);
+      const fields: FieldDocument[] = [];
+      for (const field of context.fields) fields.push(await this.exportField(field, context));
+      contexts.push(context);
+      tables.push({ id: table.id, name: table.name, order: table.order, fields, views: (await this.views?.exportViews(context)) ?? [], rows: [] });
+    }
+    yield { kind: 'document', document: { format: DATABASE_DOCUMENT_FORMAT, version: DATABASE_DOCUMENT_VERSION, type: 'database', name: database.name, tables } };
+    for (const context of contexts) {
+      for await (const rows of this.exportRowBatches(context, context.fields)) yield { kind: 'rows', table: context.table.id, rows };
+    }
   }
 
   /** Whether a field has cells of its own to copy: stored in a column or a relation, not computed. */

@@ -324,19 +324,25 @@ describe(`snapshots (${TEST_DB})`, () => {
       const gate = new Promise<void>((resolve) => (release = resolve));
       let reached!: () => void;
       const arrived = new Promise<void>((resolve) => (reached = resolve));
+      let ended!: () => void;
+      const settled = new Promise<void>((resolve) => (ended = resolve));
       (store as any)[method] = async (...args: any[]) => {
         (store as any)[method] = original;
-        if (!after) {
+        try {
+          if (!after) {
+            reached();
+            await gate;
+            return await original(...args);
+          }
+          const result = await original(...args);
           reached();
           await gate;
-          return original(...args);
+          return result;
+        } finally {
+          ended();
         }
-        const result = await original(...args);
-        reached();
-        await gate;
-        return result;
       };
-      return { arrived, release };
+      return { arrived, release, settled };
     }
 
     test('while a snapshot of the application is being created, another is refused; a second job of the user is over the limit', async () => {
@@ -363,6 +369,8 @@ describe(`snapshots (${TEST_DB})`, () => {
       await held.arrived;
       expect((await api('POST', `/api/jobs/${res.body.id}/cancel/`)).status).toBe(200);
       held.release();
+      // The job is answered cancelled at once; its work stops at its next progress report.
+      await held.settled;
       expect((await endedJob(t, ada.token, res.body.id)).state).toBe('cancelled');
       expect((await api('GET', `/api/snapshots/application/${db.databaseId}/`)).body.map((s: any) => s.name)).not.toContain('Cancelled');
       expect(snapshotFiles()).toHaveLength(files);

@@ -102,16 +102,14 @@ export class DatabaseSerializer {
 
   /** One table: its live fields, views and live rows. */
   async exportTable(context: TableContext): Promise<TableDocument> {
+    return { ...(await this.exportTableHead(context)), rows: await this.exportRows(context, context.fields) };
+  }
+
+  /** One table without its rows (`rows` empty): its live fields and views. */
+  private async exportTableHead(context: TableContext): Promise<TableDocument> {
     const fields: FieldDocument[] = [];
     for (const field of context.fields) fields.push(await this.exportField(field, context));
-    return {
-      id: context.table.id,
-      name: context.table.name,
-      order: context.table.order,
-      fields,
-      views: (await this.views?.exportViews(context)) ?? [],
-      rows: await this.exportRows(context, context.fields),
-    };
+    return { id: context.table.id, name: context.table.name, order: context.table.order, fields, views: (await this.views?.exportViews(context)) ?? [], rows: [] };
   }
 
   async exportField(field: FieldEntity, context: TableContext): Promise<FieldDocument> {
@@ -172,10 +170,8 @@ export class DatabaseSerializer {
     const tables: TableDocument[] = [];
     for (const table of await this.tables.ofDatabases([database.id])) {
       const context = await this.contexts.withFields(table, database.workspaceId);
-      const fields: FieldDocument[] = [];
-      for (const field of context.fields) fields.push(await this.exportField(field, context));
       contexts.push(context);
-      tables.push({ id: table.id, name: table.name, order: table.order, fields, views: (await this.views?.exportViews(context)) ?? [], rows: [] });
+      tables.push(await this.exportTableHead(context));
     }
     yield { kind: 'document', document: { format: DATABASE_DOCUMENT_FORMAT, version: DATABASE_DOCUMENT_VERSION, type: 'database', name: database.name, tables } };
     for (const context of contexts) {

@@ -44,7 +44,10 @@ async function restore(snapshotId: number, workspaceId: number, token = ada.toke
 const applicationCount = async () => Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS "n" FROM "application"'))[0].n);
 
 beforeAll(async () => {
-  t = await startApp();
+  // Chunks of two rows: a restore of the rich database reads its rows from the snapshot's file in
+  // many batches and passes (the long-write path); an application of two rows is restored in one
+  // transaction (the short path).
+  t = await startApp({ LONG_WRITE_CHUNK_ROWS: '2' });
   ada = await signUp(t, 'Ada');
   bob = await signUp(t, 'Bob');
   eve = await signUp(t, 'Eve');
@@ -317,7 +320,7 @@ describe(`snapshots (${TEST_DB})`, () => {
 
   describe('jobs and races', () => {
     /** Holds the next call of a SnapshotStore method until `release()`: a job is caught mid-way. */
-    function hold(method: 'read' | 'write', after = false) {
+    function hold(method: 'open' | 'write', after = false) {
       const store = t.app.get(SnapshotStore);
       const original = store[method].bind(store) as (...args: any[]) => Promise<any>;
       let release!: () => void;
@@ -380,7 +383,7 @@ describe(`snapshots (${TEST_DB})`, () => {
 
     test('a snapshot being restored cannot be deleted nor restored again', async () => {
       const job = await snapshot(db.databaseId, 'Busy');
-      const held = hold('read');
+      const held = hold('open');
       const res = await api('POST', `/api/snapshots/${job.snapshot.id}/restore/`);
       await held.arrived;
       const deleting = await api('DELETE', `/api/snapshots/${job.snapshot.id}/`);
@@ -396,7 +399,7 @@ describe(`snapshots (${TEST_DB})`, () => {
       const job = await snapshot(db.databaseId, 'Vanishing');
       const apps = (await appsOf(db.workspaceId)).length;
       const count = await applicationCount();
-      const held = hold('read', true);
+      const held = hold('open', true);
       const res = await api('POST', `/api/snapshots/${job.snapshot.id}/restore/`);
       await held.arrived;
       expect(await t.app.get(SnapshotCleanup).deleteUnusable(new Date(Date.now() + 400 * 86_400_000))).toContain(job.snapshot.id);
@@ -410,7 +413,7 @@ describe(`snapshots (${TEST_DB})`, () => {
     test('the original application deleted for good while its snapshot is restored: the spec error, nothing restored', async () => {
       const app = (await api('POST', `/api/applications/workspace/${db.workspaceId}/`, { name: 'Doomed', type: 'database', init_with_data: true })).body;
       const job = await snapshot(app.id, 'Of doomed');
-      const held = hold('read', true);
+      const held = hold('open', true);
       const res = await api('POST', `/api/snapshots/${job.snapshot.id}/restore/`);
       await held.arrived;
       await api('DELETE', `/api/applications/${app.id}/`);

@@ -16,6 +16,13 @@ export interface ApplicationDocument {
  */
 export type ApplicationPart = { kind: 'document'; document: ApplicationDocument } | { kind: 'rows'; table: number; rows: Record<string, unknown>[] };
 
+/**
+ * The rows of a document's table kept outside the document (its tables' `rows` empty): read in
+ * batches, as often as the import needs (a snapshot's file). Undefined for a table: its rows are
+ * in the document.
+ */
+export type DocumentRows = (tableId: number) => { readonly count: number; batches(size: number): AsyncIterable<Record<string, unknown>[]> } | undefined;
+
 /** Told after each chunk of rows a long write wrote (a job's progress; it throws to cancel). */
 export type RowsWritten = (done: number, total: number) => Promise<void>;
 
@@ -37,7 +44,7 @@ export interface ApplicationType {
    * Fills a new application from a serialized document of this type: inside the caller's unit
    * of work, or, outside one, as a long write into the application, which is hidden meanwhile.
    */
-  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten): Promise<void>;
+  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten, rows?: DocumentRows): Promise<void>;
   /** Called inside the unit of work that deletes the application for good (drops its data). */
   beforePermanentDelete?(application: ApplicationEntity): Promise<void>;
 }

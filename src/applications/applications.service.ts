@@ -14,7 +14,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
-import { ApplicationDocument, ApplicationType, ApplicationTypeRegistry, RowsWritten } from './application-type';
+import { ApplicationDocument, ApplicationType, ApplicationTypeRegistry, DocumentRows, RowsWritten } from './application-type';
 
 
 
@@ -235,7 +235,8 @@ export class ApplicationsService {
   }
 
   /**
-   * Creates an application from a document (a snapshot restore): last in the workspace, named
+   * Creates an application from a document (a snapshot restore; `rows`: its rows read from the
+   * snapshot's file, a batch at a time): last in the workspace, named
    * `name` or, when a live application of the workspace has it, `<name> 2` (the next free number;
    * Baserow's `find_unused_application_name`). Built hidden as `importDocuments`; `check` runs
    * first in the last transaction and throws to give up (the hidden application is then deleted
@@ -250,10 +251,11 @@ export class ApplicationsService {
     check: () => Promise<void>,
     shown: (application: ApplicationEntity) => void,
     written?: RowsWritten,
+    rows?: DocumentRows,
   ): Promise<ApplicationEntity> {
     const type = this.types.get(document.type);
     if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
-    const [application] = await this.importHidden(user, workspaceId, [{ type, document, name: name.slice(0, 160) }], written);
+    const [application] = await this.importHidden(user, workspaceId, [{ type, document, name: name.slice(0, 160), rows }], written);
     return this.showHidden([application], async () => {
       await check();
       const taken = new Set((await this.repo.ofWorkspaces([workspaceId])).map((a) => a.name));
@@ -282,7 +284,7 @@ export class ApplicationsService {
   private importHidden(
     user: UserEntity | null,
     workspaceId: number,
-    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    items: { type: ApplicationType; document: ApplicationDocument; name: string; rows?: DocumentRows }[],
     written?: RowsWritten,
   ): Promise<ApplicationEntity[]> {
     return HiddenBuilds.run(() => this.buildHidden(user, workspaceId, items, written));
@@ -291,19 +293,19 @@ export class ApplicationsService {
   private async buildHidden(
     user: UserEntity | null,
     workspaceId: number,
-    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    items: { type: ApplicationType; document: ApplicationDocument; name: string; rows?: DocumentRows }[],
     written?: RowsWritten,
   ): Promise<ApplicationEntity[]> {
     const created: ApplicationEntity[] = [];
     try {
-      for (const { type, document, name } of items) {
+      for (const { type, document, name, rows } of items) {
         const application = await this.long.chunk(
           () => this.repo.create({ workspaceId, name, type: document.type, order: 0, createdOn: new Date(), trashed: true }),
           { hidden: true },
         );
         created.push(application);
         HiddenBuilds.addApplication(application.id);
-        await type.importSerialized!(application, document, user, written);
+        await type.importSerialized!(application, document, user, written, rows);
       }
     } catch (error) {
       // Inside a caller's transaction, its rollback takes them.

@@ -4,11 +4,13 @@ import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGunzip, createGzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
-import type { ApplicationDocument, ApplicationPart } from '../applications/application-type';
+import type { ApplicationDocument, ApplicationPart, DocumentRows } from '../applications/application-type';
 import { FileStorage } from '../files/storage/file-storage';
 
 const FORMAT = 'rowspace.snapshot';
 const VERSION = 1;
+/** The start of a line of rows: `{"table":<id>,"count":<n>,"rows":[...]}`. */
+const ROWS_LINE = /^\{"table":(\d+),"count":(\d+),/;
 
 /** What writing a snapshot's document produced. */
 export interface WrittenSnapshot {
@@ -22,8 +24,9 @@ export interface WrittenSnapshot {
 /**
  * A snapshot's document in the file storage (the disk under MEDIA_ROOT, or the S3 bucket):
  * gzip-compressed JSON lines, `snapshots/<random>.jsonl.gz`. The first line is the
- * application's document without rows, each next line a batch of one table's rows, so the
- * document is written and read a batch at a time, never held whole as text. Files, not the
+ * application's document without rows, each next line a batch of one table's rows
+ * (`{"table":<id>,"count":<n>,"rows":[...]}`), so the document is written and read a batch at a
+ * time, never held whole. Files, not the
  * metadata database: a snapshot is written once and read whole, its size grows with the data,
  * and SQLite would hold its one writer (PostgreSQL its WAL) for every byte of it.
  */
@@ -55,31 +58,61 @@ export class SnapshotStore {
     return { key, size, files };
   }
 
-  /** The stored document, its rows back in their tables (as the application type's import takes it). */
-  async read(key: string): Promise<ApplicationDocument> {
-    const gunzip = createGunzip();
-    const source = await this.storage.open(key);
-    const piped = pipeline(source, gunzip).catch((error: unknown) => {
-      gunzip.destroy(error as Error);
-    });
+  /**
+   * The stored document (its tables' `rows` empty) and its rows by table, read from the file in
+   * batches each time an import asks (one pass counts them here): memory holds a batch of rows,
+   * not the document. A read after the file was deleted rejects with FileNotStoredError.
+   */
+  async open(key: string): Promise<{ document: ApplicationDocument; rows: DocumentRows }> {
     let document: ApplicationDocument | null = null;
-    const tables = new Map<number, { rows: unknown[] }>();
-    for await (const line of createInterface({ input: gunzip, crlfDelay: Infinity })) {
-      if (!line) continue;
-      const entry = JSON.parse(line) as Record<string, unknown>;
+    const counts = new Map<number, number>();
+    for await (const line of this.lines(key)) {
       if (!document) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
         if (entry.format !== FORMAT || entry.version !== VERSION || !entry.document) throw new Error(`${key} is not a snapshot of a known version.`);
         document = entry.document as ApplicationDocument;
-        for (const table of (document.tables as { id: number; rows: unknown[] }[] | undefined) ?? []) tables.set(table.id, table);
         continue;
       }
-      const table = tables.get(Number(entry.table));
-      if (!table || !Array.isArray(entry.rows)) throw new Error(`${key} has rows of an unknown table.`);
-      for (const row of entry.rows) table.rows.push(row);
+      const head = ROWS_LINE.exec(line);
+      if (!head) throw new Error(`${key} has a line that is not a batch of rows.`);
+      counts.set(Number(head[1]), (counts.get(Number(head[1])) ?? 0) + Number(head[2]));
     }
-    await piped;
     if (!document) throw new Error(`${key} is empty.`);
-    return document;
+    const rows: DocumentRows = (tableId) => ({
+      count: counts.get(tableId) ?? 0,
+      batches: (size) => this.batches(key, tableId, size),
+    });
+    return { document, rows };
+  }
+
+  /** The rows of one table, in `size`s (the last batch smaller). */
+  private async *batches(key: string, tableId: number, size: number): AsyncGenerator<Record<string, unknown>[]> {
+    const prefix = `{"table":${tableId},`;
+    let buffer: Record<string, unknown>[] = [];
+    for await (const line of this.lines(key)) {
+      // Other tables' batches are skipped without being parsed.
+      if (!line.startsWith(prefix)) continue;
+      buffer.push(...(JSON.parse(line) as { rows: Record<string, unknown>[] }).rows);
+      while (buffer.length >= size) {
+        yield buffer.slice(0, size);
+        buffer = buffer.slice(size);
+      }
+    }
+    if (buffer.length) yield buffer;
+  }
+
+  /** The file's lines, decompressed as they are read. */
+  private async *lines(key: string): AsyncGenerator<string> {
+    const gunzip = createGunzip();
+    const piped = pipeline(await this.storage.open(key), gunzip);
+    try {
+      for await (const line of createInterface({ input: gunzip, crlfDelay: Infinity })) if (line) yield line;
+      await piped;
+    } finally {
+      // A reader that stops early (a failed import) closes the file.
+      gunzip.destroy();
+      await piped.catch(() => undefined);
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -104,7 +137,7 @@ async function* snapshotLines(parts: AsyncIterable<ApplicationPart>, files: Set<
         if (Array.isArray(cell)) for (const file of cell) if (file && typeof file.name === 'string') files.add(file.name);
       }
     }
-    yield `${JSON.stringify({ table: part.table, rows: part.rows })}\n`;
+    yield `${JSON.stringify({ table: part.table, count: part.rows.length, rows: part.rows })}\n`;
     await batch(part.rows.length);
   }
 }

@@ -209,27 +209,28 @@ export class SnapshotsService implements OnModuleInit {
       return { snapshot, application };
     };
     const { snapshot, application } = await gone();
-    let document;
     try {
-      document = await this.store.read(snapshot.storageKey!);
+      const { document, rows } = await this.store.open(snapshot.storageKey!);
+      await progress.set({ progress: 5 });
+      await this.applications.restoreDocument(
+        user,
+        application.workspaceId,
+        document,
+        snapshot.name,
+        async () => {
+          // The last transaction: the snapshot (locked against a deletion) and its application must still be there.
+          await this.repo.findForUpdate(snapshotId);
+          await gone();
+        },
+        (restored) => this.record('restore_snapshot', restored, snapshot, { originalApplicationId: application.id, originalApplicationName: application.name }),
+        (done, total) => progress.set({ progress: 5 + Math.floor((93 * done) / Math.max(1, total)) }),
+        rows,
+      );
     } catch (error) {
+      // Its file deleted under it (an expired snapshot): the snapshot is gone.
       if (error instanceof FileNotStoredError) throw SnapshotErrors.doesNotExist();
       throw error;
     }
-    await progress.set({ progress: 10 });
-    await this.applications.restoreDocument(
-      user,
-      application.workspaceId,
-      document,
-      snapshot.name,
-      async () => {
-        // The last transaction: the snapshot (locked against a deletion) and its application must still be there.
-        await this.repo.findForUpdate(snapshotId);
-        await gone();
-      },
-      (restored) => this.record('restore_snapshot', restored, snapshot, { originalApplicationId: application.id, originalApplicationName: application.name }),
-      (done, total) => progress.set({ progress: 10 + Math.floor((88 * done) / Math.max(1, total)) }),
-    );
     return {};
   }
 

@@ -20,6 +20,8 @@ import {
   FieldDocument,
   ImportIds,
   RowDocument,
+  RowSource,
+  rowsInMemory,
   TableDocument,
   ViewDocument,
 } from './database-document';
@@ -53,6 +55,8 @@ export interface TableImportOptions {
   finish?: (tables: TableEntity[]) => Promise<void>;
   /** Told after each chunk of rows (a job's progress; it throws to cancel). */
   written?: (done: number, total: number) => Promise<void>;
+  /** Where a table's rows are when not in the document (its `rows` empty): a snapshot's file. */
+  rows?: (doc: TableDocument) => RowSource | undefined;
 }
 
 /**
@@ -204,18 +208,22 @@ export class DatabaseSerializer {
   }
 
   private async buildTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
+    const sources = new Map(docs.map((doc) => [doc.id, options.rows?.(doc) ?? rowsInMemory(doc.rows)]));
     // Rows that fit in one chunk are written with the tables, in one transaction.
     let total = 0;
     let widest = 1;
     for (const doc of docs) {
-      total += doc.rows.length;
+      total += sources.get(doc.id)!.count;
       widest = Math.max(widest, doc.fields.length);
     }
     if (!this.long.chunked || total <= this.long.rowsPerChunk(widest)) {
+      // Read before the transaction: it holds the writer.
+      const rows = new Map<number, RowDocument[]>();
+      for (const doc of docs) rows.set(doc.id, await allRows(sources.get(doc.id)!));
       return this.db.run(async () => {
         const { run, created } = await this.createTables(database, docs, options, () => true);
-        for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, doc.rows, 0, doc.rows.length);
-        for (const doc of docs) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, doc.fields, doc.rows, 0, doc.rows.length);
+        for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, rows.get(doc.id)!, 0, rows.get(doc.id)!.length);
+        for (const doc of docs) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, doc.fields, rows.get(doc.id)!, 0, rows.get(doc.id)!.length);
         await this.completeTables(run, docs, created, options);
         return created;
       });
@@ -229,18 +237,19 @@ export class DatabaseSerializer {
       let done = 0;
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
-        const size = this.long.rowsPerChunk(doc.fields.length);
-        for (let start = 0; start < doc.rows.length; start += size) {
-          await this.long.chunk(() => this.importColumnCells(run, tableId, doc, doc.rows, start, start + size), { hidden: true });
-          done += Math.min(size, doc.rows.length - start);
+        for await (const batch of sources.get(doc.id)!.batches(this.long.rowsPerChunk(doc.fields.length))) {
+          await this.long.chunk(() => this.importColumnCells(run, tableId, doc, batch, 0, batch.length), { hidden: true });
+          done += batch.length;
           await options.written?.(done, total);
         }
       }
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
-        const size = this.long.rowsPerChunk(doc.fields.length);
-        for (let start = 0; start < doc.rows.length; start += size) {
-          await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, doc.rows, start, start + size), { hidden: true });
+        // A second pass over the rows only for the tables with cells kept outside the row.
+        if (doc.fields.some((field) => this.types.get(field.type)?.writeRelations)) {
+          for await (const batch of sources.get(doc.id)!.batches(this.long.rowsPerChunk(doc.fields.length))) {
+            await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, batch, 0, batch.length), { hidden: true });
+          }
         }
         await options.written?.(done, total);
       }
@@ -249,7 +258,8 @@ export class DatabaseSerializer {
         for (const stage of this.fieldStages(docs, (field) => !inside(field))) for (const { table, field } of stage) await this.importField(run, run.ids.tables.get(table.id)!, field);
         for (const doc of docs) {
           const added = doc.fields.filter((field) => !before.has(field.id));
-          if (added.length) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, added, doc.rows, 0, doc.rows.length);
+          if (!added.length) continue;
+          for await (const batch of sources.get(doc.id)!.batches(ROW_BATCH)) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, added, batch, 0, batch.length);
         }
         await this.completeTables(run, docs, created, options);
       });
@@ -487,6 +497,12 @@ interface FieldImport {
   userId: number | null;
   /** Every field of the document, by document id. */
   docs: Map<number, FieldDocument>;
+}
+
+async function allRows(source: RowSource): Promise<RowDocument[]> {
+  const rows: RowDocument[] = [];
+  for await (const batch of source.batches(ROW_BATCH)) rows.push(...batch);
+  return rows;
 }
 
 function sortedOptions<T extends { order: number; id: number }>(options: T[]): T[] {

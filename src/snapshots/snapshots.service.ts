@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
 import type { ApplicationEntity } from '../applications/application.entity';
@@ -21,8 +21,6 @@ import { serializeSnapshot, SnapshotJson } from './snapshot.serializer';
 import { SnapshotStore } from './snapshot-store';
 import { SnapshotErrors } from './snapshots.errors';
 
-/** `restore_job_id` while a restore request starts its job (its id is not known yet). */
-const RESTORE_STARTING = -1;
 /** A `creating` snapshot without a job id yet is being started by a request (or was, before a crash, when older). */
 export const STARTING_CREATE_MAX_AGE_MS = 3600 * 1000;
 
@@ -35,6 +33,8 @@ export const STARTING_CREATE_MAX_AGE_MS = 3600 * 1000;
  */
 @Injectable()
 export class SnapshotsService implements OnModuleInit {
+  private readonly logger = new Logger(SnapshotsService.name);
+
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: SnapshotRepository,
@@ -84,21 +84,32 @@ export class SnapshotsService implements OnModuleInit {
     return job;
   }
 
-  /** Checks the snapshot can be restored now, then starts the `restore_snapshot` job (200 with the pending job). */
+  /**
+   * Checks the snapshot can be restored now, then starts the `restore_snapshot` job (200 with the
+   * pending job) and notes it on the snapshot, checking again under the lock: a deletion or
+   * another restore that passed its checks meanwhile wins, and this job is cancelled before it
+   * builds anything.
+   */
   async startRestore(user: UserEntity, snapshotId: number): Promise<Record<string, unknown>> {
-    const { snapshot, before } = await this.db.run(async (): Promise<{ snapshot: SnapshotEntity; before: number | null }> => {
+    const snapshot = await this.db.run(async () => {
       const { snapshot } = await this.usable(user, snapshotId);
       if (snapshot.state !== 'ready') throw SnapshotErrors.isBeingCreated();
-      // Reserved in this transaction: a deletion or a second restore waits for the lock, then sees it.
-      await this.repo.update(snapshot.id, { restoreJobId: RESTORE_STARTING });
-      return { snapshot, before: snapshot.restoreJobId };
+      return snapshot;
     });
     const json = serializeSnapshot(snapshot, await this.repo.username(snapshot.createdById));
-    const job = await this.startJob(user, 'restore_snapshot', json, (progress) => this.restore(user, snapshot.id, progress)).catch(async (error: unknown) => {
-      await this.db.run(() => this.repo.update(snapshot.id, { restoreJobId: before }));
+    const job = await this.startJob(user, 'restore_snapshot', json, (progress) => this.restore(user, snapshot.id, progress));
+    try {
+      await this.db.run(async () => {
+        const current = await this.repo.findForUpdate(snapshot.id);
+        if (!current || current.applicationId === null) throw SnapshotErrors.doesNotExist();
+        if (current.markForDeletion) throw SnapshotErrors.isBeingDeleted();
+        if (current.restoreJobId !== snapshot.restoreJobId && current.restoreJobId !== null && (await this.jobRunning(current.restoreJobId))) throw SnapshotErrors.isBeingRestored();
+        await this.repo.update(snapshot.id, { restoreJobId: Number(job.id) });
+      });
+    } catch (error) {
+      this.runner.cancel(Number(job.id));
       throw error;
-    });
-    await this.db.run(() => this.repo.update(snapshot.id, { restoreJobId: Number(job.id) }));
+    }
     return job;
   }
 
@@ -110,7 +121,8 @@ export class SnapshotsService implements OnModuleInit {
       this.record('delete_snapshot', application, snapshot);
       return snapshot;
     });
-    await this.purge(snapshot);
+    // Marked, it is seen nowhere: what is left after a failure here (its file in an unreachable bucket) goes with the next cleanup.
+    await this.purge(snapshot).catch((error: unknown) => this.logger.warn(`Deleting snapshot ${snapshot.id} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Deletes a snapshot's document, then the snapshot (its file references with it). */
@@ -141,7 +153,7 @@ export class SnapshotsService implements OnModuleInit {
     if (!snapshot || !application) throw SnapshotErrors.doesNotExist();
     await this.workspaces.requireMember(application.workspaceId, user.id);
     this.snapshotType(application);
-    if (snapshot.restoreJobId === RESTORE_STARTING || (snapshot.restoreJobId !== null && (await this.jobRunning(snapshot.restoreJobId)))) throw SnapshotErrors.isBeingRestored();
+    if (snapshot.restoreJobId !== null && (await this.jobRunning(snapshot.restoreJobId))) throw SnapshotErrors.isBeingRestored();
     if (snapshot.markForDeletion) throw SnapshotErrors.isBeingDeleted();
     return { snapshot, application };
   }

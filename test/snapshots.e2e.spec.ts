@@ -90,6 +90,8 @@ describe(`snapshots (${TEST_DB})`, () => {
     // The document is in the file storage, compressed.
     expect(snapshotFiles()).toHaveLength(1);
     expect(snapshotFiles()[0]).toMatch(/^[0-9a-f]{32}\.jsonl\.gz$/);
+    // Never served by the media route (it holds the whole database).
+    expect((await download(t, `http://localhost:8000/media/snapshots/${snapshotFiles()[0]}`)).status).toBe(404);
   });
 
   test('the jobs listing shows a snapshot job with its snapshot', async () => {

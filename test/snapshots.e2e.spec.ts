@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { UnusedUserFilesService } from '../src/database/files/unused-user-files.service';
+import { RowHistoryService } from '../src/database/row-history/row-history.service';
 import { SnapshotCleanup } from '../src/snapshots/snapshot-cleanup';
 import { SnapshotStore } from '../src/snapshots/snapshot-store';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
@@ -111,8 +112,11 @@ describe(`snapshots (${TEST_DB})`, () => {
       const build = byName(tasks.map((r: any) => ({ ...r, name: r.Name })), 'Build');
       await api('PATCH', `/api/database/rows/table/${db.tasks}/${build.id}/?user_field_names=true`, { Name: 'Build (changed)' });
       await api('POST', `/api/database/fields/table/${db.projects}/`, { name: 'Added later', type: 'text' });
-      // Files nothing else names are deleted by the hourly cleanup: the snapshot keeps its own.
-      await t.app.get(UnusedUserFilesService).deleteUnused(new Date(Date.now() + 365 * 86_400_000));
+      // Nothing else names the file now (its row deleted for good, the row history past its
+      // retention): the hourly cleanup of unused files would delete it, but the snapshot keeps it.
+      const later = new Date(Date.now() + 365 * 86_400_000);
+      await t.app.get(RowHistoryService).purgeExpired(later);
+      expect(await t.app.get(UnusedUserFilesService).deleteUnused(later)).toEqual([]);
 
       const adaTab = await connect(t, ada.token);
       const bobTab = await connect(t, bob.token);
@@ -197,7 +201,7 @@ describe(`snapshots (${TEST_DB})`, () => {
       expect((await api('GET', `/api/database/views/grid/${grid.id}/`)).status).toBe(200);
     });
 
-    test('a file cell still downloads, though its row was deleted from the original and unused files were cleaned up', async () => {
+    test('a file cell still downloads, though its row was deleted from the original and the unused files cleaned up before the restore', async () => {
       const tasks = byName(restored.tables, 'Tasks').id;
       const rows = (await api('GET', `/api/database/rows/table/${tasks}/?user_field_names=true`)).body.results;
       const design = rows.find((r: any) => r.Name === 'Design');

@@ -371,6 +371,22 @@ describe(`snapshots (${TEST_DB})`, () => {
       expect((await api('GET', `/api/snapshots/application/${db.databaseId}/`)).body.map((s: any) => s.name)).toContain('Slow');
     });
 
+    test('two members asking for a snapshot of one application at once: one is taken, the other is refused', async () => {
+      const held = hold('write');
+      const answers = await Promise.all([
+        api('POST', `/api/snapshots/application/${db.databaseId}/`, { name: 'At once A' }),
+        api('POST', `/api/snapshots/application/${db.databaseId}/`, { name: 'At once B' }, bob.token),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 400]);
+      expect(answers.find((a) => a.status === 400)!.body.error).toBe('ERROR_SNAPSHOT_IS_BEING_CREATED');
+      const accepted = answers.find((a) => a.status === 202)!;
+      await held.arrived;
+      held.release();
+      const token = accepted === answers[0] ? ada.token : bob.token;
+      expect((await endedJob(t, token, accepted.body.id)).state).toBe('finished');
+      expect((await api('DELETE', `/api/snapshots/${accepted.body.snapshot.id}/`, undefined, token)).status).toBe(204);
+    });
+
     test('a cancelled creation leaves no snapshot and no document', async () => {
       const files = snapshotFiles().length;
       const held = hold('write');

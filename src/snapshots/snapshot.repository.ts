@@ -37,6 +37,11 @@ export class SnapshotRepository {
     return this.find(id);
   }
 
+  /** Locks the application's row until the transaction ends: two snapshot creations of it take turns (PostgreSQL; SQLite has one writer). */
+  async lockApplication(applicationId: number): Promise<void> {
+    await this.db.manager.query(`SELECT "id" FROM "application" WHERE "id" = ${this.dialect.placeholder(1)}${this.dialect.forUpdate}`, [applicationId]);
+  }
+
   create(values: Partial<SnapshotEntity>): Promise<SnapshotEntity> {
     return this.repo.save(this.repo.create(values));
   }

@@ -69,6 +69,7 @@ export class SnapshotsService implements OnModuleInit {
       if (!application) throw Errors.applicationDoesNotExist();
       await this.workspaces.requireMember(application.workspaceId, user.id);
       this.snapshotType(application);
+      await this.repo.lockApplication(application.id);
       const max = this.config.snapshots.maxPerWorkspace;
       if (max >= 0 && (await this.repo.countReadyInWorkspace(application.workspaceId)) >= max) throw SnapshotErrors.maximumReached();
       for (const creating of await this.repo.creatingOf(application.id)) if (await this.creating(creating)) throw SnapshotErrors.isBeingCreated();

@@ -3,6 +3,7 @@ import './core/lifecycle/compile-cache';
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { unusedSettingsWarning } from './core/config/baserow-names';
 import { ConfigError, loadConfig, loadDotEnv } from './core/config/config';
 import { shutDownGracefully } from './core/lifecycle/graceful-shutdown';
 import { exitOnSignals } from './core/lifecycle/signals';
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = new Logger('Rowspace');
+  const unused = unusedSettingsWarning(config.unusedSettings);
+  if (unused) logger.warn(unused);
   exitOnSignals((signal) => {
     logger.log(`${signal} received: finishing in-flight requests and jobs, then stopping.`);
     return shutDownGracefully(app, config, logger);

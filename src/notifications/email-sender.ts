@@ -101,7 +101,7 @@ export class NotificationEmailSender implements OnApplicationBootstrap, OnApplic
       if (!count || !user) return;
       // Disabled: the queue is emptied all the same, as Baserow's task does.
       if (settings.enabled) await this.mailer.deliver({ to: user.email, ...summaryMail(count, items, settings.shareUrl) });
-      sentAt = new Date();
+      sentAt = now; // the run's clock: the 12-hour spacing of daily mails is measured between runs
       await this.db.run(() => this.repo.unscheduleEmails(userId, maxId));
     } catch (error) {
       this.logger.warn(`Notification e-mail to user ${userId} not sent (kept for the next run): ${(error as Error).message}`);

@@ -91,7 +91,7 @@ export class UsersService {
   /** Mails a signed reset link (48 h) when the address has an account; answers the same either way. */
   async sendResetPasswordEmail(email: string, baseUrl: string): Promise<void> {
     if (!(await this.settingsAllowReset())) throw new ApiError('ERROR_DISABLED_RESET_PASSWORD', 400, '');
-    checkBaseUrl(baseUrl, this.config.publicUrl);
+    checkBaseUrl(baseUrl, this.config.webFrontendUrl);
     const user = await this.users.findByEmail(normalizeEmail(email));
     if (!user || !user.isActive) return;
     const token = this.signer.sign(RESET, { user_id: user.id, pw: passwordFingerprint(user) }, RESET_LIFETIME_SECONDS);

@@ -19,7 +19,6 @@ import {
 import { sortBy, WorkspacesService } from './workspaces.service';
 
 const INVITATION = 'workspace_invitation';
-export const MAX_PENDING_INVITATIONS = 1000;
 
 export const InvitationErrors = {
   doesNotExist: () =>
@@ -39,10 +38,10 @@ export const InvitationErrors = {
     new ApiError('ERROR_HOSTNAME_IS_NOT_ALLOWED', 400, 'Only the hostname of the web frontend is allowed.'),
 };
 
-/** The base URL of a link sent by mail must point at this instance's own host. */
-export function checkBaseUrl(baseUrl: string, publicUrl: string): void {
+/** The base URL of a link sent by mail must point at the web client's host (PUBLIC_WEB_FRONTEND_URL, default PUBLIC_URL). */
+export function checkBaseUrl(baseUrl: string, webFrontendUrl: string): void {
   try {
-    if (new URL(baseUrl).hostname !== new URL(publicUrl).hostname) throw new Error();
+    if (new URL(baseUrl).hostname !== new URL(webFrontendUrl).hostname) throw new Error();
   } catch {
     throw InvitationErrors.hostnameNotAllowed();
   }
@@ -86,11 +85,12 @@ export class InvitationsService {
       const members = await this.repo.members([workspaceId]);
       if (members.some((m) => m.user.email === email)) throw InvitationErrors.userAlreadyMember();
       const existing = await this.repo.findInvitationByEmail(workspaceId, email);
-      if (!existing && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= MAX_PENDING_INVITATIONS) {
+      const max = this.config.maxPendingWorkspaceInvites;
+      if (!existing && max > 0 && (await this.repo.invitationsOfWorkspace(workspaceId)).length >= max) {
         throw InvitationErrors.tooManyPending();
       }
       // Baserow checks the link's host last, when it sends the mail (the transaction rolls back).
-      checkBaseUrl(input.base_url, this.config.publicUrl);
+      checkBaseUrl(input.base_url, this.config.webFrontendUrl);
       const saved = await this.repo.saveInvitation({
         ...(existing ?? { createdOn: new Date() }),
         workspaceId,

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { readBaserowNames, unknownBaserowNames } from './baserow-names';
+import { ConfigError } from './config-error';
 
 /** The whole configuration of an instance, read once from the environment and validated. */
 export interface AppConfig {
@@ -23,7 +25,13 @@ export interface AppConfig {
   accessTokenLifetimeMinutes: number;
   refreshTokenLifetimeHours: number;
   publicUrl: string;
+  /** The web client's address (PUBLIC_WEB_FRONTEND_URL, default publicUrl): base_url of mailed links must be on its host. */
+  webFrontendUrl: string;
+  /** Set variables that have no effect here, each with why (Baserow names, see baserow-names.table.ts); main.ts logs them once. */
+  unusedSettings: string[];
   accountDeletionGraceDays: number;
+  /** Pending invitations a workspace may have (Baserow's BASEROW_MAX_PENDING_WORKSPACE_INVITES; 0: no limit). */
+  maxPendingWorkspaceInvites: number;
   /** Failed sign-ins allowed per (client address, e-mail), per e-mail and per address within the window. */
   loginMaxFailuresPerIpAndEmail: number;
   loginMaxFailuresPerEmail: number;
@@ -31,7 +39,8 @@ export interface AppConfig {
   loginFailureWindowSeconds: number;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address (false: none). */
   trustProxy: boolean | number | string[];
-  smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean } | null;
+  /** `secure`: implicit TLS; `requireTls`: STARTTLS or no mail (Baserow's EMAIL_SMTP_USE_SSL and _USE_TLS). */
+  smtp: { host: string; port: number; user: string | null; password: string | null; from: string; secure: boolean; requireTls: boolean } | null;
   /** Largest request body read, in bytes (larger ones are a 413). */
   requestBodyLimitBytes: number;
   rowPageSizeLimit: number;
@@ -204,7 +213,7 @@ export type LogLevelName = (typeof LOG_LEVELS)[number];
 /** FORMULA_MAX_TEXT_LENGTH's default: Airtable's long text limit, above Excel's (32,767) and Google Sheets' (50,000) cells. */
 export const DEFAULT_FORMULA_MAX_TEXT_LENGTH = 100_000;
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -293,7 +302,34 @@ function secret(env: Env): string | null {
   return raw;
 }
 
+/**
+ * The configuration from the environment: Rowspace's variables, and Baserow's names of the same
+ * settings (baserow-names.table.ts; two names of one setting that disagree are an error).
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
+  const baserow = readBaserowNames(env);
+  const read = new Set<string>();
+  const watched = new Proxy(baserow.env, {
+    get: (target, key) => {
+      if (typeof key === 'string') read.add(key);
+      return target[key as string];
+    },
+  });
+  try {
+    const config = readConfig(watched);
+    // A name the table calls unsupported that loadConfig reads after all is not unused: the test of the table fails instead.
+    const unused = [...baserow.unused.filter((u) => !(u.unsupported && read.has(u.name))), ...unknownBaserowNames(env, read)];
+    return { ...config, unusedSettings: unused.map((u) => `${u.name} (${u.unsupported ? '' : 'no effect: '}${u.why})`) };
+  } catch (error) {
+    // A bad value that came under a Baserow name is reported under that name.
+    const key = error instanceof ConfigError ? /^[A-Z][A-Z0-9_]*/.exec(error.message)?.[0] : undefined;
+    const origin = key && baserow.origins.get(key);
+    if (origin) throw new ConfigError(`${origin} (read as ${key}): ${error instanceof Error ? error.message : ''}`);
+    throw error;
+  }
+}
+
+function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
   const dataDir = resolve(env.DATA_DIR?.trim() || './data');
   const port = int(env, 'PORT', 8000, 0, 65535);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -313,7 +349,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     accessTokenLifetimeMinutes: int(env, 'ACCESS_TOKEN_LIFETIME_MINUTES', 60, 1),
     refreshTokenLifetimeHours: int(env, 'REFRESH_TOKEN_LIFETIME_HOURS', 168, 1),
     publicUrl: publicUrl.replace(/\/+$/, ''),
+    webFrontendUrl: (url(env, 'PUBLIC_WEB_FRONTEND_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
+    maxPendingWorkspaceInvites: int(env, 'BASEROW_MAX_PENDING_WORKSPACE_INVITES', 1000, 0),
     loginMaxFailuresPerIpAndEmail: int(env, 'LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL', 10, 1),
     loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 50, 1),
     loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 500, 1),
@@ -327,6 +365,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
           password: env.SMTP_PASSWORD ?? null,
           from: env.FROM_EMAIL?.trim() || 'no-reply@localhost',
           secure: bool(env, 'SMTP_SECURE', false),
+          requireTls: bool(env, 'SMTP_REQUIRE_TLS', false),
         }
       : null,
     requestBodyLimitBytes: int(env, 'REQUEST_BODY_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
@@ -420,7 +459,8 @@ function emailNotifications(env: Env, publicUrl: string): EmailNotificationsConf
     weeklyDayOfWeek: int(env, 'BASEROW_EMAIL_NOTIFICATIONS_WEEKLY_DAY_OF_WEEK', 0, 0, 6),
     maxListedPerEmail: int(env, 'BASEROW_MAX_NOTIFICATIONS_LISTED_PER_EMAIL', 10, 1),
     autoRetryAfterSeconds: retry ? int(env, 'BASEROW_EMAIL_NOTIFICATIONS_AUTO_RETRY_IF_LIMIT_REACHED_AFTER', 0, 1, 86400) : null,
-    shareUrl: (url(env, 'BASEROW_EMBEDDED_SHARE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
+    // Baserow's default is the web client's address (PUBLIC_WEB_FRONTEND_URL).
+    shareUrl: (url(env, 'BASEROW_EMBEDDED_SHARE_URL', ['http:', 'https:']) ?? url(env, 'PUBLIC_WEB_FRONTEND_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
   };
 }
 

@@ -26,6 +26,7 @@ export class Mailer {
         host: smtp.host,
         port: smtp.port,
         secure: smtp.secure,
+        requireTLS: smtp.requireTls,
         auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
       });
     }

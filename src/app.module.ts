@@ -31,6 +31,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SnapshotsModule } from './snapshots/snapshots.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
 import { AdminModule } from './admin/admin.module';
@@ -65,6 +66,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     ExportModule,
     TrashTypesModule,
     WebhooksModule,
+    SnapshotsModule,
     ActionTypesModule,
     AdminModule,
     MonitoringModule.forRoot(config),

@@ -134,6 +134,21 @@ describe('OpenAPI document and Redoc', () => {
     expect(update.anyOf.every((variant: any) => !variant.required)).toBe(true);
   });
 
+  it("documents the snapshot routes with Baserow's operation ids and statuses", async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const list = schema.paths['/api/snapshots/application/{applicationId}/'];
+    expect([list.get.operationId, Object.keys(list.get.responses).filter((s) => /^2/.test(s))]).toEqual(['list_snapshots', ['200']]);
+    expect([list.post.operationId, Object.keys(list.post.responses).filter((s) => /^2/.test(s))]).toEqual(['create_snapshot', ['202']]);
+    const ref = (schemaOrRef: any) => (schemaOrRef.$ref ? schema.components.schemas[schemaOrRef.$ref.split('/').pop()] : schemaOrRef);
+    expect(ref(list.post.requestBody.content['application/json'].schema).required).toEqual(['name']);
+    const restore = schema.paths['/api/snapshots/{snapshotId}/restore/'].post;
+    expect([restore.operationId, Object.keys(restore.responses).filter((s) => /^2/.test(s))]).toEqual(['restore_snapshot', ['200']]);
+    const remove = schema.paths['/api/snapshots/{snapshotId}/'].delete;
+    expect([remove.operationId, Object.keys(remove.responses).filter((s) => /^2/.test(s))]).toEqual(['delete_snapshot', ['204']]);
+    const item = list.get.responses['200'].content['application/json'].schema.items;
+    expect(Object.keys(ref(item).properties).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'snapshot_from_application']);
+  });
+
   it('renders Redoc from this instance, without a CDN', async () => {
     const page = await t.request('GET', '/api/redoc/');
     expect(page.status).toBe(200);

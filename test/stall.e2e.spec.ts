@@ -296,6 +296,36 @@ describe(`no request stalls the others (${TEST_DB})`, () => {
     });
   });
 
+  test(`3d. a snapshot of a database holding a ${LARGE_TABLE_ROWS}-row table`, async () => {
+    const user = await newOffender();
+    await tableFromRows(user, 'Large', LARGE_TABLE_ROWS);
+    await whileMeasuring(async () => {
+      const res = await call('POST', `/api/snapshots/application/${user.databaseId}/`, { token: user.token, json: { name: 'Stall' } });
+      expect(res.status).toBe(202);
+      const job = await endedJob(user.token, res.body.id);
+      expect(job.state).toBe('finished');
+    });
+  });
+
+  test(`3e. restoring a snapshot of a database holding a ${LARGE_TABLE_ROWS}-row table`, async () => {
+    const user = await newOffender();
+    const tableId = await tableFromRows(user, 'Large', LARGE_TABLE_ROWS);
+    const taken = await endedJob(user.token, (await call('POST', `/api/snapshots/application/${user.databaseId}/`, { token: user.token, json: { name: 'Stall' } })).body.id);
+    expect(taken.state).toBe('finished');
+    const before = await ok('GET', `/api/applications/workspace/${user.workspaceId}/`, { token: user.token });
+    await whileMeasuring(async () => {
+      const res = await call('POST', `/api/snapshots/${taken.snapshot.id}/restore/`, { token: user.token });
+      expect(res.status).toBe(200);
+      const job = await endedJob(user.token, res.body.id);
+      expect(job.state).toBe('finished');
+    });
+    const after = await ok('GET', `/api/applications/workspace/${user.workspaceId}/`, { token: user.token });
+    const restored = after.find((a: { id: number }) => !before.some((b: { id: number }) => b.id === a.id));
+    const table = restored.tables.find((t: { name: string }) => t.name === 'Large');
+    expect(table.id).not.toBe(tableId);
+    expect(await rowCount(user, table.id)).toBe(LARGE_TABLE_ROWS);
+  });
+
   test(`3b. creating a table from ${BULK_ROWS} rows of data`, async () => {
     const user = await newOffender();
     const body = JSON.stringify({ name: 'Bulk', data: manyRows(BULK_ROWS), first_row_header: true });

@@ -70,6 +70,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   order_applications: (ids) => ({ application_ids: [Number(ids.applicationId)] }),
   update_application: () => ({ name: 'Renamed' }),
   duplicate_application_async: () => ({}),
+  create_snapshot: () => ({ name: `Snapshot ${randomBytes(3).toString('hex')}` }),
   create_database_table: () => ({ name: 'New table' }),
   create_database_table_async: () => ({ name: 'New table' }),
   duplicate_database_table_async: () => ({}),
@@ -149,6 +150,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       `/api/database/views/${ids.viewId}/?include=filters,sortings,group_bys`,
       `/api/jobs/${ids.jobId}/`,
       `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`,
+      `/api/snapshots/application/${ids.applicationId}/`,
     ];
     const answers = await Promise.all(paths.map((path) => t.request('GET', path, { token: user.token })));
     return JSON.stringify(answers.map((res) => [res.status, res.body]));

@@ -10,6 +10,19 @@ export interface ApplicationDocument {
   [key: string]: unknown;
 }
 
+/**
+ * A part of a streamed export (a snapshot): first the document with its tables' rows left out
+ * (`tables[].rows` empty), then batches of rows, each of the document table `table`.
+ */
+export type ApplicationPart = { kind: 'document'; document: ApplicationDocument } | { kind: 'rows'; table: number; rows: Record<string, unknown>[] };
+
+/**
+ * The rows of a document's table kept outside the document (its tables' `rows` empty): read in
+ * batches, as often as the import needs (a snapshot's file). Undefined for a table: its rows are
+ * in the document.
+ */
+export type DocumentRows = (tableId: number) => { readonly count: number; batches(size: number): AsyncIterable<Record<string, unknown>[]> } | undefined;
+
 /** Told after each chunk of rows a long write wrote (a job's progress; it throws to cancel). */
 export type RowsWritten = (done: number, total: number) => Promise<void>;
 
@@ -25,11 +38,13 @@ export interface ApplicationType {
   afterCreate?(application: ApplicationEntity, user: UserEntity, options: { initWithData: boolean }): Promise<void>;
   /** The application with its data as a serialized document (duplication, templates, export). */
   exportSerialized?(application: ApplicationEntity): Promise<ApplicationDocument>;
+  /** As `exportSerialized`, streamed: memory holds one batch of rows at a time. */
+  exportParts?(application: ApplicationEntity): AsyncIterable<ApplicationPart>;
   /**
    * Fills a new application from a serialized document of this type: inside the caller's unit
    * of work, or, outside one, as a long write into the application, which is hidden meanwhile.
    */
-  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten): Promise<void>;
+  importSerialized?(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten, rows?: DocumentRows): Promise<void>;
   /** Called inside the unit of work that deletes the application for good (drops its data). */
   beforePermanentDelete?(application: ApplicationEntity): Promise<void>;
 }

@@ -14,7 +14,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
-import { ApplicationDocument, ApplicationType, ApplicationTypeRegistry, RowsWritten } from './application-type';
+import { ApplicationDocument, ApplicationType, ApplicationTypeRegistry, DocumentRows, RowsWritten } from './application-type';
 
 
 
@@ -222,7 +222,7 @@ export class ApplicationsService {
       return { type, document, name: String(document.name).slice(0, 160) };
     });
     const created = await this.importHidden(user, workspaceId, items, written);
-    return this.db.run(async () => {
+    return this.showHidden(created, async () => {
       for (const application of created) {
         application.order = (await this.repo.maxOrder(workspaceId)) + 1;
         application.trashed = false;
@@ -234,11 +234,57 @@ export class ApplicationsService {
     });
   }
 
+  /**
+   * Creates an application from a document (a snapshot restore; `rows`: its rows read from the
+   * snapshot's file, a batch at a time): last in the workspace, named
+   * `name` or, when a live application of the workspace has it, `<name> 2` (the next free number;
+   * Baserow's `find_unused_application_name`). Built hidden as `importDocuments`; `check` runs
+   * first in the last transaction and throws to give up (the hidden application is then deleted
+   * for good). `application_created` goes to every member, the requesting tab included (Baserow
+   * sends it with no user); `shown` runs in that transaction too (the caller's action).
+   */
+  async restoreDocument(
+    user: UserEntity,
+    workspaceId: number,
+    document: ApplicationDocument,
+    name: string,
+    check: () => Promise<void>,
+    shown: (application: ApplicationEntity) => void,
+    written?: RowsWritten,
+    rows?: DocumentRows,
+  ): Promise<ApplicationEntity> {
+    const type = this.types.get(document.type);
+    if (!type?.importSerialized) throw applicationTypeDoesNotExist(document.type);
+    const [application] = await this.importHidden(user, workspaceId, [{ type, document, name: name.slice(0, 160), rows }], written);
+    return this.showHidden([application], async () => {
+      await check();
+      const taken = new Set((await this.repo.ofWorkspaces([workspaceId])).map((a) => a.name));
+      const base = name.slice(0, 160);
+      let unused = base;
+      for (let number = 2; taken.has(unused); number++) unused = `${base} ${number}`;
+      Object.assign(application, { name: unused, order: (await this.repo.maxOrder(workspaceId)) + 1, trashed: false });
+      await this.repo.update(application.id, { name: application.name, order: application.order, trashed: false });
+      this.db.recordAsSystem('application.created', { applicationId: application.id, workspaceId });
+      shown(application);
+      return application;
+    });
+  }
+
+  /** The last transaction of a hidden build (it shows what was built); when it fails, what was built is deleted for good. */
+  private async showHidden<T>(created: ApplicationEntity[], work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.db.run(work);
+    } catch (error) {
+      if (this.long.chunked) for (const application of created) await this.dropHidden(application);
+      throw error;
+    }
+  }
+
   /** Applications built hidden from documents, each created in a short transaction of its own first; all deleted for good when one fails. */
   private importHidden(
     user: UserEntity | null,
     workspaceId: number,
-    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    items: { type: ApplicationType; document: ApplicationDocument; name: string; rows?: DocumentRows }[],
     written?: RowsWritten,
   ): Promise<ApplicationEntity[]> {
     return HiddenBuilds.run(() => this.buildHidden(user, workspaceId, items, written));
@@ -247,19 +293,19 @@ export class ApplicationsService {
   private async buildHidden(
     user: UserEntity | null,
     workspaceId: number,
-    items: { type: ApplicationType; document: ApplicationDocument; name: string }[],
+    items: { type: ApplicationType; document: ApplicationDocument; name: string; rows?: DocumentRows }[],
     written?: RowsWritten,
   ): Promise<ApplicationEntity[]> {
     const created: ApplicationEntity[] = [];
     try {
-      for (const { type, document, name } of items) {
+      for (const { type, document, name, rows } of items) {
         const application = await this.long.chunk(
           () => this.repo.create({ workspaceId, name, type: document.type, order: 0, createdOn: new Date(), trashed: true }),
           { hidden: true },
         );
         created.push(application);
         HiddenBuilds.addApplication(application.id);
-        await type.importSerialized!(application, document, user, written);
+        await type.importSerialized!(application, document, user, written, rows);
       }
     } catch (error) {
       // Inside a caller's transaction, its rollback takes them.

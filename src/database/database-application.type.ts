@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApplicationEntity } from '../applications/application.entity';
-import type { ApplicationDocument, ApplicationType, RowsWritten } from '../applications/application-type';
+import type { ApplicationDocument, ApplicationPart, ApplicationType, DocumentRows, RowsWritten } from '../applications/application-type';
 import { ApiError } from '../core/errors/api-error';
-import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument } from './serialization/database-document';
+import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument, RowSource } from './serialization/database-document';
 import { DatabaseSerializer } from './serialization/database-serializer';
 import type { UserEntity } from '../users/user.entity';
 import { TableRepository } from './table.repository';
@@ -24,13 +24,26 @@ export class DatabaseApplicationType implements ApplicationType {
     return { ...(await this.serializer.exportDatabase(application)) };
   }
 
+  async *exportParts(application: ApplicationEntity): AsyncGenerator<ApplicationPart> {
+    for await (const part of this.serializer.exportDatabaseParts(application)) {
+      yield part.kind === 'document' ? { kind: 'document', document: { ...part.document } } : part;
+    }
+  }
+
   /** The document's tables, in their order, with everything they hold (ids mapped to the new ones). */
-  async importSerialized(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten): Promise<void> {
+  async importSerialized(application: ApplicationEntity, document: ApplicationDocument, user: UserEntity | null, written?: RowsWritten, rows?: DocumentRows): Promise<void> {
     if (!isDatabaseDocument(document)) {
       throw new ApiError('ERROR_INVALID_SERIALIZED_APPLICATION', 400, 'The serialized database is not a Rowspace database document of a known version.');
     }
     const tables = (document as unknown as DatabaseDocument).tables;
-    await this.serializer.importTables(application, tables, { userId: user?.id ?? null, keepForeign: false, written, place: (table) => ({ name: table.name, order: table.order }) });
+    await this.serializer.importTables(application, tables, {
+      userId: user?.id ?? null,
+      keepForeign: false,
+      written,
+      place: (table) => ({ name: table.name, order: table.order }),
+      // A streamed document's rows are read from their source (the source writes rows it serialized).
+      rows: rows && ((table) => rows(table.id) as RowSource | undefined),
+    });
   }
 
   async extraKeys(applications: ApplicationEntity[]): Promise<Map<number, Record<string, unknown>>> {

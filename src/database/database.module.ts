@@ -99,7 +99,7 @@ import { RichTextFieldMentionEntity } from './fields/rich-text-mention.entity';
     ...FIELD_TYPES,
     ...FILTER_TYPES,
   ],
-  exports: [DatabaseSerializer, TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry, RowReader, CountCache],
+  exports: [DatabaseSerializer, UnusedUserFilesService, TableRepository, FieldRepository, RowRepository, TableSchemaRepository, TableContextService, FieldTypeRegistry, FilterTypeRegistry, FilterCompiler, FieldsService, TablesService, RowsService, RowHistoryService, RowListQuery, RowMetadataRegistry, RowReader, CountCache],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

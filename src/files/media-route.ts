@@ -96,6 +96,8 @@ export class MediaRoute {
       return { contentType: file.mimeType, inline: file.isImage, downloadName: parts[0] === 'user_files' ? file.originalName : null };
     }
     if (parts[0] === 'user_files' || parts[0] === 'thumbnails') return null;
+    // Snapshots hold whole databases: read only by their restore, never served.
+    if (parts[0] === 'snapshots') return null;
     const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
     return { contentType: GENERATED_TYPES[extension] ?? 'application/octet-stream', inline: false, downloadName: null };
   }

@@ -15,6 +15,7 @@ import { Webhooks1737100000000 } from './1737100000000-Webhooks';
 import { Notifications1737400000000 } from './1737400000000-Notifications';
 import { Actions1737300000000 } from './1737300000000-Actions';
 import { InstanceSettings1737500000000 } from './1737500000000-InstanceSettings';
+import { Snapshots1737600000000 } from './1737600000000-Snapshots';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Notifications1737400000000,
   Actions1737300000000,
   InstanceSettings1737500000000,
+  Snapshots1737600000000,
 ];

@@ -4,7 +4,7 @@ import { signUp, SignedUp, TestApp } from './app';
 /**
  * Everything one tenant owns that a route can name by id: a user with their example
  * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
- * job, a pending invitation with its token, a decoration of the grid view, a webhook, a second member of the
+ * job, a snapshot of the database, a pending invitation with its token, a decoration of the grid view, a webhook, a second member of the
  * workspace, and the notification of that member's acceptance. The fuzz
  * suite and the tenant matrix resolve a route's path parameters from it by name.
  */
@@ -44,6 +44,7 @@ export const PATH_PARAMETERS = [
   'webhookId',
   'notificationId',
   'userId',
+  'snapshotId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -123,6 +124,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   // A webhook to a public address (no DNS lookup) on an event the suites rarely cause.
   const webhook = await ok<any>(t, 'POST', `/api/database/webhooks/table/${table.id}/`, token, { name: `${name} webhook`, url: 'http://93.184.216.34/hook', include_all_events: false, events: ['view.deleted'] });
   await settleJob(t, token, job.id);
+  const snapshotJob = await ok<any>(t, 'POST', `/api/snapshots/application/${database.id}/`, token, { name: `${name} snapshot` });
+  await settleJob(t, token, snapshotJob.id);
 
   // The second member joins through an invitation; a second invitation stays pending.
   const mailer = t.app.get(Mailer);
@@ -181,6 +184,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         notificationId: String(notification.id),
         // The admin routes' user: the tenant's second member (never the tenant's own user).
         userId: String(member.id),
+        snapshotId: String(snapshotJob.snapshot.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -217,6 +221,8 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
   if (comments.status !== 200 || !comments.body.results.some((c: { id: number; trashed: boolean }) => String(c.id) === ids.commentId && !c.trashed)) return false;
   const notifications = await t.request('GET', `/api/notifications/${ids.workspaceId}/`, { token: user.token });
   if (notifications.status !== 200 || !notifications.body.results.some((n: { id: number }) => String(n.id) === ids.notificationId)) return false;
+  const snapshots = await t.request('GET', `/api/snapshots/application/${ids.applicationId}/`, { token: user.token });
+  if (snapshots.status !== 200 || !snapshots.body.some((s: { id: number }) => String(s.id) === ids.snapshotId)) return false;
   const users = await t.request('GET', `/api/workspaces/users/workspace/${ids.workspaceId}/`, { token: user.token });
   return users.status === 200 && users.body.some((u: { id: number }) => String(u.id) === ids.workspaceUserId);
 }

@@ -291,6 +291,8 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_WEBHOOKS_REQUEST_TIMEOUT_SECONDS',
     'BASEROW_WEBHOOKS_BATCH_LIMIT',
   ].map((name) => same(name, 'database webhooks', 'int')),
+  same('BASEROW_MAX_SNAPSHOTS_PER_GROUP', 'restorable application snapshots per workspace (-1: no limit)', 'int'),
+  same('BASEROW_SNAPSHOT_EXPIRATION_TIME_DAYS', 'days a snapshot is kept before the hourly cleanup deletes it', 'int'),
   same('BASEROW_WEBHOOKS_ALLOW_PRIVATE_ADDRESS', 'webhooks may call private addresses ("false" means false here)', 'bool'),
   same('BASEROW_EMAIL_NOTIFICATIONS_ENABLED', 'notification mails are sent', 'bool'),
   same('BASEROW_EMAIL_NOTIFICATIONS_INSTANT_CRONTAB', 'how often instant summaries go out (`* * * * *` or `*/N * * * *` only)'),
@@ -400,8 +402,6 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS',
     'BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES',
     'BASEROW_IMPORT_EXPORT_TABLE_ROWS_COUNT_LIMIT',
-    'BASEROW_MAX_SNAPSHOTS_PER_GROUP',
-    'BASEROW_SNAPSHOT_EXPIRATION_TIME_DAYS',
     'FIELD_RULE_ROWS_LIMIT',
   ),
   ...none(

@@ -143,6 +143,8 @@ export interface AppConfig {
   maxRowReportErrorCount: number;
   /** Database webhooks (Baserow's `BASEROW_WEBHOOKS_*` settings). */
   webhooks: WebhooksConfig;
+  /** Application snapshots (Baserow's settings): restorable snapshots per workspace (-1: no limit), and days a snapshot is kept. */
+  snapshots: { maxPerWorkspace: number; expirationDays: number };
   /** Minutes a mention removed from a rich-text cell is remembered (put back sooner, it notifies nobody again). */
   staleMentionsCleanupMinutes: number;
   /** E-mail notifications: Baserow's BASEROW_EMAIL_NOTIFICATIONS_* settings (see src/notifications/email-sender.ts). */
@@ -441,6 +443,11 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
       concurrency: int(env, 'WEBHOOKS_CONCURRENCY', 10, 1, 1000),
       pollMs: int(env, 'WEBHOOKS_POLL_MS', 1000, 50, 3_600_000),
       responseMaxBytes: int(env, 'WEBHOOKS_RESPONSE_MAX_KB', 256, 1, 100_000) * 1024,
+    },
+    snapshots: {
+      // Baserow's -1 is "no limit".
+      maxPerWorkspace: env.BASEROW_MAX_SNAPSHOTS_PER_GROUP?.trim() === '-1' ? -1 : int(env, 'BASEROW_MAX_SNAPSHOTS_PER_GROUP', 50, 0),
+      expirationDays: int(env, 'BASEROW_SNAPSHOT_EXPIRATION_TIME_DAYS', 360, 0, 100_000),
     },
     staleMentionsCleanupMinutes: int(env, 'BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 360, 1),
     emailNotifications: emailNotifications(env, publicUrl.replace(/\/+$/, '')),

@@ -11,6 +11,9 @@ import { FileReferencesRepository } from './file-references.repository';
 
 const BATCH = 200;
 
+/** Answers which of the given user file names something outside the cells and the row history still names. */
+export type FileKeeper = (names: string[]) => Promise<Set<string>>;
+
 /**
  * Deletes user files nothing names any more: no file cell (of any row, trashed rows and
  * fields included), no row history entry. Only files uploaded longer ago than the trash
@@ -20,6 +23,7 @@ const BATCH = 200;
 @Injectable()
 export class UnusedUserFilesService {
   private readonly logger = new Logger(UnusedUserFilesService.name);
+  private readonly keepers: FileKeeper[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -28,6 +32,11 @@ export class UnusedUserFilesService {
     private readonly storage: FileStorage,
     private readonly db: UnitOfWork,
   ) {}
+
+  /** Another module's references to user files (a snapshot's cells): the names it answers stay. */
+  keep(keeper: FileKeeper): void {
+    this.keepers.push(keeper);
+  }
 
   /** Every hour; answers the names deleted. */
   @Cron(CronExpression.EVERY_HOUR)
@@ -43,6 +52,7 @@ export class UnusedUserFilesService {
       const names = candidates.map((file) => userFileName(file));
       const used = new Set<string>();
       for (const field of fields) for (const name of await this.references.namedInCells(field, names)) used.add(name);
+      for (const keeper of this.keepers) for (const name of await keeper(names)) used.add(name);
       const unused: typeof candidates = [];
       for (const file of candidates) {
         const name = userFileName(file);

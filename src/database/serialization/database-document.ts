@@ -27,6 +27,25 @@ export interface TableDocument {
   rows: RowDocument[];
 }
 
+/**
+ * Rows of a document table kept outside the document (its `rows` empty), read in batches as
+ * often as an import needs them: a snapshot's rows, read from its file, never all in memory.
+ */
+export interface RowSource {
+  readonly count: number;
+  batches(size: number): AsyncIterable<RowDocument[]>;
+}
+
+/** Rows held in memory as a source. */
+export function rowsInMemory(rows: RowDocument[]): RowSource {
+  return {
+    count: rows.length,
+    async *batches(size: number) {
+      for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
+    },
+  };
+}
+
 export interface SelectOptionDocument {
   id: number;
   value: string;

@@ -20,6 +20,8 @@ import {
   FieldDocument,
   ImportIds,
   RowDocument,
+  RowSource,
+  rowsInMemory,
   TableDocument,
   ViewDocument,
 } from './database-document';
@@ -32,6 +34,9 @@ export interface ViewSerializer {
   /** A field was duplicated in its table: the views give the copy the original's options, right after it. */
   fieldDuplicated(context: TableContext, originalId: number, copyId: number): Promise<void>;
 }
+
+/** A part of a streamed database export: the document without rows, then batches of a table's rows. */
+export type DatabasePart = { kind: 'document'; document: DatabaseDocument } | { kind: 'rows'; table: number; rows: RowDocument[] };
 
 /** Where an imported table goes: its name and order in the database. */
 export type TablePlacement = (doc: TableDocument) => { name: string; order: number };
@@ -50,6 +55,8 @@ export interface TableImportOptions {
   finish?: (tables: TableEntity[]) => Promise<void>;
   /** Told after each chunk of rows (a job's progress; it throws to cancel). */
   written?: (done: number, total: number) => Promise<void>;
+  /** Where a table's rows are when not in the document (its `rows` empty): a snapshot's file. */
+  rows?: (doc: TableDocument) => RowSource | undefined;
 }
 
 /**
@@ -99,16 +106,14 @@ export class DatabaseSerializer {
 
   /** One table: its live fields, views and live rows. */
   async exportTable(context: TableContext): Promise<TableDocument> {
+    return { ...(await this.exportTableHead(context)), rows: await this.exportRows(context, context.fields) };
+  }
+
+  /** One table without its rows (`rows` empty): its live fields and views. */
+  private async exportTableHead(context: TableContext): Promise<TableDocument> {
     const fields: FieldDocument[] = [];
     for (const field of context.fields) fields.push(await this.exportField(field, context));
-    return {
-      id: context.table.id,
-      name: context.table.name,
-      order: context.table.order,
-      fields,
-      views: (await this.views?.exportViews(context)) ?? [],
-      rows: await this.exportRows(context, context.fields),
-    };
+    return { id: context.table.id, name: context.table.name, order: context.table.order, fields, views: (await this.views?.exportViews(context)) ?? [], rows: [] };
   }
 
   async exportField(field: FieldEntity, context: TableContext): Promise<FieldDocument> {
@@ -132,9 +137,15 @@ export class DatabaseSerializer {
 
   /** The live rows by id, with the cells of the given fields that hold data (computed cells are not kept). */
   async exportRows(context: TableContext, fields: FieldEntity[]): Promise<RowDocument[]> {
+    const result: RowDocument[] = [];
+    for await (const batch of this.exportRowBatches(context, fields)) result.push(...batch);
+    return result;
+  }
+
+  /** As `exportRows`, a batch at a time (a snapshot streams them to its file without holding them all). */
+  async *exportRowBatches(context: TableContext, fields: FieldEntity[]): AsyncGenerator<RowDocument[]> {
     const ctx = this.contexts.fieldContext(context, null);
     const kept = fields.filter((field) => this.holdsCells(this.types.of(field), field));
-    const result: RowDocument[] = [];
     for await (const batch of this.rows.scan(context.table.id, { liveOnly: true })) {
       const docs: RowDocument[] = batch.map((row) => ({
         id: row.id,
@@ -149,9 +160,27 @@ export class DatabaseSerializer {
           docs[i][fieldColumn(field)] = type.exportCell ? type.exportCell(field, values[i], row) : values[i];
         });
       }
-      result.push(...docs);
+      yield docs;
     }
-    return result;
+  }
+
+  /**
+   * The database as a stream of parts: first the document without rows (tables with their
+   * fields and views, `rows` empty), then the rows of each table in batches. Memory holds one
+   * batch at a time, whatever the database's size.
+   */
+  async *exportDatabaseParts(database: ApplicationEntity): AsyncGenerator<DatabasePart> {
+    const contexts: TableContext[] = [];
+    const tables: TableDocument[] = [];
+    for (const table of await this.tables.ofDatabases([database.id])) {
+      const context = await this.contexts.withFields(table, database.workspaceId);
+      contexts.push(context);
+      tables.push(await this.exportTableHead(context));
+    }
+    yield { kind: 'document', document: { format: DATABASE_DOCUMENT_FORMAT, version: DATABASE_DOCUMENT_VERSION, type: 'database', name: database.name, tables } };
+    for (const context of contexts) {
+      for await (const rows of this.exportRowBatches(context, context.fields)) yield { kind: 'rows', table: context.table.id, rows };
+    }
   }
 
   /** Whether a field has cells of its own to copy: stored in a column or a relation, not computed. */
@@ -179,18 +208,22 @@ export class DatabaseSerializer {
   }
 
   private async buildTables(database: ApplicationEntity, docs: TableDocument[], options: TableImportOptions): Promise<TableEntity[]> {
+    const sources = new Map(docs.map((doc) => [doc.id, options.rows?.(doc) ?? rowsInMemory(doc.rows)]));
     // Rows that fit in one chunk are written with the tables, in one transaction.
     let total = 0;
     let widest = 1;
     for (const doc of docs) {
-      total += doc.rows.length;
+      total += sources.get(doc.id)!.count;
       widest = Math.max(widest, doc.fields.length);
     }
     if (!this.long.chunked || total <= this.long.rowsPerChunk(widest)) {
+      // Read before the transaction: it holds the writer.
+      const rows = new Map<number, RowDocument[]>();
+      for (const doc of docs) rows.set(doc.id, await allRows(sources.get(doc.id)!));
       return this.db.run(async () => {
         const { run, created } = await this.createTables(database, docs, options, () => true);
-        for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, doc.rows, 0, doc.rows.length);
-        for (const doc of docs) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, doc.fields, doc.rows, 0, doc.rows.length);
+        for (const doc of docs) await this.importColumnCells(run, run.ids.tables.get(doc.id)!, doc, rows.get(doc.id)!, 0, rows.get(doc.id)!.length);
+        for (const doc of docs) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, doc.fields, rows.get(doc.id)!, 0, rows.get(doc.id)!.length);
         await this.completeTables(run, docs, created, options);
         return created;
       });
@@ -204,18 +237,19 @@ export class DatabaseSerializer {
       let done = 0;
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
-        const size = this.long.rowsPerChunk(doc.fields.length);
-        for (let start = 0; start < doc.rows.length; start += size) {
-          await this.long.chunk(() => this.importColumnCells(run, tableId, doc, doc.rows, start, start + size), { hidden: true });
-          done += Math.min(size, doc.rows.length - start);
+        for await (const batch of sources.get(doc.id)!.batches(this.long.rowsPerChunk(doc.fields.length))) {
+          await this.long.chunk(() => this.importColumnCells(run, tableId, doc, batch, 0, batch.length), { hidden: true });
+          done += batch.length;
           await options.written?.(done, total);
         }
       }
       for (const doc of docs) {
         const tableId = run.ids.tables.get(doc.id)!;
-        const size = this.long.rowsPerChunk(doc.fields.length);
-        for (let start = 0; start < doc.rows.length; start += size) {
-          await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, doc.rows, start, start + size), { hidden: true });
+        // A second pass over the rows only for the tables with cells kept outside the row.
+        if (doc.fields.some((field) => this.types.get(field.type)?.writeRelations)) {
+          for await (const batch of sources.get(doc.id)!.batches(this.long.rowsPerChunk(doc.fields.length))) {
+            await this.long.chunk(() => this.importRelationCells(run, tableId, doc.fields, batch, 0, batch.length), { hidden: true });
+          }
         }
         await options.written?.(done, total);
       }
@@ -224,7 +258,8 @@ export class DatabaseSerializer {
         for (const stage of this.fieldStages(docs, (field) => !inside(field))) for (const { table, field } of stage) await this.importField(run, run.ids.tables.get(table.id)!, field);
         for (const doc of docs) {
           const added = doc.fields.filter((field) => !before.has(field.id));
-          if (added.length) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, added, doc.rows, 0, doc.rows.length);
+          if (!added.length) continue;
+          for await (const batch of sources.get(doc.id)!.batches(ROW_BATCH)) await this.importRelationCells(run, run.ids.tables.get(doc.id)!, added, batch, 0, batch.length);
         }
         await this.completeTables(run, docs, created, options);
       });
@@ -462,6 +497,12 @@ interface FieldImport {
   userId: number | null;
   /** Every field of the document, by document id. */
   docs: Map<number, FieldDocument>;
+}
+
+async function allRows(source: RowSource): Promise<RowDocument[]> {
+  const rows: RowDocument[] = [];
+  for await (const batch of source.batches(ROW_BATCH)) rows.push(...batch);
+  return rows;
 }
 
 function sortedOptions<T extends { order: number; id: number }>(options: T[]): T[] {

@@ -14,6 +14,7 @@ import { FormulaRegexReplace1737021000000 } from './1737021000000-FormulaRegexRe
 import { Webhooks1737100000000 } from './1737100000000-Webhooks';
 import { Notifications1737400000000 } from './1737400000000-Notifications';
 import { Actions1737300000000 } from './1737300000000-Actions';
+import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Webhooks1737100000000,
   Notifications1737400000000,
   Actions1737300000000,
+  WorkspaceImportExport1737700000000,
 ];

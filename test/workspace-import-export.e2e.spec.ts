@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { comparableRows, richDatabase, RichDatabase } from './support/rich-database';
-import { exportWorkspace, importZip, readZip } from './support/workspace-zips';
+import { createKeyPair, KeyPair } from '../src/import-export/archive/signature';
+import { baserowDatabase, CONTRACT, CONTRACT_NAME, LOGO, LOGO_NAME } from './support/baserow-fixture';
+import { download } from './support/files';
+import { buildBaserowZip, exportWorkspace, importZip, readZip } from './support/workspace-zips';
 
 let t: TestApp;
 let ada: SignedUp;
 let db: RichDatabase;
+/** The key "another Baserow" signs with; trusted by the instance (IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS). */
+let baserowKeys: KeyPair;
 
 const api = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
 
 beforeAll(async () => {
-  t = await startApp();
+  baserowKeys = await createKeyPair();
+  t = await startApp({ IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS: Buffer.from(baserowKeys.publicKeyPem).toString('base64') });
   ada = await signUp(t, 'Ada');
   db = await richDatabase(t, ada);
 });
@@ -138,5 +144,145 @@ describe('a Rowspace export', () => {
     const copy = done.installed_applications[0];
     expect(copy).toMatchObject({ name: 'Planning', type: 'database', workspace: { id: ws } });
     expect(await shapeOf(copy.id)).toEqual(await shapeOf(db.databaseId));
+  });
+});
+
+describe('a zip exported by Baserow 1.35.3 (every field type Rowspace has)', () => {
+  let ws: number;
+  let job: any;
+  let tables: Record<string, number>;
+  let fields: Record<string, any>;
+  let rows: Record<string, any[]>;
+
+  beforeAll(async () => {
+    ws = (await api('POST', '/api/workspaces/', { name: 'From Baserow' })).body.id;
+    const { zip } = await buildBaserowZip({ applications: [{ id: 77, name: 'CRM', serialized: baserowDatabase(ada.email) }], files: { [CONTRACT_NAME]: CONTRACT, [LOGO_NAME]: LOGO }, keys: baserowKeys });
+    job = await importZip(t, ada.token, ws, zip);
+    tables = {};
+    fields = {};
+    rows = {};
+    for (const table of job.installed_applications?.[0]?.tables ?? []) {
+      tables[table.name] = table.id;
+      for (const f of (await api('GET', `/api/database/fields/table/${table.id}/`)).body) fields[`${table.name}.${f.name}`] = f;
+      rows[table.name] = (await api('GET', `/api/database/rows/table/${table.id}/?user_field_names=true`)).body.results;
+    }
+  });
+
+  test('the import job finishes with the database installed', () => {
+    expect(job).toMatchObject({ state: 'finished', human_readable_error: '', installed_applications: [{ name: 'CRM', type: 'database', workspace: { id: ws } }] });
+    expect(job.installed_applications[0].tables.map((x: any) => [x.name, x.order])).toEqual([
+      ['Customers', 1],
+      ['Orders', 2],
+    ]);
+  });
+
+  test('every field keeps its type and properties', () => {
+    const f = (name: string) => fields[`Customers.${name}`];
+    const types = Object.fromEntries(Object.entries(fields).filter(([k]) => k.startsWith('Customers.')).map(([k, v]) => [k.slice(10), v.type]));
+    expect(types).toEqual({
+      Name: 'text', Notes: 'long_text', Site: 'url', Mail: 'email', Amount: 'number', Stars: 'rating', Active: 'boolean', Since: 'date', Meeting: 'date',
+      Changed: 'last_modified', Created: 'created_on', 'Changed by': 'last_modified_by', 'Created by': 'created_by', Orders: 'link_row', Docs: 'file', Tier: 'single_select',
+      Tags: 'multiple_select', Phone: 'phone_number', Double: 'formula', 'Order count': 'count', Quantity: 'rollup', 'Order names': 'lookup', Owners: 'multiple_collaborators',
+      Ref: 'uuid', No: 'autonumber', Call: 'duration', Secret: 'password',
+    });
+    expect(f('Name').primary).toBe(true);
+    expect(f('Amount')).toMatchObject({ number_decimal_places: 2, number_negative: true });
+    expect(f('Stars')).toMatchObject({ max_value: 5, color: 'dark-orange', style: 'star' });
+    expect(f('Meeting')).toMatchObject({ date_format: 'ISO', date_include_time: true });
+    expect(f('Orders')).toMatchObject({ link_row_table_id: tables.Orders, link_row_related_field_id: fields['Orders.Customer'].id });
+    expect(fields['Orders.Customer']).toMatchObject({ type: 'link_row', link_row_table_id: tables.Customers, link_row_related_field_id: f('Orders').id });
+    expect(f('Tier').select_options.map((o: any) => [o.value, o.color])).toEqual([['Gold', 'yellow'], ['Silver', 'light-gray']]);
+    expect(f('Tier').single_select_default).toBe(f('Tier').select_options[0].id);
+    expect(f('Tags').select_options.map((o: any) => o.value)).toEqual(['vip', 'new', 'eu']);
+    expect(f('Double')).toMatchObject({ formula: "field('Amount') * 2", formula_type: 'number', error: null });
+    expect(f('Order count')).toMatchObject({ through_field_id: f('Orders').id, formula_type: 'number' });
+    expect(f('Quantity')).toMatchObject({ through_field_id: f('Orders').id, target_field_id: fields['Orders.Qty'].id, rollup_function: 'sum' });
+    expect(f('Order names')).toMatchObject({ through_field_id: f('Orders').id, target_field_id: fields['Orders.Order'].id, formula_type: 'array' });
+    expect(f('Owners')).toMatchObject({ notify_user_when_added: true });
+    expect(f('Call')).toMatchObject({ duration_format: 'h:mm' });
+  });
+
+  test('every cell keeps its value (computed ones computed again, creators and collaborators by e-mail)', async () => {
+    const [acme, globex] = rows.Customers;
+    const tier = fields['Customers.Tier'].select_options;
+    const tags = fields['Customers.Tags'].select_options;
+    expect(acme).toMatchObject({
+      id: 1,
+      order: '1.00000000000000000000',
+      Name: 'Acme',
+      Notes: 'Line 1\nLine 2',
+      Site: 'https://acme.test',
+      Mail: 'buyer@acme.test',
+      Amount: '1200.50',
+      Stars: 4,
+      Active: true,
+      Since: '2024-03-01',
+      Meeting: '2024-03-01T09:30:00Z',
+      Changed: '2024-02-01T08:15:00Z',
+      Created: '2024-01-05T10:00:00.123456Z',
+      Orders: [{ id: 11, value: 'A-1' }, { id: 12, value: 'A-2' }],
+      Tier: { id: tier[1].id, value: 'Silver', color: 'light-gray' },
+      Tags: [{ id: tags[0].id, value: 'vip', color: 'red' }, { id: tags[2].id, value: 'eu', color: 'blue' }],
+      Phone: '+31 20 555 0100',
+      Double: '2401.00',
+      'Order count': '2',
+      Quantity: '7',
+      'Order names': [{ id: 11, value: 'A-1' }, { id: 12, value: 'A-2' }],
+      Owners: [{ id: ada.id, name: ada.name }],
+      Ref: '0e7a3f1c-5a1b-4c2d-9e8f-123456789abc',
+      No: 1,
+      Call: 5400,
+      Secret: true,
+    });
+    expect(acme['Created by']).toMatchObject({ id: ada.id });
+    expect(globex).toMatchObject({ id: 2, Name: 'Globex', Amount: '-15.00', Active: false, Tier: null, Tags: [], Owners: [], Ref: '7d4b0c8e-1111-4222-8333-444455556666', No: 2, Call: null, Secret: null, 'Order count': '1', Quantity: '10' });
+    expect(rows.Orders.map((r: any) => [r.id, r.Order, r.Qty, r.Customer.map((c: any) => c.id)])).toEqual([
+      [11, 'A-1', '3', [1]],
+      [12, 'A-2', '4', [1]],
+      [13, 'G-1', '10', [2]],
+    ]);
+    // The files the zip carries are stored again (one stored file for the same content) and served.
+    const [contract] = acme.Docs;
+    expect(contract).toMatchObject({ visible_name: 'Contract.txt', size: CONTRACT.length, is_image: false });
+    expect(globex.Docs.map((d: any) => d.visible_name)).toEqual(['logo.gif', 'Same contract']);
+    expect(globex.Docs[1].name).toBe(contract.name);
+    expect((await download(t, contract.url)).body.equals(CONTRACT)).toBe(true);
+    expect((await download(t, globex.Docs[0].url)).body.equals(LOGO)).toBe(true);
+  });
+
+  test('views keep their types, settings, filters, filter groups, sorts, group-bys, decorations and field options', async () => {
+    const views = (await api('GET', `/api/database/views/table/${tables.Customers}/?include=filters,sortings,decorations,group_bys`)).body;
+    expect(views.map((v: any) => [v.name, v.type])).toEqual([
+      ['All customers', 'grid'],
+      ['Cards', 'gallery'],
+      ['Sign up', 'form'],
+      ['Board', 'kanban'],
+    ]);
+    const [grid, gallery, form, kanban] = views;
+    const f = (name: string) => fields[`Customers.${name}`].id;
+    const tier = fields['Customers.Tier'].select_options;
+    expect(grid).toMatchObject({ filter_type: 'AND', row_identifier_type: 'count', row_height_size: 'medium', public: false });
+    expect(grid.filters.map((x: any) => [x.field, x.type, x.value, x.group !== null])).toEqual([
+      [f('Tier'), 'single_select_equal', String(tier[1].id), false],
+      [f('Active'), 'boolean', '1', true],
+      [f('Amount'), 'higher_than', '100', true],
+      [f('Owners'), 'multiple_collaborators_has', String(ada.id), false],
+    ]);
+    expect(grid.filter_groups).toEqual([{ id: expect.any(Number), filter_type: 'OR', parent_group: null, view: grid.id }]);
+    expect(grid.sortings.map((s: any) => [s.field, s.order])).toEqual([[f('Amount'), 'DESC']]);
+    expect(grid.group_bys.map((g: any) => [g.field, g.order])).toEqual([[f('Tier'), 'ASC']]);
+    expect(grid.decorations.map((d: any) => [d.type, d.value_provider_type, d.value_provider_conf])).toEqual([['left_border_color', 'single_select_color', { field_id: f('Tier') }]]);
+    const options = (await api('GET', `/api/database/views/${grid.id}/field-options/`)).body.field_options;
+    expect(options[f('Amount')]).toMatchObject({ width: 120, hidden: false, order: 1, aggregation_type: 'sum', aggregation_raw_type: 'sum' });
+    expect(options[f('Notes')]).toMatchObject({ width: 200, hidden: true });
+    expect(gallery).toMatchObject({ card_cover_image_field: f('Docs') });
+    expect(gallery.sortings.map((s: any) => s.field)).toEqual([f('Name')]);
+    expect(form).toMatchObject({ title: 'Become a customer', description: 'Tell us about you', submit_text: 'Send', submit_action_message: 'Thanks!' });
+    const formOptions = (await api('GET', `/api/database/views/${form.id}/field-options/`)).body.field_options;
+    expect(formOptions[f('Name')]).toMatchObject({ name: 'Company', description: 'Your company', enabled: true, required: true });
+    expect(kanban).toMatchObject({ single_select_field: f('Tier') });
+    // The grid's filters select the rows Baserow's would.
+    const listed = (await api('GET', `/api/database/views/grid/${grid.id}/`)).body.results;
+    expect(listed.map((r: any) => r.id)).toEqual([1]);
   });
 });

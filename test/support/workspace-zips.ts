@@ -72,14 +72,28 @@ export interface RawEntry {
   mode?: number;
 }
 
-/** Writes entries into a zip (in order). */
+/**
+ * Writes entries into a zip (in order). Names yazl refuses (`..`, absolute) are written as a
+ * placeholder of the same length, then the name's bytes are put in place in the local header
+ * and the central directory, as a hostile archive would have them.
+ */
 export async function writeZip(entries: RawEntry[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const entry of entries) zip.addBuffer(entry.content, entry.name, { compress: true, ...(entry.mode ? { mode: entry.mode } : {}) });
+  const patches: [string, string][] = [];
+  for (const [index, entry] of entries.entries()) {
+    const unsafe = entry.name.split('/').includes('..') || entry.name.startsWith('/');
+    const name = unsafe ? `${'Q'.repeat(Math.max(0, entry.name.length - 6))}${String(index).padStart(6, '0')}`.slice(-entry.name.length) : entry.name;
+    if (unsafe) patches.push([name, entry.name]);
+    zip.addBuffer(entry.content, name, { compress: true, ...(entry.mode ? { mode: entry.mode } : {}) });
+  }
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const bytes = Buffer.concat(chunks);
+  for (const [placeholder, name] of patches) {
+    for (let at = bytes.indexOf(placeholder); at >= 0; at = bytes.indexOf(placeholder, at + 1)) bytes.write(name, at, 'utf8');
+  }
+  return bytes;
 }
 
 /** What a Baserow 1.35.3 export holds, described: the applications' serialized JSON and the user files. */

@@ -496,3 +496,30 @@ const python = spawnSync('python3', ['-c', 'import cryptography'], { encoding: '
     expect(done).toMatchObject({ state: 'finished', installed_applications: [{ name: 'CRM – “ünïcode” 𝒳' }] });
   });
 });
+
+test("the routes are in /api/schema.json with Baserow's operation ids", async () => {
+  const paths = (await t.request('GET', '/api/schema.json')).body.paths;
+  expect([
+    paths['/api/workspaces/{workspaceId}/export/async/'].post.operationId,
+    paths['/api/workspaces/{workspaceId}/export/'].get.operationId,
+    paths['/api/workspaces/{workspaceId}/import/upload-file/'].post.operationId,
+    paths['/api/workspaces/{workspaceId}/import/async/'].post.operationId,
+    paths['/api/workspaces/{workspaceId}/import/{resourceId}/'].delete.operationId,
+  ]).toEqual(['export_workspace_applications_async', 'list_workspace_exports', 'import_resource_upload_file', 'import_workspace_applications_async', 'import_export_resource']);
+});
+
+test("GET /export/ lists the user's finished exports of the workspace, latest first, as Baserow's job serializer; only_structure leaves the rows out", async () => {
+  const { job, zip } = await exportWorkspace(t, ada.token, db.workspaceId, { only_structure: true, application_ids: [db.databaseId] });
+  const entries = await readZip(zip);
+  const manifest = JSON.parse(entries.get('manifest.json')!.toString());
+  expect(manifest.configuration).toEqual({ only_structure: true });
+  const app = JSON.parse(entries.get(manifest.applications.database.items[0].files.schema)!.toString());
+  expect(app.tables.map((x: any) => x.rows)).toEqual([[], []]);
+  const list = (await api('GET', `/api/workspaces/${db.workspaceId}/export/`)).body;
+  expect(list.results[0]).toEqual(job);
+  expect(list.results.length).toBeGreaterThan(1);
+  expect(list.results.length).toBeLessThanOrEqual(5);
+  expect(list.results.every((j: any) => j.type === 'export_applications' && j.workspace_id === db.workspaceId && j.state === 'finished')).toBe(true);
+  const other = await signUp(t, 'Other');
+  expect((await api('GET', `/api/workspaces/${db.workspaceId}/export/`, undefined, other.token)).body.error).toBe('ERROR_USER_NOT_IN_GROUP');
+});

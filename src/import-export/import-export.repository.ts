@@ -37,10 +37,6 @@ export class ImportExportRepository {
     return (await this.resources.countBy({ uuid, isValid: true, markedForDeletion: false })) > 0;
   }
 
-  findResources(ids: number[]): Promise<ImportExportResourceEntity[]> {
-    return ids.length ? this.resources.findBy({ id: In(ids), markedForDeletion: false }) : Promise.resolve([]);
-  }
-
   /** The user's recent finished jobs of a type, latest first. */
   finishedJobs(userId: number, type: string, limit: number): Promise<JobEntity[]> {
     return this.db.manager.getRepository(JobEntity).find({ where: { userId, type, state: 'finished' }, order: { updatedOn: 'DESC', id: 'DESC' }, take: limit });

@@ -45,7 +45,6 @@ export function buildManifest(applications: ManifestApplication[], checksums: Re
 
 const VERSION = /^\d+\.\d+\.\d+$/;
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-const SCHEMA_APPLICATION_TYPES = ['database', 'dashboard', 'builder'];
 
 /**
  * `validate_manifest`: the manifest parses, its version is one Baserow has a schema for
@@ -73,11 +72,8 @@ export function checkManifest(text: string, entryCount: number): Manifest {
     const { version, configuration, items } = group as Record<string, unknown>;
     if (version !== undefined && (typeof version !== 'string' || !VERSION.test(version))) fail(`applications.${type}.version`);
     if (configuration !== undefined && !isObject(configuration)) fail(`applications.${type}.configuration`);
-    // The schema describes the items of Baserow's own types; Rowspace needs them of every type it reads.
-    if (!Array.isArray(items)) {
-      if (SCHEMA_APPLICATION_TYPES.includes(type) && items !== undefined) fail(`applications.${type}.items`);
-      fail(`applications.${type}.items`);
-    }
+    // Baserow's schema describes the items of its own types only; an import reads the items of every type.
+    if (!Array.isArray(items)) fail(`applications.${type}.items`);
     for (const item of items as unknown[]) {
       if (!isObject(item)) fail(`applications.${type}.items`);
       const it = item as Record<string, unknown>;

@@ -276,12 +276,16 @@ describe('a zip exported by Baserow 1.35.3 (every field type Rowspace has)', () 
     expect(grid.filter_groups).toEqual([{ id: expect.any(Number), filter_type: 'OR', parent_group: null, view: grid.id }]);
     expect(grid.sortings.map((s: any) => [s.field, s.order])).toEqual([[f('Amount'), 'DESC']]);
     expect(grid.group_bys.map((g: any) => [g.field, g.order])).toEqual([[f('Tier'), 'ASC']]);
-    expect(grid.decorations.map((d: any) => [d.type, d.value_provider_type, d.value_provider_conf])).toEqual([['left_border_color', 'single_select_color', { field_id: f('Tier') }]]);
+    expect(grid.decorations.map((d: any) => [d.type, d.value_provider_type, d.value_provider_conf])).toEqual([
+      ['left_border_color', 'single_select_color', { field_id: f('Tier') }],
+      ['background_color', 'conditional_color', { colors: [expect.objectContaining({ color: 'light-red', filters: [expect.objectContaining({ type: 'single_select_equal', field: f('Tier'), value: String(tier[0].id) })] })] }],
+    ]);
     const options = (await api('GET', `/api/database/views/${grid.id}/field-options/`)).body.field_options;
     expect(options[f('Amount')]).toMatchObject({ width: 120, hidden: false, order: 1, aggregation_type: 'sum', aggregation_raw_type: 'sum' });
     expect(options[f('Notes')]).toMatchObject({ width: 200, hidden: true });
     expect(gallery).toMatchObject({ card_cover_image_field: f('Docs') });
     expect(gallery.sortings.map((s: any) => s.field)).toEqual([f('Name')]);
+    expect(gallery.filters.map((x: any) => [x.field, x.type, x.value])).toEqual([[f('Tier'), 'single_select_is_any_of', `${tier[0].id},${tier[1].id}`]]);
     expect(form).toMatchObject({ title: 'Become a customer', description: 'Tell us about you', submit_text: 'Send', submit_action_message: 'Thanks!' });
     const formOptions = (await api('GET', `/api/database/views/${form.id}/field-options/`)).body.field_options;
     expect(formOptions[f('Name')]).toMatchObject({ name: 'Company', description: 'Your company', enabled: true, required: true });

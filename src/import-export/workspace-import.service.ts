@@ -26,6 +26,9 @@ import { SigningKeysService } from './signing-keys.service';
 import { workspacePeople } from './workspace-people';
 
 export const IMPORT_JOB_TYPE = 'import_applications';
+/** A manifest lists every file with its checksum (about 150 bytes each): far more than any export holds. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+const MAX_SIGNATURE_BYTES = 64 * 1024;
 
 /** Baserow's ImportResourceSerializer. */
 export function serializeResource(resource: ImportExportResourceEntity): { id: number; name: string; size: number } {
@@ -92,12 +95,12 @@ export class WorkspaceImportService {
     const archive = await ZipArchive.open(path, this.bounds);
     try {
       if (!archive.has(MANIFEST_NAME)) throw new ArchiveRefused('invalid', 'Manifest file is missing.');
-      const manifest = checkManifest((await archive.read(MANIFEST_NAME)).toString('utf8'), archive.names.length);
+      const manifest = checkManifest((await archive.read(MANIFEST_NAME, MAX_MANIFEST_BYTES)).toString('utf8'), archive.names.length);
       if (await this.repo.verifyImportSignature()) {
         if (!archive.has(SIGNATURE_NAME)) throw new ArchiveRefused('invalid', 'Signature file is missing.');
         let signature: unknown;
         try {
-          signature = JSON.parse((await archive.read(SIGNATURE_NAME)).toString('utf8'));
+          signature = JSON.parse((await archive.read(SIGNATURE_NAME, MAX_SIGNATURE_BYTES)).toString('utf8'));
         } catch {
           throw new ArchiveRefused('invalid', 'Signature file is corrupted.');
         }

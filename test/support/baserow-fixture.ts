@@ -171,7 +171,18 @@ export function baserowDatabase(email: string): Record<string, unknown> {
     filter_groups: [{ id: 501, filter_type: 'OR', parent_group: null }],
     sortings: [{ id: 601, field_id: 1005, order: 'DESC' }],
     group_bys: [{ id: 701, field_id: 1016, order: 'ASC' }],
-    decorations: [{ id: 801, type: 'left_border_color', value_provider_type: 'single_select_color', value_provider_conf: { field_id: 1016 }, order: 1 }],
+    decorations: [
+      { id: 801, type: 'left_border_color', value_provider_type: 'single_select_color', value_provider_conf: { field_id: 1016 }, order: 1 },
+      {
+        id: 802,
+        type: 'background_color',
+        value_provider_type: 'conditional_color',
+        value_provider_conf: {
+          colors: [{ id: 'c1', color: 'light-red', filter_type: 'AND', filters: [{ id: 'f1', type: 'single_select_equal', field: 1016, group: null, value: '1' }], filter_groups: [] }],
+        },
+        order: 2,
+      },
+    ],
     public: false,
     row_identifier_type: 'count',
     row_height_size: 'medium',
@@ -185,7 +196,7 @@ export function baserowDatabase(email: string): Record<string, unknown> {
     ...base(302, 'gallery', 'Cards', 2),
     filter_type: 'AND',
     filters_disabled: false,
-    filters: [],
+    filters: [{ id: 405, field_id: 1016, type: 'single_select_is_any_of', value: '1,2', group: null }],
     filter_groups: [],
     sortings: [{ id: 602, field_id: 1001, order: 'ASC' }],
     decorations: [],

@@ -59,8 +59,9 @@ export class ZipArchive {
     }
   }
 
-  /** An entry's whole content (manifest, signature, application JSON: bounded by the archive's bounds). */
-  async read(name: string): Promise<Buffer> {
+  /** An entry's whole content (manifest, signature, application JSON), refused beyond `maxBytes` (the archive's bounds hold besides). */
+  async read(name: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Buffer> {
+    if ((this.entries.get(name)?.uncompressedSize ?? 0) > maxBytes) throw new ArchiveRefused('invalid', `The entry ${name} is larger than ${maxBytes} bytes.`);
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of await this.stream(name)) chunks.push(chunk as Buffer);

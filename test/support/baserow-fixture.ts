@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
+ * (Count, rollup and lookup fields export no `formula_type`: it is not among their `allowed_fields`.)
+ *
  * A database as Baserow 1.35.3's `DatabaseApplicationType.export_serialized` writes it, by hand
  * from Baserow's export serializers (`FieldType.export_serialized` with each type's
  * `allowed_fields`, `get_export_serialized_value` of each type, `ViewType.export_serialized` of
@@ -74,9 +76,9 @@ export function baserowDatabase(email: string): Record<string, unknown> {
     }),
     field(1018, 'phone_number', 'Phone', 17),
     field(1019, 'formula', 'Double', 18, { ...FORMULA_RESULT, number_decimal_places: 2, formula: "field('Amount') * 2", formula_type: 'number' }),
-    field(1020, 'count', 'Order count', 19, { ...FORMULA_RESULT, number_decimal_places: 0, formula_type: 'number', through_field_id: 1014 }),
-    field(1021, 'rollup', 'Quantity', 20, { ...FORMULA_RESULT, number_decimal_places: 0, formula_type: 'number', through_field_id: 1014, target_field_id: 2002, rollup_function: 'sum' }),
-    field(1022, 'lookup', 'Order names', 21, { ...FORMULA_RESULT, array_formula_type: 'text', formula_type: 'array', through_field_id: 1014, through_field_name: 'Orders', target_field_id: 2001, target_field_name: 'Order' }),
+    field(1020, 'count', 'Order count', 19, { ...FORMULA_RESULT, number_decimal_places: 0, through_field_id: 1014 }),
+    field(1021, 'rollup', 'Quantity', 20, { ...FORMULA_RESULT, number_decimal_places: 0, through_field_id: 1014, target_field_id: 2002, rollup_function: 'sum' }),
+    field(1022, 'lookup', 'Order names', 21, { ...FORMULA_RESULT, array_formula_type: 'text', through_field_id: 1014, through_field_name: 'Orders', target_field_id: 2001, target_field_name: 'Order' }),
     field(1023, 'multiple_collaborators', 'Owners', 22, { notify_user_when_added: true }),
     field(1024, 'uuid', 'Ref', 23),
     field(1025, 'autonumber', 'No', 24),

@@ -55,6 +55,9 @@ export interface RowDocument {
   order: string;
   created_on?: string | null;
   updated_on?: string | null;
+  /** The ids of the users who created and last changed the row (an export names them; an import does not set them). */
+  created_by_id?: number | null;
+  last_modified_by_id?: number | null;
   [cell: string]: unknown;
 }
 

@@ -141,6 +141,8 @@ export class DatabaseSerializer {
         order: this.dialect.orderText(row.order),
         created_on: timestampText(row.created_on),
         updated_on: timestampText(row.updated_on),
+        created_by_id: userId(row.created_by_id),
+        last_modified_by_id: userId(row.last_modified_by_id),
       }));
       for (const field of kept) {
         const type = this.types.of(field);
@@ -466,6 +468,10 @@ interface FieldImport {
 
 function sortedOptions<T extends { order: number; id: number }>(options: T[]): T[] {
   return [...options].sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+function userId(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 function timestampText(value: unknown): string | null {

@@ -33,7 +33,8 @@ export function toBaserowCell(field: FieldDocument, value: unknown, people: Work
       return typeof value === 'string' ? pythonIsoformat(value) : null;
     case 'created_by':
     case 'last_modified_by': {
-      const id = (value as { id?: unknown } | null)?.id;
+      // The row's user (a document keeps it with the row, not as a cell).
+      const id = typeof value === 'number' ? value : (value as { id?: unknown } | null)?.id;
       return typeof id === 'number' ? people.emailOf(id) : null;
     }
     case 'multiple_collaborators':

@@ -41,7 +41,15 @@ export function toBaserowRow(fields: FieldDocument[], row: RowDocument, ctx: Exp
     created_on: pythonTimestamp(row.created_on),
     updated_on: pythonTimestamp(row.updated_on),
   };
-  for (const field of fields) out[`field_${field.id}`] = toBaserowCell(field, row[`field_${field.id}`], ctx.people, ctx.file);
+  // Baserow's row keeps its creator and last editor by e-mail when it has them.
+  const createdBy = typeof row.created_by_id === 'number' ? ctx.people.emailOf(row.created_by_id) : null;
+  const modifiedBy = typeof row.last_modified_by_id === 'number' ? ctx.people.emailOf(row.last_modified_by_id) : null;
+  if (createdBy) out.created_by = createdBy;
+  if (modifiedBy) out.last_modified_by = modifiedBy;
+  for (const field of fields) {
+    const value = field.type === 'created_by' ? row.created_by_id : field.type === 'last_modified_by' ? row.last_modified_by_id : row[`field_${field.id}`];
+    out[`field_${field.id}`] = toBaserowCell(field, value, ctx.people, ctx.file);
+  }
   return out;
 }
 

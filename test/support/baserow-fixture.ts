@@ -122,6 +122,8 @@ export function baserowDatabase(email: string): Record<string, unknown> {
       field_1027: 'pbkdf2_sha256$720000$salt$hash',
     }),
     row(2, '2.00000000000000000000', '2024-01-06T11:00:00+00:00', '2024-01-06T11:00:00+00:00', {
+      // Made by someone who is not a member where it is imported: nobody there.
+      created_by: 'stranger@elsewhere.test',
       field_1001: 'Globex',
       field_1002: null,
       field_1003: '',

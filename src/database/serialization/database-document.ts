@@ -55,7 +55,7 @@ export interface RowDocument {
   order: string;
   created_on?: string | null;
   updated_on?: string | null;
-  /** The ids of the users who created and last changed the row (an export names them; an import does not set them). */
+  /** The users who created and last changed the row, kept by an import (absent: the importing user; null: nobody). */
   created_by_id?: number | null;
   last_modified_by_id?: number | null;
   [cell: string]: unknown;

@@ -417,7 +417,7 @@ export class DatabaseSerializer {
       for (const row of rows.slice(i, Math.min(end, i + ROW_BATCH))) {
         const values: Record<string, unknown> = {};
         for (const { doc, field, type } of fields) values[fieldColumn(field)] = await this.prepareCell(run, field, type, row[`field_${doc.id}`], context);
-        batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, values });
+        batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, createdById: row.created_by_id, lastModifiedById: row.last_modified_by_id, values });
       }
       await this.rows.insertWithIds(tableId, batch, columns, run.userId);
     }

@@ -94,6 +94,9 @@ export function fromBaserowDatabase(json: Record<string, unknown>, name: string,
         order: typeof r.order === 'string' && /^\d+(\.\d+)?$/.test(r.order) ? r.order : String(r.id),
         created_on: rowTimestamp(r.created_on),
         updated_on: rowTimestamp(r.updated_on),
+        // Baserow's import: the members the e-mails name, nobody otherwise.
+        created_by_id: typeof r.created_by === 'string' ? people.idOf(r.created_by) : null,
+        last_modified_by_id: typeof r.last_modified_by === 'string' ? people.idOf(r.last_modified_by) : null,
       };
       for (const field of tableFields) {
         const value = fromBaserowCell(field, r[`field_${field.id}`], people);

@@ -7,7 +7,7 @@ import { comparableRows, richDatabase, RichDatabase } from './support/rich-datab
 import { createKeyPair, KeyPair } from '../src/import-export/archive/signature';
 import { baserowDatabase, CONTRACT, CONTRACT_NAME, LOGO, LOGO_NAME } from './support/baserow-fixture';
 import { join } from 'node:path';
-import { download } from './support/files';
+import { download, uploadFile } from './support/files';
 import { buildBaserowZip, exportWorkspace, importZip, readZip, writeZip } from './support/workspace-zips';
 
 let t: TestApp;
@@ -411,4 +411,23 @@ test("GET /export/ lists the user's finished exports of the workspace, latest fi
   expect(list.results.every((j: any) => j.type === 'export_applications' && j.workspace_id === db.workspaceId && j.state === 'finished')).toBe(true);
   const other = await signUp(t, 'Other');
   expect((await api('GET', `/api/workspaces/${db.workspaceId}/export/`, undefined, other.token)).body.error).toBe('ERROR_USER_NOT_IN_GROUP');
+});
+
+test('a user file missing from the storage is left out of its cell (the zip stays importable)', async () => {
+  const ws = (await api('POST', '/api/workspaces/', { name: 'Files' })).body.id;
+  const database = (await api('POST', `/api/applications/workspace/${ws}/`, { name: 'Docs', type: 'database' })).body.id;
+  const table = (await api('POST', `/api/database/tables/database/${database}/`, { name: 'Docs' })).body.id;
+  const field = (await api('POST', `/api/database/fields/table/${table}/`, { name: 'Files', type: 'file' })).body;
+  const kept = (await uploadFile(t, `JWT ${ada.token}`, 'kept.txt', Buffer.from('kept'))).body;
+  const lost = (await uploadFile(t, `JWT ${ada.token}`, 'lost.txt', Buffer.from('lost'))).body;
+  await api('POST', `/api/database/rows/table/${table}/`, { [`field_${field.id}`]: [{ name: kept.name }, { name: lost.name }] });
+  rmSync(join(t.config.mediaRoot, 'user_files', lost.name));
+  const { zip } = await exportWorkspace(t, ada.token, ws);
+  const entries = await readZip(zip);
+  const manifest = JSON.parse(entries.get('manifest.json')!.toString());
+  const app = JSON.parse(entries.get(manifest.applications.database.items[0].files.schema)!.toString());
+  const cells = app.tables[0].rows.map((row: any) => row[`field_${field.id}`]).filter((cell: any[]) => cell.length);
+  expect(cells).toEqual([[{ name: kept.name, visible_name: 'kept.txt', original_name: kept.name, size: 4 }]]);
+  expect([entries.has(kept.name), entries.has(lost.name)]).toEqual([true, false]);
+  expect((await importZip(t, ada.token, ws, zip)).state).toBe('finished');
 });

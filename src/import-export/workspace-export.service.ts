@@ -94,6 +94,10 @@ export class WorkspaceExportService {
     return chosen;
   }
 
+  private checkFiles(document: DatabaseDocument, stored: Map<string, boolean>): Promise<void> {
+    return checkFileCells(document, stored, (name) => this.storage.exists(userFileKey(name)));
+  }
+
   private async write(user: UserEntity, workspaceId: number, ids: number[], onlyStructure: boolean, progress: JobProgress): Promise<Record<string, unknown>> {
     await this.workspaces.requireMember(workspaceId, user.id);
     const applications = await this.applicationsToExport(workspaceId, ids);
@@ -113,12 +117,15 @@ export class WorkspaceExportService {
       const checksums: Record<string, string> = {};
       const items: ManifestApplication[] = [];
       const files = new Set<string>();
+      /** Whether each user file a cell names is in the storage (a missing one is left out of its cell: the zip stays importable). */
+      const stored = new Map<string, boolean>();
       let nextId = 0;
-      const ctx: ExportContext = { people, file: (name) => files.add(name), nextId: () => ++nextId };
+      const ctx: ExportContext = { people, file: (name) => files.add(name), hasFile: (name) => stored.get(name) === true, nextId: () => ++nextId };
       for (const [index, application] of applications.entries()) {
         const type = this.types.get(application.type);
         if (!type?.exportSerialized) continue;
         const document = (await type.exportSerialized(application)) as unknown as DatabaseDocument;
+        await this.checkFiles(document, stored);
         const uuid = randomUUID().replace(/-/g, '');
         const { path, sha256 } = await writeApplicationJson(join(spoolDir, `${uuid}.json`), application, document, onlyStructure, ctx);
         const name = `${application.type}__${uuid}_${sha256}.json`;
@@ -128,8 +135,7 @@ export class WorkspaceExportService {
         await progress.set({ progress: Math.floor(((index + 1) / Math.max(1, applications.length)) * 80) });
       }
       for (const name of files) {
-        const sha = USER_FILE_SHA.exec(name)?.[1];
-        if (!sha || !(await this.storage.exists(userFileKey(name)))) continue;
+        const sha = USER_FILE_SHA.exec(name)![1];
         zip.addReadStream(await this.storage.open(userFileKey(name)), name, { compress: true });
         checksums[name] = sha.toLowerCase();
       }
@@ -151,6 +157,21 @@ export class WorkspaceExportService {
     }
     const name = archiveName(resource);
     return { exported_file_name: `export_${name}`, url: await this.storage.url(key, { downloadName: `export_${name}` }) };
+  }
+}
+
+/** The user files of a document's file cells, each looked up once in the storage (named as Baserow names them, `…_<sha256>.<ext>`). */
+async function checkFileCells(document: DatabaseDocument, stored: Map<string, boolean>, exists: (name: string) => Promise<boolean>): Promise<void> {
+  for (const table of document.tables) {
+    const fileFields = table.fields.filter((field) => field.type === 'file');
+    for (const row of table.rows) {
+      for (const field of fileFields) {
+        for (const item of (row[`field_${field.id}`] as { name?: unknown }[] | null) ?? []) {
+          const name = String(item?.name ?? '');
+          if (!stored.has(name)) stored.set(name, USER_FILE_SHA.test(name) && (await exists(name)));
+        }
+      }
+    }
   }
 }
 

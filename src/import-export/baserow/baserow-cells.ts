@@ -20,9 +20,9 @@ const NOT_KEPT = new Set(['formula', 'count', 'rollup', 'lookup', 'created_on', 
 /**
  * A cell of Rowspace's database document (`exportCell`, else the API value) as Baserow's
  * `get_export_serialized_value` writes it. `file` is told the user files the cell names (the
- * zip carries them).
+ * zip carries them); `hasFile` says which of them are stored (the others are left out).
  */
-export function toBaserowCell(field: FieldDocument, value: unknown, people: WorkspacePeople, file: (name: string) => void): unknown {
+export function toBaserowCell(field: FieldDocument, value: unknown, people: WorkspacePeople, file: (name: string) => void, hasFile: (name: string) => boolean = () => true): unknown {
   if (NOT_KEPT.has(field.type)) return null;
   switch (field.type) {
     case 'boolean':
@@ -40,7 +40,9 @@ export function toBaserowCell(field: FieldDocument, value: unknown, people: Work
     case 'multiple_collaborators':
       return ((value as { id?: unknown }[] | null) ?? []).map((v) => (typeof v?.id === 'number' ? people.emailOf(v.id) : null)).filter((email): email is string => !!email);
     case 'file':
-      return ((value as Record<string, unknown>[] | null) ?? []).map((item) => {
+      return ((value as Record<string, unknown>[] | null) ?? [])
+        .filter((item) => hasFile(String(item.name)))
+        .map((item) => {
         const name = String(item.name);
         file(name);
         const out: BaserowFileValue = { name, visible_name: String(item.visible_name ?? name), original_name: name };

@@ -15,6 +15,8 @@ export interface ExportContext {
   people: WorkspacePeople;
   /** Told every user file a file cell names (the zip carries it). */
   file(name: string): void;
+  /** Whether a user file a cell names is stored (a missing one is left out of the cell). */
+  hasFile(name: string): boolean;
   /** Numbers the ids of the view parts Rowspace does not export with ids. */
   nextId(): number;
 }
@@ -48,7 +50,7 @@ export function toBaserowRow(fields: FieldDocument[], row: RowDocument, ctx: Exp
   if (modifiedBy) out.last_modified_by = modifiedBy;
   for (const field of fields) {
     const value = field.type === 'created_by' ? row.created_by_id : field.type === 'last_modified_by' ? row.last_modified_by_id : row[`field_${field.id}`];
-    out[`field_${field.id}`] = toBaserowCell(field, value, ctx.people, ctx.file);
+    out[`field_${field.id}`] = toBaserowCell(field, value, ctx.people, ctx.file, ctx.hasFile);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 import { comparableRows, richDatabase, RichDatabase } from './support/rich-database';
@@ -8,7 +8,8 @@ import { createKeyPair, KeyPair } from '../src/import-export/archive/signature';
 import { baserowDatabase, CONTRACT, CONTRACT_NAME, LOGO, LOGO_NAME } from './support/baserow-fixture';
 import { join } from 'node:path';
 import { download, uploadFile } from './support/files';
-import { buildBaserowZip, exportWorkspace, importZip, readZip, writeZip } from './support/workspace-zips';
+import { buildBaserowZip, exportWorkspace, importZip, readZip, uploadImport, writeZip } from './support/workspace-zips';
+import { ResourceCleanupService } from '../src/import-export/resource-cleanup.service';
 
 let t: TestApp;
 let ada: SignedUp;
@@ -430,4 +431,22 @@ test('a user file missing from the storage is left out of its cell (the zip stay
   expect(cells).toEqual([[{ name: kept.name, visible_name: 'kept.txt', original_name: kept.name, size: 4 }]]);
   expect([entries.has(kept.name), entries.has(lost.name)]).toEqual([true, false]);
   expect((await importZip(t, ada.token, ws, zip)).state).toBe('finished');
+});
+
+test('exports and uploads older than BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS are deleted with their zips; a newer one stays', async () => {
+  const ws = (await api('POST', '/api/workspaces/', { name: 'Old exports' })).body.id;
+  const { job, zip } = await exportWorkspace(t, ada.token, ws);
+  const upload = await uploadImport(t, ada.token, ws, zip);
+  expect(upload.status).toBe(200);
+  const cleanup = t.app.get(ResourceCleanupService);
+  const exportFile = join(t.config.mediaRoot, 'export_files', job.exported_file_name.replace(/^export_/, ''));
+  // Four days on: nothing goes.
+  await cleanup.run(new Date(Date.now() + 4 * 24 * 3600 * 1000));
+  expect((await api('GET', `/api/workspaces/${ws}/export/`)).body.results.map((j: any) => j.id)).toEqual([job.id]);
+  expect(existsSync(exportFile)).toBe(true);
+  // Six days on: the export and the upload go, with their zips.
+  expect(await cleanup.run(new Date(Date.now() + 6 * 24 * 3600 * 1000))).toBeGreaterThanOrEqual(2);
+  expect((await api('GET', `/api/workspaces/${ws}/export/`)).body.results).toEqual([]);
+  expect(existsSync(exportFile)).toBe(false);
+  expect((await api('POST', `/api/workspaces/${ws}/import/async/`, { resource_id: (upload.body as any).id })).body.error).toBe('ERROR_RESOURCE_DOES_NOT_EXIST');
 });

@@ -6,6 +6,7 @@ import { JobsModule } from '../jobs/jobs.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ImportExportResourceEntity, TrustedSourceEntity } from './import-export.entity';
 import { ImportExportRepository } from './import-export.repository';
+import { ResourceCleanupService } from './resource-cleanup.service';
 import { SigningKeysService } from './signing-keys.service';
 import { WorkspaceExportService } from './workspace-export.service';
 import { WorkspaceImportExportController } from './workspace-import-export.controller';
@@ -19,6 +20,6 @@ import { WorkspaceImportService } from './workspace-import.service';
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: [ImportExportResourceEntity, TrustedSourceEntity] }), WorkspacesModule, ApplicationsModule, JobsModule, FilesModule],
   controllers: [WorkspaceImportExportController],
-  providers: [ImportExportRepository, SigningKeysService, WorkspaceExportService, WorkspaceImportService],
+  providers: [ImportExportRepository, SigningKeysService, WorkspaceExportService, WorkspaceImportService, ResourceCleanupService],
 })
 export class ImportExportModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { In } from 'typeorm';
+import { In, LessThanOrEqual } from 'typeorm';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { JobEntity } from '../jobs/job.entity';
 import { SettingsEntity } from '../settings/settings.entity';
@@ -31,6 +31,20 @@ export class ImportExportRepository {
   /** A live (not marked for deletion) resource of the user. */
   findOwned(id: number, userId: number): Promise<ImportExportResourceEntity | null> {
     return this.resources.findOneBy({ id, createdById: userId, markedForDeletion: false });
+  }
+
+  /** Marks for deletion the resources created before `removal`, and the unfinished ones created before `abandoned`. */
+  async markOldResources(removal: Date, abandoned: Date): Promise<void> {
+    await this.resources.update({ markedForDeletion: false, createdOn: LessThanOrEqual(removal.toISOString()) } as never, { markedForDeletion: true, updatedOn: new Date() });
+    await this.resources.update({ markedForDeletion: false, isValid: false, createdOn: LessThanOrEqual(abandoned.toISOString()) } as never, { markedForDeletion: true, updatedOn: new Date() });
+  }
+
+  markedResources(): Promise<ImportExportResourceEntity[]> {
+    return this.resources.find({ where: { markedForDeletion: true }, order: { id: 'ASC' }, take: 500 });
+  }
+
+  async deleteResource(id: number): Promise<void> {
+    await this.resources.delete({ id });
   }
 
   async validResourceWithUuid(uuid: string): Promise<boolean> {

@@ -132,6 +132,9 @@ export interface AppConfig {
   importExportMaxCompressionRatio: number;
   /** Public keys (base64 of the PEM, as Baserow's `manage_trusted_sources add` takes them) whose signed exports are imported. */
   importExportTrustedPublicKeys: string[];
+  /** Baserow's BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES and _REMOVAL_AFTER_DAYS: exports and uploads are deleted after that many days. */
+  importExportCleanupIntervalMinutes: number;
+  importExportRemovalAfterDays: number;
   // Long writes (imports, table creation from data, duplications, template installs).
   /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
   longWriteChunkRows: number;
@@ -387,6 +390,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       .split(',')
       .map((key) => key.trim())
       .filter(Boolean),
+    importExportCleanupIntervalMinutes: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES', 5, 1, 7 * 24 * 60),
+    importExportRemovalAfterDays: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS', 5, 0, 3650),
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),

@@ -30,6 +30,7 @@ import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
+import { ImportExportModule } from './import-export/import-export.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SnapshotsModule } from './snapshots/snapshots.module';
 import { ActionsModule } from './actions/actions.module';
@@ -63,6 +64,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     ViewsModule,
     PublicViewsModule,
     TemplatesModule,
+    ImportExportModule,
     ExportModule,
     TrashTypesModule,
     WebhooksModule,

@@ -326,6 +326,29 @@ describe(`no request stalls the others (${TEST_DB})`, () => {
     expect(await rowCount(user, table.id)).toBe(LARGE_TABLE_ROWS);
   });
 
+  test(`3f. exporting a workspace holding a ${LARGE_TABLE_ROWS}-row table, then importing that export`, async () => {
+    const user = await newOffender();
+    await tableFromRows(user, 'Large', LARGE_TABLE_ROWS);
+    let zip = Buffer.alloc(0);
+    await whileMeasuring(async () => {
+      const res = await call('POST', `/api/workspaces/${user.workspaceId}/export/async/`, { token: user.token, json: {} });
+      expect(res.status).toBe(202);
+      const job = await endedJob(user.token, res.body.id);
+      expect(job.state).toBe('finished');
+      zip = Buffer.from(await (await fetch(String(job.url).replace(/^http:\/\/localhost:8000/, server.url), { signal: caseSignal })).arrayBuffer());
+    });
+    const target = (await ok('POST', '/api/workspaces/', { token: user.token, json: { name: 'Imported' } })).id;
+    await whileMeasuring(async () => {
+      const resource = await ok('POST', `/api/workspaces/${target}/import/upload-file/`, { token: user.token, form: upload(zip, 'export.zip') });
+      const res = await call('POST', `/api/workspaces/${target}/import/async/`, { token: user.token, json: { resource_id: resource.id } });
+      expect(res.status).toBe(202);
+      const job = await endedJob(user.token, res.body.id);
+      expect(job.state).toBe('finished');
+    });
+    const imported = (await ok('GET', `/api/applications/workspace/${target}/`, { token: user.token }))[0];
+    expect(await rowCount(user, imported.tables.find((x: { name: string }) => x.name === 'Large').id)).toBe(LARGE_TABLE_ROWS);
+  });
+
   test(`3b. creating a table from ${BULK_ROWS} rows of data`, async () => {
     const user = await newOffender();
     const body = JSON.stringify({ name: 'Bulk', data: manyRows(BULK_ROWS), first_row_header: true });

@@ -76,6 +76,8 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   duplicate_database_table_async: () => ({}),
   import_data_database_table_async: () => ({ data: [['imported']] }),
   export_table: () => ({ exporter_type: 'csv' }),
+  export_workspace_applications_async: (ids) => ({ application_ids: [Number(ids.applicationId)], only_structure: true }),
+  import_workspace_applications_async: (ids) => ({ resource_id: Number(ids.resourceId) }),
   order_database_tables: (ids) => ({ table_ids: [Number(ids.tableId)] }),
   update_database_table: () => ({ name: 'Renamed' }),
   create_database_table_field: () => ({ name: 'New field', type: 'text' }),

@@ -175,11 +175,14 @@ export class JobRunner implements OnApplicationShutdown {
     this.stores.set(job.id, entry);
   }
 
-  /** The job's last state, stored after its progress writes. */
+  /**
+   * The job's last state, stored after its progress writes; pollers of this instance see it once
+   * stored (a poller told "finished" finds everything the job wrote, its own row included).
+   */
   private async end(job: JobEntity, values: Partial<JobEntity>): Promise<void> {
-    Object.assign(job, values);
     await this.stores.get(job.id)?.writing;
     await this.db.outside(() => this.repo.update(job.id, values));
+    Object.assign(job, values);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -33,7 +33,7 @@ export class LiveJobs {
       state: stored.state === 'cancelled' ? 'cancelled' : live.state,
       progressPercentage: live.progressPercentage,
       data: live.data,
-      // Its runner sets the state and the error together, before storing them: a poll in between sees both.
+      // Its runner sets the final state and the error together, once both are stored: a poll sees both or neither.
       humanReadableError: live.humanReadableError,
     });
   }

@@ -16,6 +16,7 @@ import { Notifications1737400000000 } from './1737400000000-Notifications';
 import { Actions1737300000000 } from './1737300000000-Actions';
 import { InstanceSettings1737500000000 } from './1737500000000-InstanceSettings';
 import { Snapshots1737600000000 } from './1737600000000-Snapshots';
+import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   Actions1737300000000,
   InstanceSettings1737500000000,
   Snapshots1737600000000,
+  WorkspaceImportExport1737700000000,
 ];

@@ -45,6 +45,7 @@ export const PATH_PARAMETERS = [
   'notificationId',
   'userId',
   'snapshotId',
+  'resourceId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -126,6 +127,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   await settleJob(t, token, job.id);
   const snapshotJob = await ok<any>(t, 'POST', `/api/snapshots/application/${database.id}/`, token, { name: `${name} snapshot` });
   await settleJob(t, token, snapshotJob.id);
+  const resource = await importResource(t, user, workspace.id);
 
   // The second member joins through an invitation; a second invitation stays pending.
   const mailer = t.app.get(Mailer);
@@ -185,12 +187,26 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         // The admin routes' user: the tenant's second member (never the tenant's own user).
         userId: String(member.id),
         snapshotId: String(snapshotJob.snapshot.id),
+        resourceId: String(resource.id),
       },
       tokenKey: databaseToken.key,
     };
   } finally {
     mailer.send = original;
   }
+}
+
+/** An uploaded workspace import (of the workspace's own export, signed by the instance): the `{resourceId}` of the import routes. */
+async function importResource(t: TestApp, user: SignedUp, workspaceId: number): Promise<{ id: number }> {
+  const started = await ok<any>(t, 'POST', `/api/workspaces/${workspaceId}/export/async/`, user.token, { only_structure: true });
+  const job = await endedJob(t, user.token, started.id);
+  if (job.state !== 'finished') throw new Error(`fixture: the export failed: ${job.human_readable_error}`);
+  const zip = Buffer.from(await (await fetch(String(job.url).replace(/^http:\/\/localhost:8000/, t.url))).arrayBuffer());
+  const form = new FormData();
+  form.append('file', new Blob([zip], { type: 'application/zip' }), 'export.zip');
+  const res = await fetch(`${t.url}/api/workspaces/${workspaceId}/import/upload-file/`, { method: 'POST', body: form, headers: { Authorization: `JWT ${user.token}` } });
+  if (res.status !== 200) throw new Error(`fixture: upload of the export: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: number };
 }
 
 /** Whether the tenant's objects are all still there and its user can still act (a fuzzed request may have deleted one). */

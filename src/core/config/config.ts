@@ -136,6 +136,14 @@ export interface AppConfig {
   /** An .xlsx whose entries would inflate to more than this, or an entry inflating more than this ratio, is refused before it is read. */
   importExcelMaxInflatedBytes: number;
   importExcelMaxCompressionRatio: number;
+  /** A workspace import whose zip would inflate to more than this, or has an entry inflating more than this ratio, is refused before it is read. */
+  importExportMaxInflatedBytes: number;
+  importExportMaxCompressionRatio: number;
+  /** Public keys (base64 of the PEM, as Baserow's `manage_trusted_sources add` takes them) whose signed exports are imported. */
+  importExportTrustedPublicKeys: string[];
+  /** Baserow's BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES and _REMOVAL_AFTER_DAYS: exports and uploads are deleted after that many days. */
+  importExportCleanupIntervalMinutes: number;
+  importExportRemovalAfterDays: number;
   // Long writes (imports, table creation from data, duplications, template installs).
   /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
   longWriteChunkRows: number;
@@ -427,6 +435,14 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     importMaxColumns: int(env, 'IMPORT_MAX_COLUMNS', 600, 1, 100_000),
     importExcelMaxInflatedBytes: int(env, 'IMPORT_EXCEL_MAX_INFLATED_MB', 32, 1, 64 * 1024) * 1024 * 1024,
     importExcelMaxCompressionRatio: int(env, 'IMPORT_EXCEL_MAX_COMPRESSION_RATIO', 100, 2, 100_000),
+    importExportMaxInflatedBytes: int(env, 'IMPORT_EXPORT_MAX_INFLATED_MB', 10 * 1024, 1, 1024 * 1024) * 1024 * 1024,
+    importExportMaxCompressionRatio: int(env, 'IMPORT_EXPORT_MAX_COMPRESSION_RATIO', 200, 2, 100_000),
+    importExportTrustedPublicKeys: (env.IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
+    importExportCleanupIntervalMinutes: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES', 5, 1, 7 * 24 * 60),
+    importExportRemovalAfterDays: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS', 5, 0, 3650),
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),

@@ -20,6 +20,9 @@ export interface ImportedRow {
   order: bigint;
   createdOn?: string | null;
   updatedOn?: string | null;
+  /** Who created and last changed the row (a copy keeps them); undefined: the importing user. */
+  createdById?: number | null;
+  lastModifiedById?: number | null;
   values: Record<string, unknown>;
 }
 
@@ -100,7 +103,7 @@ export class RowRepository {
     for (let i = 0; i < rows.length; i += perStatement) {
       const sql = this.sql();
       const tuples = rows.slice(i, i + perStatement).map((row) =>
-        sql.list([row.id, this.dialect.orderToDb(row.order), row.createdOn ?? now, row.updatedOn ?? now, userId, userId, ...columns.map((c) => row.values[c] ?? null)]),
+        sql.list([row.id, this.dialect.orderToDb(row.order), row.createdOn ?? now, row.updatedOn ?? now, row.createdById === undefined ? userId : row.createdById, row.lastModifiedById === undefined ? userId : row.lastModifiedById, ...columns.map((c) => row.values[c] ?? null)]),
       );
       await this.query(`INSERT INTO ${quote(rowsTable(tableId))} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')}`, sql.params);
     }

@@ -74,6 +74,9 @@ export interface RowDocument {
   order: string;
   created_on?: string | null;
   updated_on?: string | null;
+  /** The users who created and last changed the row, kept by an import (absent: the importing user; null: nobody). */
+  created_by_id?: number | null;
+  last_modified_by_id?: number | null;
   [cell: string]: unknown;
 }
 

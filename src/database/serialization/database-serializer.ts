@@ -152,6 +152,8 @@ export class DatabaseSerializer {
         order: this.dialect.orderText(row.order),
         created_on: timestampText(row.created_on),
         updated_on: timestampText(row.updated_on),
+        created_by_id: userId(row.created_by_id),
+        last_modified_by_id: userId(row.last_modified_by_id),
       }));
       for (const field of kept) {
         const type = this.types.of(field);
@@ -450,7 +452,7 @@ export class DatabaseSerializer {
       for (const row of rows.slice(i, Math.min(end, i + ROW_BATCH))) {
         const values: Record<string, unknown> = {};
         for (const { doc, field, type } of fields) values[fieldColumn(field)] = await this.prepareCell(run, field, type, row[`field_${doc.id}`], context);
-        batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, values });
+        batch.push({ id: Number(row.id), order: parseOrder(String(row.order ?? row.id)), createdOn: row.created_on ?? null, updatedOn: row.updated_on ?? null, createdById: row.created_by_id, lastModifiedById: row.last_modified_by_id, values });
       }
       await this.rows.insertWithIds(tableId, batch, columns, run.userId);
     }
@@ -507,6 +509,10 @@ async function allRows(source: RowSource): Promise<RowDocument[]> {
 
 function sortedOptions<T extends { order: number; id: number }>(options: T[]): T[] {
   return [...options].sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+function userId(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 function timestampText(value: unknown): string | null {

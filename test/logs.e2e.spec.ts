@@ -108,17 +108,18 @@ describe('structured logs', () => {
   // Last: the database is closed under the app.
   it('logs an unexpected error once, with its stack, route and request id, and answers the 500 envelope', async () => {
     await t.app.get(DataSource).destroy();
-    const res = await t.request('GET', '/api/settings/?token=query-secret-in-error', { headers: { 'X-Request-Id': 'boom-1' } });
+    // A route that reads the database whatever its caches hold (the settings are cached now).
+    const res = await t.request('POST', '/api/user/token-auth/?token=query-secret-in-error', { headers: { 'X-Request-Id': 'boom-1' }, body: { email: 'nobody@example.com', password: 'whatever-it-is' } });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'ERROR_SERVER', detail: 'An unexpected error occurred.' });
     expect(res.headers.get('x-request-id')).toBe('boom-1');
     await linesOf('boom-1');
     const errors = capture.lines.filter((line) => line.requestId === 'boom-1' && line.level >= 50);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ route: '/api/settings/', method: 'GET' });
+    expect(errors[0]).toMatchObject({ route: '/api/user/token-auth/', method: 'POST' });
     expect(errors[0].error.stack).toMatch(/\n\s+at /);
     const requestLine = capture.lines.find((line) => line.requestId === 'boom-1' && line.status === 500);
-    expect(requestLine).toMatchObject({ level: 40, route: '/api/settings/' });
+    expect(requestLine).toMatchObject({ level: 40, route: '/api/user/token-auth/' });
     expect(capture.all).not.toContain('query-secret-in-error');
   });
 });

@@ -20,44 +20,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { prng } from '../test/support/fuzz';
-import { Api, ROWS, WORDS, log, machine, round, withRowspace } from './rows';
-
-const POLL_MS = 50;
-const MB = 1024 * 1024;
-
-/** The server's resident memory in bytes (Linux /proc), or null elsewhere. */
-function rss(pid: number): number | null {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Samples the server's memory while `work` runs: the result, seconds, and peak growth in MB. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; peak_rss_growth_mb: number | null; peak_rss_mb: number | null }> {
-  const before = rss(pid);
-  let peak = before ?? 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rss(pid) ?? 0)), 20);
-  const start = performance.now();
-  try {
-    const result = await work();
-    return { result, seconds: (performance.now() - start) / 1000, peak_rss_growth_mb: before === null ? null : round((peak - before) / MB, 1), peak_rss_mb: before === null ? null : round(peak / MB, 1) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
-async function until(api: Api, path: string): Promise<any> {
-  for (;;) {
-    const job = await api.call('GET', path);
-    if (!['pending', 'started', 'exporting'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
+import { ended, MB, measured } from './measure';
+import { ROWS, WORDS, log, machine, round, withRowspace } from './rows';
 
 /** The CSV to import and what its rows hold (for the checks). */
 function csvFile(): { text: string; names: string[] } {
@@ -92,7 +57,7 @@ async function main(): Promise<void> {
       const res = await fetch(new URL(`/api/database/tables/${table.id}/import/async/`, api.base), { method: 'POST', headers: { Authorization: api.jwtAuth }, body: form });
       if (res.status !== 200) throw new Error(`import upload: ${res.status} ${await res.text()}`);
       const job = (await res.json()) as { id: number };
-      return until(api, `/api/jobs/${job.id}/`);
+      return ended(api, `/api/jobs/${job.id}/`);
     });
     if (imported.result.state !== 'finished') throw new Error(`the import ended ${imported.result.state}: ${imported.result.human_readable_error}`);
     if (Object.keys(imported.result.report.failing_rows).length) throw new Error(`the import reported failing rows: ${JSON.stringify(imported.result.report.failing_rows).slice(0, 300)}`);
@@ -102,7 +67,7 @@ async function main(): Promise<void> {
     log(`exporting ${ROWS} rows as CSV`);
     const exported = await measured(server.pid, async () => {
       const job = await api.call('POST', `/api/database/export/table/${table.id}/`, { exporter_type: 'csv' });
-      return until(api, `/api/database/export/${job.id}/`);
+      return ended(api, `/api/database/export/${job.id}/`);
     });
     if (exported.result.state !== 'finished') throw new Error(`the export ended ${exported.result.state}`);
     const file = readFileSync(join(server.dataDir, 'media', 'export_files', exported.result.exported_file_name));

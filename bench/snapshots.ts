@@ -14,46 +14,11 @@
  * Environment: DATABASE_URL (PostgreSQL instead of SQLite), BENCH_ROWS (100000). Prints one JSON
  * document on stdout; progress goes to stderr.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { prng } from '../test/support/fuzz';
-import { Api, ROWS, WORDS, log, machine, round, withRowspace } from './rows';
-
-const POLL_MS = 50;
-const MB = 1024 * 1024;
-
-/** The server's resident memory in bytes (Linux /proc), or null elsewhere. */
-function rss(pid: number): number | null {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Samples the server's memory while `work` runs: the result, seconds, and peak memory in MB. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; peak_rss_growth_mb: number | null; peak_rss_mb: number | null }> {
-  const before = rss(pid);
-  let peak = before ?? 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rss(pid) ?? 0)), 20);
-  const start = performance.now();
-  try {
-    const result = await work();
-    return { result, seconds: (performance.now() - start) / 1000, peak_rss_growth_mb: before === null ? null : round((peak - before) / MB, 1), peak_rss_mb: before === null ? null : round(peak / MB, 1) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
-async function until(api: Api, jobId: number): Promise<any> {
-  for (;;) {
-    const job = await api.call('GET', `/api/jobs/${jobId}/`);
-    if (!['pending', 'started'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
+import { ended, MB, measured } from './measure';
+import { ROWS, WORDS, log, machine, round, withRowspace } from './rows';
 
 function csvFile(): { text: string; last: string } {
   const random = prng(20261128);
@@ -83,21 +48,21 @@ async function main(): Promise<void> {
     form.append('file', new Blob([text]), 'rows.csv');
     const upload = await fetch(new URL(`/api/database/tables/${table.id}/import/async/`, api.base), { method: 'POST', headers: { Authorization: api.jwtAuth }, body: form });
     if (upload.status !== 200) throw new Error(`import: ${upload.status} ${await upload.text()}`);
-    const imported = await until(api, ((await upload.json()) as { id: number }).id);
+    const imported = await ended(api, `/api/jobs/${((await upload.json()) as { id: number }).id}/`);
     if (imported.state !== 'finished') throw new Error(`the import ended ${imported.state}`);
     const [grid] = await api.call('GET', `/api/database/views/table/${table.id}/`);
     await api.call('POST', `/api/database/views/${grid.id}/filters/`, { field: amount.id, type: 'higher_than', value: '0' });
     await api.call('POST', `/api/database/views/${grid.id}/sortings/`, { field: amount.id, order: 'DESC' });
 
     log(`snapshot of a database of ${ROWS} rows`);
-    const taken = await measured(server.pid, async () => until(api, (await api.call('POST', `/api/snapshots/application/${database.id}/`, { name: 'Bench' })).id));
+    const taken = await measured(server.pid, async () => ended(api, `/api/jobs/${(await api.call('POST', `/api/snapshots/application/${database.id}/`, { name: 'Bench' })).id}/`));
     if (taken.result.state !== 'finished') throw new Error(`the snapshot ended ${taken.result.state}: ${taken.result.human_readable_error}`);
     const snapshots = join(server.dataDir, 'media', 'snapshots');
     const documentBytes = readdirSync(snapshots).reduce((sum, name) => sum + statSync(join(snapshots, name)).size, 0);
 
     log('restore');
     const before = new Set((await api.call('GET', '/api/applications/')).map((app: { id: number }) => app.id));
-    const restored = await measured(server.pid, async () => until(api, (await api.call('POST', `/api/snapshots/${taken.result.snapshot.id}/restore/`)).id));
+    const restored = await measured(server.pid, async () => ended(api, `/api/jobs/${(await api.call('POST', `/api/snapshots/${taken.result.snapshot.id}/restore/`)).id}/`));
     if (restored.result.state !== 'finished') throw new Error(`the restore ended ${restored.result.state}: ${restored.result.human_readable_error}`);
     const copy = (await api.call('GET', '/api/applications/')).find((app: { id: number }) => !before.has(app.id));
     const copyTable = copy.tables.find((t: { name: string }) => t.name === 'Large');

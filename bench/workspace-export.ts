@@ -16,45 +16,15 @@
  * document on stdout; progress goes to stderr.
  */
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { prng } from '../test/support/fuzz';
+import { ended, MB, measured } from './measure';
 import { Api, ROWS, WORDS, log, machine, round, withRowspace } from './rows';
 
-const POLL_MS = 50;
-const MB = 1024 * 1024;
-
-function rss(pid: number): number | null {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Samples the server's memory while `work` runs: the result, seconds, peak and peak growth in MB. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; peak_rss_growth_mb: number | null; peak_rss_mb: number | null }> {
-  const before = rss(pid);
-  let peak = before ?? 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rss(pid) ?? 0)), 20);
-  const start = performance.now();
-  try {
-    const result = await work();
-    return { result, seconds: (performance.now() - start) / 1000, peak_rss_growth_mb: before === null ? null : round((peak - before) / MB, 1), peak_rss_mb: before === null ? null : round(peak / MB, 1) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
+/** Polls a job until it ends; one that did not finish stops the benchmark. */
 async function finished(api: Api, jobId: number): Promise<any> {
-  for (;;) {
-    const job = await api.call('GET', `/api/jobs/${jobId}/`);
-    if (!['pending', 'started'].includes(job.state)) {
-      if (job.state !== 'finished') throw new Error(`job ${jobId} ended ${job.state}: ${job.human_readable_error}`);
-      return job;
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  const job = await ended(api, `/api/jobs/${jobId}/`);
+  if (job.state !== 'finished') throw new Error(`job ${jobId} ended ${job.state}: ${job.human_readable_error}`);
+  return job;
 }
 
 function csvFile(): string {

@@ -1,42 +1,20 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { freshDatabase, signUp, startApp, TEST_DB, TestApp } from './support/app';
 import { download, pngImage, startS3, uploadFile } from './support/files';
+import { LoopbackSmtp, startSmtp } from './support/smtp';
 
 /**
  * An instance configured only with Baserow's variable names (src/core/config/baserow-names.table.ts)
  * sends mail, stores files and reaches PostgreSQL and Redis as one configured with Rowspace's.
  */
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: Received[] = [];
+let smtp: LoopbackSmtp;
 
 beforeAll(async () => {
   // A loopback server without STARTTLS: plain SMTP works, a client that requires TLS is refused.
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtp();
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 /** Asks for a password reset mail to `email` (the request answers once the mail was handed to SMTP or refused). */
@@ -47,13 +25,13 @@ async function askReset(t: TestApp, email: string): Promise<void> {
 
 describe(`Baserow's configuration names (${TEST_DB})`, () => {
   it('sends a mail through the SMTP server EMAIL_SMTP, EMAIL_SMTP_HOST and EMAIL_SMTP_PORT name, from FROM_EMAIL', async () => {
-    const t = await startApp({ EMAIL_SMTP: 'true', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtpPort), FROM_EMAIL: 'baserow@example.com' });
+    const t = await startApp({ EMAIL_SMTP: 'true', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtp.port), FROM_EMAIL: 'baserow@example.com' });
     try {
-      expect(t.config.smtp).toMatchObject({ host: '127.0.0.1', port: smtpPort, secure: false, requireTls: false });
+      expect(t.config.smtp).toMatchObject({ host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false });
       expect(t.config.unusedSettings).toEqual([]);
       const user = await signUp(t, 'Mailed');
       await askReset(t, user.email);
-      const mail = received.find((m) => m.to.includes(user.email));
+      const mail = smtp.received.find((m) => m.to.includes(user.email));
       expect(mail?.from).toBe('baserow@example.com');
       expect(mail?.raw).toMatch(/^Subject: Reset your password$/m);
       // Quoted-printable: soft line breaks joined.
@@ -65,15 +43,15 @@ describe(`Baserow's configuration names (${TEST_DB})`, () => {
 
   it('with EMAIL_SMTP_USE_TLS sends nothing to a server that offers no STARTTLS; with EMAIL_SMTP off it only logs', async () => {
     const envs: Record<string, string>[] = [
-      { EMAIL_SMTP: 'true', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtpPort), EMAIL_SMTP_USE_TLS: 'true' },
-      { EMAIL_SMTP: 'false', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtpPort) },
+      { EMAIL_SMTP: 'true', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtp.port), EMAIL_SMTP_USE_TLS: 'true' },
+      { EMAIL_SMTP: 'false', EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: String(smtp.port) },
     ];
     for (const env of envs) {
       const t = await startApp(env);
       try {
         const user = await signUp(t, 'Unmailed');
         await askReset(t, user.email);
-        expect(received.filter((m) => m.to.includes(user.email))).toEqual([]);
+        expect(smtp.received.filter((m) => m.to.includes(user.email))).toEqual([]);
         expect(t.config.smtp === null).toBe(env.EMAIL_SMTP === 'false');
       } finally {
         await t.close();

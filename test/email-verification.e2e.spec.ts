@@ -1,27 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { Signer } from '../src/core/signing/signer';
 import { SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
+import { LoopbackSmtp, startSmtp } from './support/smtp';
 
 /**
  * E-mail verification (Baserow's `send-verify-email` and `verify-email`, and the
  * `email_verification` setting) with the mails caught by a real SMTP server on loopback.
  */
 
-interface Received {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
 describe(`e-mail verification (${TEST_DB})`, () => {
-  let smtp: SMTPServer;
+  let smtp: LoopbackSmtp;
   let t: TestApp;
   let staff: SignedUp;
-  const received: Received[] = [];
 
-  const mailsTo = (email: string) => received.filter((m) => m.to.includes(email) && m.subject === 'Please confirm your e-mail address');
+  const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email) && m.subject === 'Please confirm your e-mail address');
   async function linkTokenFor(email: string, count = 1): Promise<string> {
     const deadline = Date.now() + 10_000;
     while (mailsTo(email).length < count) {
@@ -41,28 +33,10 @@ describe(`e-mail verification (${TEST_DB})`, () => {
   const newEmail = () => `verify-${randomBytes(4).toString('hex')}@example.com`;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-        stream.on('end', () => {
-          const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-          let body = rest.join('\n\n');
-          if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
-            body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-          }
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: /^Subject: (.*)$/im.exec(head)?.[1] ?? '', text: body });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtp();
     t = await startApp({
       SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(port),
+      SMTP_PORT: String(smtp.port),
       FROM_EMAIL: 'rowspace@example.com',
       PUBLIC_URL: 'http://rowspace.test',
       BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT: '3/h',
@@ -73,7 +47,7 @@ describe(`e-mail verification (${TEST_DB})`, () => {
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it('mails a link on request, which verifies the address and signs the anonymous caller in', async () => {

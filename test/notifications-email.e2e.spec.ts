@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { NotificationEmailSender } from '../src/notifications/email-sender';
 import { freshDatabase, SignedUp, signUp, startApp, TestApp, TestDatabase } from './support/app';
 import { addMember, databaseOf } from './support/fixtures';
+import { LoopbackSmtp, ReceivedMail, startSmtp } from './support/smtp';
 
 /**
  * E-mail notifications (issue 22 item 5, Baserow's notification summary mails) through a real
@@ -10,32 +9,11 @@ import { addMember, databaseOf } from './support/fixtures';
  * database) survives a restart.
  */
 
-interface Received {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: Received[] = [];
-/** Recipients the SMTP server refuses (a mail server that is down for them). */
-const refused = new Set<string>();
+let smtp: LoopbackSmtp;
 let db: TestDatabase;
 let t: TestApp;
 
-/** The headers' Subject and the body, quoted-printable decoded. */
-function parse(raw: string, to: string[]): Received {
-  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-  const subject = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
-  let body = rest.join('\n\n');
-  if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
-    body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  }
-  return { to, subject, text: body.replace(/\r\n/g, '\n') };
-}
-
-async function mailTo(email: string, timeoutMs = 10_000): Promise<Received> {
+async function mailTo(email: string, timeoutMs = 10_000): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mail = summaries().find((m) => m.to.includes(email));
@@ -46,13 +24,13 @@ async function mailTo(email: string, timeoutMs = 10_000): Promise<Received> {
 }
 
 /** The summary mails (invitations are mailed too). */
-const summaries = (): Received[] => received.filter((m) => m.subject.startsWith('You have'));
-const mailsTo = (email: string): Received[] => summaries().filter((m) => m.to.includes(email));
+const summaries = (): ReceivedMail[] => smtp.received.filter((m) => m.subject.startsWith('You have'));
+const mailsTo = (email: string): ReceivedMail[] => summaries().filter((m) => m.to.includes(email));
 
 function env(interval: number): Record<string, string> {
   return {
     SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
+    SMTP_PORT: String(smtp.port),
     FROM_EMAIL: 'rowspace@example.com',
     EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: String(interval),
     RATE_LIMIT_REQUESTS_PER_USER: '0',
@@ -63,28 +41,12 @@ function env(interval: number): Record<string, string> {
 const mention = (user: SignedUp) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'see ' }, { type: 'mention', attrs: { id: user.id, label: user.name } }] }] });
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onRcptTo(address, _session, callback) {
-      callback(refused.has(address.address) ? Object.assign(new Error('Mailbox unavailable'), { responseCode: 450 }) : undefined);
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        received.push(parse(raw, session.envelope.rcptTo.map((r) => r.address)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtp();
   db = await freshDatabase();
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
   await db?.drop();
 });
 
@@ -171,12 +133,12 @@ describe('summary mails', () => {
     const sender = t.app.get(NotificationEmailSender);
     const workspace = (await t.request('GET', '/api/workspaces/', { token: owner.token })).body[0].id;
     const invitee = await signUp(t, 'Late');
-    refused.add(owner.email);
+    smtp.refused.add(owner.email);
     const before = mailsTo(owner.email).length;
     await addMember(t, owner, invitee, workspace);
     await sender.run();
     expect(mailsTo(owner.email)).toHaveLength(before);
-    refused.delete(owner.email);
+    smtp.refused.delete(owner.email);
     await sender.run();
     const mail = mailsTo(owner.email)[before];
     expect(mail.subject).toBe('You have 1 new notification - Baserow');
@@ -189,10 +151,10 @@ describe('summary mails', () => {
     const sender = t.app.get(NotificationEmailSender);
     const workspace = (await t.request('GET', '/api/workspaces/', { token: owner.token })).body[0].id;
     const invitee = await signUp(t, 'Twice');
-    refused.add(owner.email);
+    smtp.refused.add(owner.email);
     const before = mailsTo(owner.email).length;
     await addMember(t, owner, invitee, workspace);
-    refused.delete(owner.email);
+    smtp.refused.delete(owner.email);
     // The claim is in the database: a second sender finds the user taken, as another instance would.
     await Promise.all([sender.sendTo(owner.id), sender.sendTo(owner.id), sender.sendTo(owner.id)]);
     expect(mailsTo(owner.email)).toHaveLength(before + 1);

@@ -30,11 +30,11 @@ export async function measured<T>(pid: number, work: () => Promise<T>): Promise<
   }
 }
 
-/** Polls a job (`/api/jobs/{id}/` or an export's own path) until it has ended, whatever its end. */
+/** Polls a job (`/api/jobs/{id}/`, or a table export at `/api/database/export/{id}/`, whose running state is `exporting`) until it has ended, whatever its end. */
 export async function ended(api: Api, path: string): Promise<any> {
   for (;;) {
     const job = await api.call('GET', path);
-    if (!['pending', 'started'].includes(job.state)) return job;
+    if (!['pending', 'started', 'exporting'].includes(job.state)) return job;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

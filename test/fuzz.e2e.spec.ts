@@ -63,8 +63,8 @@ describe(`fuzz: every operation of /api/schema.json with bad input (${TEST_DB})`
       RATE_LIMIT_REQUESTS_PER_IP: '0',
       // Queued webhook calls are not sent: a call's log would change the database between a refusal's before and after.
       WEBHOOKS_DELIVER: 'false',
-      // Nor are notification e-mails: the sender's run every minute unschedules the mailed notifications
-      // (of collaborator cells the fuzzed writes set), a write that would land inside a refused request's check.
+      // Nor are notification e-mails: each new tenant's invitation-accepted notification is mailed by the
+      // sender's next run (every minute), a write that could land inside a refused request's check.
       EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400',
     });
     dataSource = t.app.get(DataSource);

@@ -1,30 +1,14 @@
 import { ApiError } from '../core/errors/api-error';
-import { SortErrors } from '../workspaces/workspaces.service';
+import { ListingSort, parseSortParameter } from '../core/http/sorts';
+
+export type { ListingSort } from '../core/http/sorts';
 
 /** Baserow's AdminListingView page size limit (`PageNumberPagination(limit_page_size=100)`). */
 export const ADMIN_PAGE_SIZE_LIMIT = 100;
 
-export interface ListingSort<K extends string> {
-  key: K;
-  descending: boolean;
-}
-
-/**
- * Baserow's SortableViewMixin: a comma-separated `+attr`/`-attr` list (`-` descending). Too
- * short is a bad attribute, then the prefix, then the name; a repeated attribute is bad.
- * Without the parameter the list is sorted by id.
- */
+/** The `sorts` parameter of an admin listing (Baserow's SortableViewMixin); without it the list is sorted by id. */
 export function parseSorts<K extends string>(sorts: string | undefined, allowed: readonly K[]): ListingSort<K>[] {
-  if (sorts === undefined) return [{ key: 'id' as K, descending: false }];
-  const seen = new Set<string>();
-  return sorts.split(',').map((raw) => {
-    if (raw.length <= 2) throw SortErrors.invalidAttribute();
-    if (raw[0] !== '-' && raw[0] !== '+') throw SortErrors.invalidDirection();
-    const key = raw.slice(1) as K;
-    if (!allowed.includes(key) || seen.has(key)) throw SortErrors.invalidAttribute();
-    seen.add(key);
-    return { key, descending: raw[0] === '-' };
-  });
+  return sorts === undefined ? [{ key: 'id' as K, descending: false }] : parseSortParameter(sorts, allowed);
 }
 
 /** DRF's page number pagination: a bad or absent page is 1, a bad size 100, a size over the limit refused. */

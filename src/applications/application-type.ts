@@ -14,14 +14,20 @@ export interface ApplicationDocument {
  * A part of a streamed export (a snapshot): first the document with its tables' rows left out
  * (`tables[].rows` empty), then batches of rows, each of the document table `table`.
  */
-export type ApplicationPart = { kind: 'document'; document: ApplicationDocument } | { kind: 'rows'; table: number; rows: Record<string, unknown>[] };
+export type ApplicationPart<D = ApplicationDocument, R = Record<string, unknown>> = { kind: 'document'; document: D } | { kind: 'rows'; table: number; rows: R[] };
+
+/** A table's rows read in batches of `size`, as often as an import needs them. */
+export interface RowBatches<R = Record<string, unknown>> {
+  readonly count: number;
+  batches(size: number): AsyncIterable<R[]>;
+}
 
 /**
  * The rows of a document's table kept outside the document (its tables' `rows` empty): read in
  * batches, as often as the import needs (a snapshot's file). Undefined for a table: its rows are
  * in the document.
  */
-export type DocumentRows = (tableId: number) => { readonly count: number; batches(size: number): AsyncIterable<Record<string, unknown>[]> } | undefined;
+export type DocumentRows = (tableId: number) => RowBatches | undefined;
 
 /** Told after each chunk of rows a long write wrote (a job's progress; it throws to cancel). */
 export type RowsWritten = (done: number, total: number) => Promise<void>;

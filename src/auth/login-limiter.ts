@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from '../core/http/rate-limiters';
+import { RateLimiterAbstract, sharedLimiter } from '../core/http/rate-limiters';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { ApiError } from '../core/errors/api-error';
 import { RedisService } from '../core/redis/redis.service';
@@ -29,8 +29,7 @@ export class LoginLimiter {
     if (this.counters) return this.counters;
     const { redisChannelPrefix: prefix, loginFailureWindowSeconds: duration } = this.config;
     const limiter = (name: string, points: number) => {
-      const options = { keyPrefix: `${prefix}:login-failures:${name}`, points, duration };
-      return this.redis.enabled ? new RateLimiterRedis({ ...options, storeClient: this.redis.client }) : new RateLimiterMemory(options);
+      return sharedLimiter(this.redis, { keyPrefix: `${prefix}:login-failures:${name}`, points, duration });
     };
     this.counters = [
       { limiter: limiter('ip-email', this.config.loginMaxFailuresPerIpAndEmail), key: (email, ip) => `${ip} ${email}` },

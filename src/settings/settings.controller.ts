@@ -2,9 +2,8 @@ import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../openapi/decorators';
 import { Schemas } from '../openapi/schemas';
-import { Authentication, CurrentUser, Public } from '../auth/decorators';
+import { Authentication, Public } from '../auth/decorators';
 import { StaffOnly } from '../auth/staff.guard';
-import type { UserEntity } from '../users/user.entity';
 import { UpdateSettingsDto } from './settings.dto';
 import { EMAIL_VERIFICATION_OPTIONS } from './settings.entity';
 import { SettingsJson, SettingsService } from './settings.service';
@@ -45,8 +44,8 @@ export class SettingsController {
   @StaffOnly()
   @Answer(SETTINGS_SCHEMA)
   @ApiOperation({ operationId: 'update_settings', summary: 'Updates the given instance settings (staff only); answers them all.' })
-  update(@CurrentUser() user: UserEntity, @Body() body: UpdateSettingsDto): Promise<SettingsJson> {
-    return this.settings.update(user, body);
+  update(@Body() body: UpdateSettingsDto): Promise<SettingsJson> {
+    return this.settings.update(body);
   }
 
   @Get('api/settings/instance-id')
@@ -54,8 +53,8 @@ export class SettingsController {
   @StaffOnly()
   @Answer({ type: 'object', properties: { instance_id: { type: 'string' } }, required: ['instance_id'] })
   @ApiOperation({ operationId: 'get_instance_id', summary: "The instance's id (staff only)." })
-  instanceId(@CurrentUser() user: UserEntity): Promise<{ instance_id: string }> {
-    return this.settings.instanceId(user);
+  instanceId(): Promise<{ instance_id: string }> {
+    return this.settings.instanceId();
   }
 
   @Get('api/auth-provider/login-options')

@@ -3,11 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caches, MetadataCache } from '../core/cache/caches';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors, validationError } from '../core/errors/api-error';
+import { validationError } from '../core/errors/api-error';
 import { UserFileRepository } from '../files/user-file.repository';
 import { UserFileJson, UserFilesService } from '../files/user-files.service';
 import { instanceWideLicenses } from '../licenses/served-licenses';
-import type { UserEntity } from '../users/user.entity';
 import { SettingsEntity } from './settings.entity';
 import { SettingsRepository } from './settings.repository';
 import type { UpdateSettingsDto } from './settings.dto';
@@ -66,7 +65,11 @@ export class SettingsService {
 
   /** Days between scheduling an account deletion and the deletion: the setting, else ACCOUNT_DELETION_GRACE_DAYS. */
   async accountDeletionGraceDays(): Promise<number> {
-    return (await this.get()).accountDeletionGraceDelay ?? this.config.accountDeletionGraceDays;
+    return this.graceDays(await this.get());
+  }
+
+  private graceDays(settings: SettingsEntity): number {
+    return settings.accountDeletionGraceDelay ?? this.config.accountDeletionGraceDays;
   }
 
   /** Inside a sign-up's unit of work, before the accounts are counted (see `SettingsRepository.closeAdminSignup`). */
@@ -75,9 +78,8 @@ export class SettingsService {
     await this.repo.closeAdminSignup();
   }
 
-  /** `PATCH /api/settings/update/`: staff only; the keys sent change, the whole settings answer. */
-  async update(user: UserEntity, input: UpdateSettingsDto): Promise<SettingsJson> {
-    if (!user.isStaff) throw Errors.notStaff();
+  /** `PATCH /api/settings/update/` (staff only, by its route's guard): the keys sent change, the whole settings answer. */
+  async update(input: UpdateSettingsDto): Promise<SettingsJson> {
     if (input.email_verification === null) {
       throw validationError({ email_verification: [{ error: "'null' is not a valid choice.", code: 'invalid_choice' }] });
     }
@@ -100,9 +102,8 @@ export class SettingsService {
     return this.serialize(await this.get());
   }
 
-  /** `GET /api/settings/instance-id/`: staff only. */
-  async instanceId(user: UserEntity): Promise<{ instance_id: string }> {
-    if (!user.isStaff) throw Errors.notStaff();
+  /** `GET /api/settings/instance-id/` (staff only, by its route's guard). */
+  async instanceId(): Promise<{ instance_id: string }> {
     return { instance_id: (await this.get()).instanceId };
   }
 
@@ -113,7 +114,7 @@ export class SettingsService {
       allow_signups_via_workspace_invitations: s.allowSignupsViaWorkspaceInvitations,
       allow_reset_password: s.allowResetPassword,
       allow_global_workspace_creation: s.allowGlobalWorkspaceCreation,
-      account_deletion_grace_delay: s.accountDeletionGraceDelay ?? this.config.accountDeletionGraceDays,
+      account_deletion_grace_delay: this.graceDays(s),
       show_admin_signup_page: s.showAdminSignupPage,
       track_workspace_usage: s.trackWorkspaceUsage,
       show_baserow_help_request: s.showBaserowHelpRequest,

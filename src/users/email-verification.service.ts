@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError } from '../core/errors/api-error';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from '../core/http/rate-limiters';
+import { RateLimiterAbstract, RateLimiterRes, sharedLimiter } from '../core/http/rate-limiters';
 import { Mailer } from '../core/mail/mailer';
 import { RedisService } from '../core/redis/redis.service';
 import { Signer } from '../core/signing/signer';
@@ -39,9 +39,8 @@ export class EmailVerificationService {
     redis: RedisService,
   ) {
     const { calls: points, seconds: duration } = config.sendVerifyEmailRateLimit;
-    const options = { keyPrefix: `${config.redisChannelPrefix}:verify-email`, points, duration };
-    // In Redis when configured: every instance counts the same mails.
-    this.limiter = redis.enabled ? new RateLimiterRedis({ ...options, storeClient: redis.client }) : new RateLimiterMemory(options);
+    // Every instance counts the same mails.
+    this.limiter = sharedLimiter(redis, { keyPrefix: `${config.redisChannelPrefix}:verify-email`, points, duration });
   }
 
   /** Mails the link to an unverified user; nothing for a verified one, nor past the rate limit. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
+import { parseSortParameter } from '../core/http/sorts';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -255,28 +256,13 @@ export class WorkspacesService {
 /** Applies Baserow's `sorts` parameter (`+name,-email`) to a list; without it the list keeps its order. */
 export function sortBy<T>(items: T[], sorts: string | undefined, allowed: string[], get: (item: T, attr: string) => unknown): T[] {
   if (!sorts) return items;
-  const seen = new Set<string>();
-  const keys = sorts.split(',').map((raw) => {
-    // As Baserow's SortableViewMixin: too short is a bad attribute, then the prefix, then the name.
-    if (raw.length <= 2) throw SortErrors.invalidAttribute();
-    if (raw[0] !== '-' && raw[0] !== '+') throw SortErrors.invalidDirection();
-    const attr = raw.slice(1);
-    if (!allowed.includes(attr) || seen.has(attr)) throw SortErrors.invalidAttribute();
-    seen.add(attr);
-    return { attr, direction: raw[0] === '-' ? -1 : 1 };
-  });
+  const keys = parseSortParameter(sorts, allowed);
   return [...items].sort((a, b) => {
-    for (const { attr, direction } of keys) {
-      const x = String(get(a, attr) ?? '').toLowerCase();
-      const y = String(get(b, attr) ?? '').toLowerCase();
-      if (x !== y) return x < y ? -direction : direction;
+    for (const { key, descending } of keys) {
+      const x = String(get(a, key) ?? '').toLowerCase();
+      const y = String(get(b, key) ?? '').toLowerCase();
+      if (x !== y) return x < y === descending ? 1 : -1;
     }
     return 0;
   });
 }
-
-export const SortErrors = {
-  invalidDirection: () =>
-    new ApiError('ERROR_INVALID_SORT_DIRECTION', 400, "Attributes to sort by must be prefixed with one of '-' or '+'."),
-  invalidAttribute: () => new ApiError('ERROR_INVALID_SORT_ATTRIBUTE', 400, 'Invalid attribute name provided to sort by.'),
-};

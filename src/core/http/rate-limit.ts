@@ -3,7 +3,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request, RequestHandler } from 'express';
 import { authenticationOf } from '../../auth/decorators';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from './rate-limiters';
+import { RateLimiterAbstract, RateLimiterRes, sharedLimiter } from './rate-limiters';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RequestContext } from '../context/request-context';
 import { PlainHttpError } from '../errors/api-error';
@@ -78,9 +78,8 @@ export class RequestRateLimiter implements CanActivate {
   private limiter(kind: string, points: number): RateLimiterAbstract | null {
     if (points === 0) return null;
     const options = { points, duration: this.config.rateLimitWindowSeconds, keyPrefix: `${this.config.redisChannelPrefix}:rate:${kind}` };
-    if (!this.redis.enabled) return new RateLimiterMemory(options);
     // When Redis is unreachable, each instance keeps counting on its own rather than refusing everyone.
-    return new RateLimiterRedis({ ...options, storeClient: this.redis.client, insuranceLimiter: new RateLimiterMemory(options) });
+    return sharedLimiter(this.redis, options, { insurance: true });
   }
 
   private async consume(limiter: RateLimiterAbstract, key: string): Promise<void> {

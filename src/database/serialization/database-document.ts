@@ -1,3 +1,5 @@
+import type { RowBatches } from '../../applications/application-type';
+
 /**
  * Rowspace's serialized database application: what application duplication, template
  * installation (templates ship as such documents) and a future workspace export write and
@@ -31,10 +33,7 @@ export interface TableDocument {
  * Rows of a document table kept outside the document (its `rows` empty), read in batches as
  * often as an import needs them: a snapshot's rows, read from its file, never all in memory.
  */
-export interface RowSource {
-  readonly count: number;
-  batches(size: number): AsyncIterable<RowDocument[]>;
-}
+export type RowSource = RowBatches<RowDocument>;
 
 /** Rows held in memory as a source. */
 export function rowsInMemory(rows: RowDocument[]): RowSource {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApplicationEntity } from '../../applications/application.entity';
+import type { ApplicationPart } from '../../applications/application-type';
 import { Dialect, parseOrder } from '../../core/database/dialect';
 import { HiddenBuilds, LongWrite } from '../../core/database/long-write';
 import { DIALECT } from '../../core/database/tokens';
@@ -36,7 +37,7 @@ export interface ViewSerializer {
 }
 
 /** A part of a streamed database export: the document without rows, then batches of a table's rows. */
-export type DatabasePart = { kind: 'document'; document: DatabaseDocument } | { kind: 'rows'; table: number; rows: RowDocument[] };
+export type DatabasePart = ApplicationPart<DatabaseDocument, RowDocument>;
 
 /** Where an imported table goes: its name and order in the database. */
 export type TablePlacement = (doc: TableDocument) => { name: string; order: number };

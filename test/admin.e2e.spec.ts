@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { freshDatabase, SignedUp, signUp, startApp, TEST_DB, TestApp, TestDatabase } from './support/app';
+import { SignedUp, signUp, startApp, startTwoInstances, TEST_DB, TestApp } from './support/app';
 import { fingerprint } from './support/fingerprint';
 import { databaseOf } from './support/fixtures';
 import { connect, WsClient } from './support/ws';
 
 /** Administration (Baserow's `/api/admin/`): dashboard, users, impersonation, workspaces; staff only. */
 
-const REDIS_URL = process.env.ROWSPACE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const describePostgresRedis = TEST_DB === 'postgres' && process.env.ROWSPACE_TEST_REDIS ? describe : describe.skip;
 const NOT_STAFF = { detail: 'You do not have permission to perform this action.' };
 
@@ -331,20 +330,15 @@ describe(`administration (${TEST_DB})`, () => {
 });
 
 describePostgresRedis('deactivation across two instances on PostgreSQL and Redis', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    const env = { REDIS_URL, REDIS_CHANNEL_PREFIX: `rowspace-test-${randomBytes(6).toString('hex')}` };
-    a = await startApp(env, database);
-    b = await startApp(env, database);
+    ({ a, b, close } = await startTwoInstances());
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
+    await close?.();
   });
 
   it("closes the user's sockets on the other instance and refuses their tokens there at once", async () => {

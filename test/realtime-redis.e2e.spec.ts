@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TableEntity } from '../src/database/table.entity';
-import { freshDatabase, SignedUp, signUp, startApp, TEST_DB, TestApp, TestDatabase } from './support/app';
+import { SignedUp, signUp, startTwoInstances, TEST_DB, TestApp } from './support/app';
 import { connect, WsClient } from './support/ws';
 
 /**
@@ -10,27 +9,21 @@ import { connect, WsClient } from './support/ws';
  * ROWSPACE_TEST_DB=postgres (SQLite is one process's file).
  */
 const describeRedis = process.env.ROWSPACE_TEST_REDIS && TEST_DB === 'postgres' ? describe : describe.skip;
-const REDIS_URL = process.env.ROWSPACE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Across instances delivery is asynchronous: "nothing arrived" waits a little longer. */
 const REMOTE_SETTLE_MS = 400;
 
 describeRedis('real time across instances (Redis pub/sub)', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   const open: WsClient[] = [];
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    const env = { REDIS_URL, REDIS_CHANNEL_PREFIX: `rowspace-test-${randomBytes(6).toString('hex')}` };
-    a = await startApp(env, database);
-    b = await startApp(env, database);
+    ({ a, b, close } = await startTwoInstances());
   });
   afterAll(async () => {
     for (const client of open) client.close();
-    await a?.close();
-    await b?.close();
-    await database?.drop();
+    await close?.();
   });
 
   async function socket(t: TestApp, token: string): Promise<WsClient> {

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Caches } from '../src/core/cache/caches';
 import { TOKEN_GRANTS_CACHE } from '../src/tokens/token-authenticator';
-import { freshDatabase, startApp, TEST_DB, TestApp, TestDatabase } from './support/app';
+import { freshDatabase, startApp, startTwoInstances, TEST_DB, TestApp } from './support/app';
 import { createTenant, Tenant } from './support/fixtures';
 import { connect, expectNone } from './support/ws';
 
@@ -372,20 +371,15 @@ describe(`database tokens (${TEST_DB})`, () => {
 const describeRedis = process.env.ROWSPACE_TEST_REDIS && TEST_DB === 'postgres' ? describe : describe.skip;
 
 describeRedis('database tokens across instances (Redis)', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    const env = { REDIS_URL: process.env.ROWSPACE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_CHANNEL_PREFIX: `rowspace-test-${randomBytes(6).toString('hex')}` };
-    a = await startApp(env, database);
-    b = await startApp(env, database);
+    ({ a, b, close } = await startTwoInstances());
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('obeys on B a change made on A, at once', async () => {

@@ -2,26 +2,25 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { signUp, SignedUp, startApp, TestApp } from './support/app';
+import { signUp, SignedUp, TestApp } from './support/app';
 import { comparableRows, richDatabase, RichDatabase } from './support/rich-database';
-import { createKeyPair, KeyPair } from '../src/import-export/archive/signature';
+import type { KeyPair } from '../src/import-export/archive/signature';
 import { baserowDatabase, CONTRACT, CONTRACT_NAME, LOGO, LOGO_NAME } from './support/baserow-fixture';
 import { join } from 'node:path';
 import { download, uploadFile } from './support/files';
-import { buildBaserowZip, exportWorkspace, importZip, readZip, uploadImport, writeZip } from './support/workspace-zips';
+import { buildBaserowZip, startAppTrustingBaserow, exportWorkspace, importZip, readZip, uploadImport, writeZip } from './support/workspace-zips';
 import { ResourceCleanupService } from '../src/import-export/resource-cleanup.service';
 
 let t: TestApp;
 let ada: SignedUp;
 let db: RichDatabase;
-/** The key "another Baserow" signs with; trusted by the instance (IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS). */
+/** The key "another Baserow" signs with, trusted by the instance. */
 let baserowKeys: KeyPair;
 
 const api = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
 
 beforeAll(async () => {
-  baserowKeys = await createKeyPair();
-  t = await startApp({ IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS: Buffer.from(baserowKeys.publicKeyPem).toString('base64') });
+  ({ t, baserowKeys } = await startAppTrustingBaserow());
   ada = await signUp(t, 'Ada');
   db = await richDatabase(t, ada);
 });

@@ -135,3 +135,25 @@ export async function signUp(t: TestApp, name = 'Tester', extra: Record<string, 
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return { id: res.body.user.id, email, name, password, token: res.body.access_token, refresh: res.body.refresh_token };
 }
+
+export const TEST_REDIS_URL = process.env.ROWSPACE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Two instances on one fresh database, talking through Redis on a channel prefix of their own (the multi-instance suites). */
+export async function startTwoInstances(env: Record<string, string> = {}): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+  const database = await freshDatabase();
+  const shared = { REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL_PREFIX: `rowspace-test-${randomBytes(6).toString('hex')}`, ...env };
+  const a = await startApp(shared, database);
+  const b = await startApp(shared, database).catch(async (error: unknown) => {
+    await a.close();
+    throw error;
+  });
+  return {
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await database.drop();
+    },
+  };
+}

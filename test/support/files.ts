@@ -27,7 +27,12 @@ export async function uploadFile(
 ): Promise<Response> {
   const form = new FormData();
   form.append(options.field ?? 'file', new Blob([content], { type: options.type ?? 'application/octet-stream' }), name);
-  const res = await fetch(`${t.url}/api/user-files/upload-file/`, { method: 'POST', body: form, headers: auth ? { Authorization: auth } : {} });
+  return postForm(t, '/api/user-files/upload-file/', form, auth);
+}
+
+/** POSTs a multipart form (`auth`: the Authorization header, or none); the body is parsed when it is JSON. */
+export async function postForm(t: TestApp, path: string, form: FormData, auth: string | null): Promise<Response> {
+  const res = await fetch(`${t.url}${path}`, { method: 'POST', body: form, headers: auth ? { Authorization: auth } : {} });
   const text = await res.text();
   let body: unknown = text;
   try {

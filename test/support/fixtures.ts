@@ -1,5 +1,6 @@
 import { Mailer } from '../../src/core/mail/mailer';
 import { signUp, SignedUp, TestApp } from './app';
+import { exportWorkspace, uploadImport } from './workspace-zips';
 
 /**
  * Everything one tenant owns that a route can name by id: a user with their example
@@ -198,15 +199,10 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
 
 /** An uploaded workspace import (of the workspace's own export, signed by the instance): the `{resourceId}` of the import routes. */
 async function importResource(t: TestApp, user: SignedUp, workspaceId: number): Promise<{ id: number }> {
-  const started = await ok<any>(t, 'POST', `/api/workspaces/${workspaceId}/export/async/`, user.token, { only_structure: true });
-  const job = await endedJob(t, user.token, started.id);
-  if (job.state !== 'finished') throw new Error(`fixture: the export failed: ${job.human_readable_error}`);
-  const zip = Buffer.from(await (await fetch(String(job.url).replace(/^http:\/\/localhost:8000/, t.url))).arrayBuffer());
-  const form = new FormData();
-  form.append('file', new Blob([zip], { type: 'application/zip' }), 'export.zip');
-  const res = await fetch(`${t.url}/api/workspaces/${workspaceId}/import/upload-file/`, { method: 'POST', body: form, headers: { Authorization: `JWT ${user.token}` } });
-  if (res.status !== 200) throw new Error(`fixture: upload of the export: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { id: number };
+  const { zip } = await exportWorkspace(t, user.token, workspaceId, { only_structure: true });
+  const res = await uploadImport(t, user.token, workspaceId, zip);
+  if (res.status !== 200) throw new Error(`fixture: upload of the export: ${res.status} ${res.text}`);
+  return res.body as { id: number };
 }
 
 /** Whether the tenant's objects are all still there and its user can still act (a fuzzed request may have deleted one). */

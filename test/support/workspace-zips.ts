@@ -2,24 +2,23 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as yauzl from 'yauzl';
 import * as yazl from 'yazl';
 import { buildManifest, ManifestApplication } from '../../src/import-export/archive/manifest';
-import { KeyPair, signManifest } from '../../src/import-export/archive/signature';
-import type { Response, TestApp } from './app';
+import { createKeyPair, KeyPair, signManifest } from '../../src/import-export/archive/signature';
+import { Response, startApp, TestApp } from './app';
 import { endedJob } from './fixtures';
-import { download } from './files';
+import { download, postForm } from './files';
+
+/** An app that trusts a new key pair, the one "another Baserow" signs its exports with (IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS). */
+export async function startAppTrustingBaserow(env: Record<string, string> = {}): Promise<{ t: TestApp; baserowKeys: KeyPair }> {
+  const baserowKeys = await createKeyPair();
+  const t = await startApp({ IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS: Buffer.from(baserowKeys.publicKeyPem).toString('base64'), ...env });
+  return { t, baserowKeys };
+}
 
 /** Uploads a zip to a workspace's import (`POST /api/workspaces/{id}/import/upload-file/`). */
 export async function uploadImport(t: TestApp, token: string, workspaceId: number, zip: Buffer, name = 'export.zip'): Promise<Response> {
   const form = new FormData();
   form.append('file', new Blob([zip], { type: 'application/zip' }), name);
-  const res = await fetch(`${t.url}/api/workspaces/${workspaceId}/import/upload-file/`, { method: 'POST', body: form, headers: { Authorization: `JWT ${token}` } });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body, text, headers: res.headers };
+  return postForm(t, `/api/workspaces/${workspaceId}/import/upload-file/`, form, `JWT ${token}`);
 }
 
 /** Exports a workspace and answers the finished job and the zip. */

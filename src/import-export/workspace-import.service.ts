@@ -187,7 +187,7 @@ export class WorkspaceImportService {
     for (const item of items) {
       if (item.type !== 'database') throw new ArchiveRefused('invalid', `The application type ${item.type} is not supported.`);
       if (!archive.has(item.files.schema)) throw new ArchiveRefused('missing', `The file ${item.files.schema} does not exist.`);
-      const json = await parseApplicationJson((await archive.read(item.files.schema)).toString('utf8'), item.files.schema);
+      const json = await parseApplicationJson((await archive.read(item.files.schema, this.config.importExportMaxApplicationBytes)).toString('utf8'), item.files.schema);
       documents.push(fromBaserowDatabase(json, typeof json.name === 'string' ? json.name : item.name, people));
     }
     await progress.set({ progress: 25 });

@@ -139,6 +139,8 @@ export interface AppConfig {
   /** A workspace import whose zip would inflate to more than this, or has an entry inflating more than this ratio, is refused before it is read. */
   importExportMaxInflatedBytes: number;
   importExportMaxCompressionRatio: number;
+  /** Largest application JSON of a workspace import read (it is parsed in memory; V8 strings end near 512 MB). */
+  importExportMaxApplicationBytes: number;
   /** Public keys (base64 of the PEM, as Baserow's `manage_trusted_sources add` takes them) whose signed exports are imported. */
   importExportTrustedPublicKeys: string[];
   /** Baserow's BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES and _REMOVAL_AFTER_DAYS: exports and uploads are deleted after that many days. */
@@ -437,6 +439,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     importExcelMaxCompressionRatio: int(env, 'IMPORT_EXCEL_MAX_COMPRESSION_RATIO', 100, 2, 100_000),
     importExportMaxInflatedBytes: int(env, 'IMPORT_EXPORT_MAX_INFLATED_MB', 10 * 1024, 1, 1024 * 1024) * 1024 * 1024,
     importExportMaxCompressionRatio: int(env, 'IMPORT_EXPORT_MAX_COMPRESSION_RATIO', 200, 2, 100_000),
+    importExportMaxApplicationBytes: int(env, 'IMPORT_EXPORT_MAX_APPLICATION_MB', 256, 1, 500) * 1024 * 1024,
     importExportTrustedPublicKeys: (env.IMPORT_EXPORT_TRUSTED_PUBLIC_KEYS ?? '')
       .split(',')
       .map((key) => key.trim())

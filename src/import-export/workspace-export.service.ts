@@ -12,7 +12,8 @@ import { ApplicationRepository } from '../applications/application.repository';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { toApiDateTime } from '../core/database/columns';
 import { ApiError } from '../core/errors/api-error';
-import type { DatabaseDocument } from '../database/serialization/database-document';
+import type { DatabaseDocument, FieldDocument, RowDocument, TableDocument } from '../database/serialization/database-document';
+import type { DatabasePart } from '../database/serialization/database-serializer';
 import { userFileKey } from '../files/user-files.service';
 import { FileStorage } from '../files/storage/file-storage';
 import { JobProgress, JobRunner } from '../jobs/job-runner';
@@ -31,7 +32,6 @@ import { workspacePeople } from './workspace-people';
 export const EXPORT_JOB_TYPE = 'export_applications';
 /** Baserow's WORKSPACE_EXPORTS_LIMIT: the exports a workspace's list shows. */
 const WORKSPACE_EXPORTS_LIMIT = 5;
-const ROWS_PER_WRITE = 1000;
 const USER_FILE_SHA = /_([a-fA-F0-9]{64})(\.[^.]*)?$/;
 
 const permissionDenied = () => new ApiError('PERMISSION_DENIED', 401, "You don't have the required permission to execute this operation.");
@@ -94,8 +94,20 @@ export class WorkspaceExportService {
     return chosen;
   }
 
-  private checkFiles(document: DatabaseDocument, stored: Map<string, boolean>): Promise<void> {
-    return checkFileCells(document, stored, (name) => this.storage.exists(userFileKey(name)));
+  /** The batches of rows, each once the user files its file cells name are looked up in the storage (each name once). */
+  private async *checkedRows(batches: AsyncIterable<RowDocument[]>, fields: FieldDocument[], stored: Map<string, boolean>): AsyncGenerator<RowDocument[]> {
+    const fileFields = fields.filter((field) => field.type === 'file');
+    for await (const rows of batches) {
+      for (const row of rows) {
+        for (const field of fileFields) {
+          for (const item of (row[`field_${field.id}`] as { name?: unknown }[] | null) ?? []) {
+            const name = String(item?.name ?? '');
+            if (!stored.has(name)) stored.set(name, USER_FILE_SHA.test(name) && (await this.storage.exists(userFileKey(name))));
+          }
+        }
+      }
+      yield rows;
+    }
   }
 
   private async write(user: UserEntity, workspaceId: number, ids: number[], onlyStructure: boolean, progress: JobProgress): Promise<Record<string, unknown>> {
@@ -123,11 +135,13 @@ export class WorkspaceExportService {
       const ctx: ExportContext = { people, file: (name) => files.add(name), hasFile: (name) => stored.get(name) === true, nextId: () => ++nextId };
       for (const [index, application] of applications.entries()) {
         const type = this.types.get(application.type);
-        if (!type?.exportSerialized) continue;
-        const document = (await type.exportSerialized(application)) as unknown as DatabaseDocument;
-        await this.checkFiles(document, stored);
+        if (!type?.exportParts) continue;
+        // Streamed: the document without rows, then each table's rows a batch at a time.
+        const parts = new TableRows(type.exportParts(application) as AsyncIterable<DatabasePart>);
+        const document = await parts.document();
         const uuid = randomUUID().replace(/-/g, '');
-        const { path, sha256 } = await writeApplicationJson(join(spoolDir, `${uuid}.json`), application, document, onlyStructure, ctx);
+        const rowsOf = (table: TableDocument) => (onlyStructure ? emptyRows() : this.checkedRows(parts.of(table.id), table.fields, stored));
+        const { path, sha256 } = await writeApplicationJson(join(spoolDir, `${uuid}.json`), application, document, rowsOf, ctx);
         const name = `${application.type}__${uuid}_${sha256}.json`;
         zip.addFile(path, name, { compress: true });
         checksums[name] = sha256;
@@ -160,26 +174,17 @@ export class WorkspaceExportService {
   }
 }
 
-/** The user files of a document's file cells, each looked up once in the storage (named as Baserow names them, `…_<sha256>.<ext>`). */
-async function checkFileCells(document: DatabaseDocument, stored: Map<string, boolean>, exists: (name: string) => Promise<boolean>): Promise<void> {
-  for (const table of document.tables) {
-    const fileFields = table.fields.filter((field) => field.type === 'file');
-    for (const row of table.rows) {
-      for (const field of fileFields) {
-        for (const item of (row[`field_${field.id}`] as { name?: unknown }[] | null) ?? []) {
-          const name = String(item?.name ?? '');
-          if (!stored.has(name)) stored.set(name, USER_FILE_SHA.test(name) && (await exists(name)));
-        }
-      }
-    }
-  }
-}
-
 /**
  * An application's JSON as Baserow's `export_serialized` writes it (`{id, name, order, type,
  * tables}`), written to a file a batch of rows at a time (never one whole string), hashed as written.
  */
-async function writeApplicationJson(path: string, application: ApplicationEntity, document: DatabaseDocument, onlyStructure: boolean, ctx: ExportContext): Promise<{ path: string; sha256: string }> {
+async function writeApplicationJson(
+  path: string,
+  application: ApplicationEntity,
+  document: DatabaseDocument,
+  rowsOf: (table: TableDocument) => AsyncIterable<RowDocument[]>,
+  ctx: ExportContext,
+): Promise<{ path: string; sha256: string }> {
   const hash = createHash('sha256');
   const file = createWriteStream(path);
   const write = async (text: string) => {
@@ -195,10 +200,11 @@ async function writeApplicationJson(path: string, application: ApplicationEntity
       // The rows go between the head's `"rows": [` and `]`.
       const at = tableHead.indexOf('"rows":[]');
       await write(`${t ? ', ' : ''}${tableHead.slice(0, at)}"rows": [`);
-      const rows = onlyStructure ? [] : table.rows;
-      for (let i = 0; i < rows.length; i += ROWS_PER_WRITE) {
-        const batch = rows.slice(i, i + ROWS_PER_WRITE).map((row) => JSON.stringify(toBaserowRow(table.fields, row, ctx)));
-        await write(`${i ? ', ' : ''}${batch.join(', ')}`);
+      let first = true;
+      for await (const rows of rowsOf(table)) {
+        if (!rows.length) continue;
+        await write(`${first ? '' : ', '}${rows.map((row) => JSON.stringify(toBaserowRow(table.fields, row, ctx))).join(', ')}`);
+        first = false;
         await new Promise((resolve) => setImmediate(resolve));
       }
       await write(`]${tableHead.slice(at + '"rows":[]'.length)}`);
@@ -211,4 +217,46 @@ async function writeApplicationJson(path: string, application: ApplicationEntity
     throw error;
   }
   return { path, sha256: hash.digest('hex') };
+}
+
+async function* emptyRows(): AsyncGenerator<RowDocument[]> {}
+
+/**
+ * A streamed database export read table by table: its document (tables without rows), then
+ * the rows of each table in the document's order (a table's batches come together; a table
+ * without rows has none), read in that order.
+ */
+class TableRows {
+  private readonly parts: AsyncIterator<DatabasePart>;
+  private pending: DatabasePart | null = null;
+
+  constructor(parts: AsyncIterable<DatabasePart>) {
+    this.parts = parts[Symbol.asyncIterator]();
+  }
+
+  async document(): Promise<DatabaseDocument> {
+    const first = await this.parts.next();
+    if (first.done || first.value.kind !== 'document') throw new Error('A streamed export starts with its document.');
+    return first.value.document;
+  }
+
+  async *of(tableId: number): AsyncGenerator<RowDocument[]> {
+    for (;;) {
+      const part = this.pending ?? (await this.next());
+      this.pending = null;
+      if (!part) return;
+      if (part.kind !== 'rows') continue;
+      if (part.table !== tableId) {
+        // The next table's rows: kept for it.
+        this.pending = part;
+        return;
+      }
+      yield part.rows;
+    }
+  }
+
+  private async next(): Promise<DatabasePart | null> {
+    const result = await this.parts.next();
+    return result.done ? null : result.value;
+  }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../applications/applications.module';
 import { AuthModule } from '../auth/auth.module';
+import { DatabaseModule } from '../database/database.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AdminDashboardService } from './admin-dashboard.service';
@@ -11,7 +12,7 @@ import { AdminWorkspacesService } from './admin-workspaces.service';
 
 /** Administration (Baserow's `/api/admin/`): the dashboard, every user and every workspace, for staff. */
 @Module({
-  imports: [AuthModule, UsersModule, WorkspacesModule, ApplicationsModule],
+  imports: [AuthModule, UsersModule, WorkspacesModule, ApplicationsModule, DatabaseModule],
   controllers: [AdminController],
   providers: [AdminRepository, AdminDashboardService, AdminUsersService, AdminWorkspacesService],
 })

@@ -6,6 +6,7 @@ import { quote } from '../core/database/sql';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { rowsTable } from '../database/fields/field-type';
+import { CountCache } from '../database/rows/count-cache';
 import { liveRow } from '../database/rows/table-schema.repository';
 import { TableEntity } from '../database/table.entity';
 import { UserEntity } from '../users/user.entity';
@@ -53,6 +54,7 @@ export class AdminRepository {
   constructor(
     private readonly db: UnitOfWork,
     @Inject(DIALECT) private readonly dialect: Dialect,
+    private readonly counts: CountCache,
   ) {}
 
   /** `LOWER(x) LIKE %term%` over the expressions (Django's `icontains`, one of them matching). */
@@ -161,8 +163,11 @@ export class AdminRepository {
       .where('t.trashed = :trashed AND a.workspace_id IN (:...workspaceIds)', { trashed: false, workspaceIds })
       .getRawMany<{ tableId: number | string; workspaceId: number | string }>();
     for (const table of tables) {
-      const [row] = await this.db.manager.query(`SELECT COUNT(*) AS "n" FROM ${quote(rowsTable(Number(table.tableId)))} WHERE ${liveRow()}`);
-      counts.set(Number(table.workspaceId), (counts.get(Number(table.workspaceId)) ?? 0) + Number(row.n));
+      // Through the count cache: a table whose rows did not change since is not counted again.
+      const tableId = Number(table.tableId);
+      const sql = `SELECT COUNT(*) AS "n" FROM ${quote(rowsTable(tableId))} WHERE ${liveRow()}`;
+      const n = await this.counts.remember(tableId, sql, [], async () => Number((await this.db.manager.query(sql))[0].n));
+      counts.set(Number(table.workspaceId), (counts.get(Number(table.workspaceId)) ?? 0) + n);
     }
     return counts;
   }

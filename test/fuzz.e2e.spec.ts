@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { startApp, TEST_DB, TestApp } from './support/app';
-import { fingerprint, NO_TIMED_WRITES } from './support/fingerprint';
+import { NO_TIMED_WORK, startApp, TEST_DB, TestApp } from './support/app';
+import { fingerprint } from './support/fingerprint';
 import { createTenant, fillPath, settleJob, Tenant, tenantIntact } from './support/fixtures';
 import { budgeted, BODY_VALUES, casesFor, FuzzCase, isAllowedErrorBody, Operation, operationsOf, prng } from './support/fuzz';
 import { connect, expectNone, WsClient } from './support/ws';
@@ -61,7 +61,7 @@ describe(`fuzz: every operation of /api/schema.json with bad input (${TEST_DB})`
       LOGIN_MAX_FAILURES_PER_IP: '1000000',
       RATE_LIMIT_REQUESTS_PER_USER: '0',
       RATE_LIMIT_REQUESTS_PER_IP: '0',
-      ...NO_TIMED_WRITES,
+      ...NO_TIMED_WORK,
     });
     dataSource = t.app.get(DataSource);
   });

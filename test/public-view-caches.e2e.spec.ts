@@ -1,4 +1,4 @@
-import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { NO_TIMED_WORK, signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { databaseOf } from './support/fixtures';
 import { recordStatements } from './support/statements';
 
@@ -13,7 +13,7 @@ let owner: SignedUp;
 let sent: string[] = [];
 
 beforeAll(async () => {
-  t = await startApp();
+  t = await startApp(NO_TIMED_WORK);
   sent = recordStatements(t.app);
   owner = await signUp(t, 'Owner');
 });

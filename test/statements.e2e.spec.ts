@@ -1,4 +1,4 @@
-import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { NO_TIMED_WORK, signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { recordStatements } from './support/statements';
 
 /**
@@ -44,7 +44,7 @@ async function statementsOf(method: string, path: string, body?: unknown, header
 }
 
 beforeAll(async () => {
-  t = await startApp();
+  t = await startApp(NO_TIMED_WORK);
   sent = recordStatements(t.app);
   ada = await signUp(t, 'Ada');
   const databaseId = (await api('GET', '/api/applications/')).body[0].id;

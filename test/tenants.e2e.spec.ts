@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PageTypeRegistry } from '../src/realtime/pages/page-type';
-import { startApp, TEST_DB, TestApp } from './support/app';
-import { fingerprint, NO_TIMED_WRITES } from './support/fingerprint';
+import { NO_TIMED_WORK, startApp, TEST_DB, TestApp } from './support/app';
+import { fingerprint } from './support/fingerprint';
 import { createTenant, fillPath, Tenant } from './support/fixtures';
 import { Operation, operationsOf, sample } from './support/fuzz';
 import { connect, expectNone, SETTLE_MS } from './support/ws';
@@ -159,7 +159,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
   }
 
   beforeAll(async () => {
-    t = await startApp({ RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0', ...NO_TIMED_WRITES });
+    t = await startApp({ RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0', ...NO_TIMED_WORK });
     dataSource = t.app.get(DataSource);
     alice = await createTenant(t, 'Alice');
     bob = await createTenant(t, 'Bob');

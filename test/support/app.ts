@@ -65,6 +65,20 @@ export async function freshDatabase(): Promise<TestDatabase> {
 }
 
 /**
+ * Settings for an app that must see only its requests' statements: the suites that prove a
+ * refused request changed nothing (fuzz, tenant matrix) and the ones that count a request's SQL
+ * statements. The timed background work is held back: queued webhook calls are neither polled
+ * for (a query every second) nor sent (a call's log), notification e-mails are not sent (each new
+ * tenant's invitation-accepted notification is unscheduled by the sender's next run), nor are
+ * marked import/export resources deleted (an import marks its upload).
+ */
+export const NO_TIMED_WORK = {
+  WEBHOOKS_DELIVER: 'false',
+  EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400',
+  BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES: String(7 * 24 * 60),
+} as const;
+
+/**
  * Boots the real app on a real database and listens on a free port. Logs only errors unless
  * ROWSPACE_TEST_LOGS is set or `log` says otherwise (a stream captures the JSON lines);
  * `withoutSecretKey`: the instance resolves its own secret, as without SECRET_KEY.

@@ -1,19 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 
-/**
- * Settings for an app whose database is fingerprinted around requests (the fuzz suite, the
- * tenant matrix): the timed background work that writes on its own is held back, so a change
- * between two digests is the request's. Queued webhook calls are not sent (a call's log), nor
- * notification e-mails (each new tenant's invitation-accepted notification is unscheduled by the
- * sender's next run), nor are marked import/export resources deleted (an import marks its upload).
- */
-export const NO_TIMED_WRITES = {
-  WEBHOOKS_DELIVER: 'false',
-  EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400',
-  BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES: String(7 * 24 * 60),
-} as const;
-
 /** The last full digest of a data source and the write marker it was taken at. */
 const digests = new WeakMap<DataSource, { marker: string; digest: string }>();
 

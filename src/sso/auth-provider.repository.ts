@@ -70,6 +70,16 @@ export class AuthProviderRepository {
     return found.expiresAt.getTime() > Date.now() ? found : null;
   }
 
+  /** The pending sign-in of this key, left in place (SAML reads a request id twice, then removes it). */
+  async findPending(keyHash: string): Promise<PendingSignInEntity | null> {
+    const found = await this.db.manager.getRepository(PendingSignInEntity).findOneBy({ keyHash });
+    return found && found.expiresAt.getTime() > Date.now() ? found : null;
+  }
+
+  async deletePending(keyHash: string): Promise<void> {
+    await this.db.manager.getRepository(PendingSignInEntity).delete({ keyHash });
+  }
+
   /** Records that an assertion was used; false when it already was (a replay). */
   async useAssertion(assertionId: string, expiresAt: Date): Promise<boolean> {
     const used = this.db.manager.getRepository(UsedAssertionEntity);

@@ -25,6 +25,17 @@ export class PendingSignIns {
     return key;
   }
 
+  /** The data of a pending sign-in of this provider, left in place (see `take`, `remove`). */
+  async peek(key: string, providerId: number): Promise<Record<string, unknown> | null> {
+    if (!key || key.length > 512) return null;
+    const pending = await this.repo.findPending(sha256(key));
+    return pending && pending.providerId === providerId ? pending.data : null;
+  }
+
+  async remove(key: string): Promise<void> {
+    if (key && key.length <= 512) await this.db.run(() => this.repo.deletePending(sha256(key)));
+  }
+
   /** The data of a pending sign-in of this provider, removed; null when unknown, used, expired or another provider's. */
   async take(key: string, providerId: number): Promise<Record<string, unknown> | null> {
     if (!key || key.length > 512) return null;

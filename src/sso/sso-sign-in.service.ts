@@ -42,12 +42,15 @@ export class SsoSignInService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The URL the browser is sent to; throws SsoError. */
-  async signIn(provider: AuthProviderEntity, info: SsoUserInfo, failure: SsoErrorCode): Promise<string> {
+  /**
+   * The URL the browser is sent to; throws SsoError. `domainOnly`: the provider's domain, when
+   * staff set one, limits the addresses it signs in (OpenID Connect; a SAML provider's domain
+   * picks the IdP at sign-in, as Baserow's, and does not limit what the IdP asserts).
+   */
+  async signIn(provider: AuthProviderEntity, info: SsoUserInfo, failure: SsoErrorCode, domainOnly = false): Promise<string> {
     const email = normalizeEmail(String(info.email ?? ''));
     if (!EMAIL.test(email) || email.length > 254) throw new SsoError(failure, 'the identity provider sent no usable e-mail address');
-    // The provider's e-mail domain, when staff set one: it signs in only addresses of that domain.
-    if (provider.domain && email.slice(email.lastIndexOf('@') + 1) !== provider.domain.toLowerCase()) {
+    if (domainOnly && provider.domain && email.slice(email.lastIndexOf('@') + 1) !== provider.domain.toLowerCase()) {
       throw new SsoError(failure, `the e-mail is not of the provider's domain ${provider.domain}`);
     }
     try {

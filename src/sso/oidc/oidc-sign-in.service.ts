@@ -103,6 +103,7 @@ export class OidcSignInService {
         provider,
         { email, name: name || email, language: pending.request.language, workspaceInvitationToken: pending.request.workspace_invitation_token, original: pending.request.original },
         SsoErrorCode.authFlowError,
+        true,
       );
     } catch (error) {
       if (error instanceof ProviderHttpError) throw flowError(error.message);

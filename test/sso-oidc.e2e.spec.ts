@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { Mailer } from '../src/core/mail/mailer';
 import { SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
 import { LogCapture } from './support/log-capture';
 import { Browser, ChildIdp, startChildIdp } from './support/sso';
@@ -33,8 +34,8 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
   };
 
   /** The browser's whole sign-in; `tamper` may change the authorization URL. Answers the callback URL and where the browser lands. */
-  async function signIn(browser: Browser, id: number, login: string, tamper: (url: URL) => void = () => undefined) {
-    const start = await browser.request('GET', `${t.url}/api/sso/oauth2/login/${id}/`);
+  async function signIn(browser: Browser, id: number, login: string, tamper: (url: URL) => void = () => undefined, query = '') {
+    const start = await browser.request('GET', `${t.url}/api/sso/oauth2/login/${id}/${query}`);
     expect(start.status).toBe(302);
     if (!start.location!.startsWith('http://127.0.0.1')) return { callback: null, landing: start.location! };
     const authorize = new URL(start.location!);
@@ -223,6 +224,29 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
 
     expect((await t.request('PATCH', '/api/settings/update/', { token: staff.token, body: { allow_new_signups: false } })).status).toBe(200);
     expect(errorOf((await signIn(new Browser(t), providerId, 'henry@company.test')).landing)).toBe('errorSignupDisabled');
+    // An invited person still signs up (allow_signups_via_workspace_invitations), joining the workspace.
+    const mailer = t.app.get(Mailer);
+    const sent: string[] = [];
+    const send = mailer.send.bind(mailer);
+    mailer.send = async (mail) => {
+      sent.push(mail.text ?? '');
+      return send(mail);
+    };
+    const workspaceId = (await t.request('GET', '/api/workspaces/', { token: staff.token })).body[0].id;
+    try {
+      const invited = await t.request('POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, {
+        token: staff.token,
+        body: { email: 'henry@company.test', permissions: 'MEMBER', message: '', base_url: `${FRONTEND}/workspace-invitation` },
+      });
+      expect(invited.status).toBe(200);
+    } finally {
+      mailer.send = send;
+    }
+    const invitationToken = /workspace-invitation\/(\S+)/.exec(sent[sent.length - 1])![1];
+    const joined = await signIn(new Browser(t), providerId, 'henry@company.test', undefined, `?workspace_invitation_token=${invitationToken}`);
+    expect(errorOf(joined.landing)).toBeNull();
+    const henry = await t.request('POST', '/api/user/token-refresh/', { body: { refresh_token: new URL(joined.landing).searchParams.get('token') } });
+    expect((await t.request('GET', '/api/workspaces/', { token: henry.body.access_token })).body.map((w: { id: number }) => w.id)).toEqual([workspaceId]);
     // Existing accounts still sign in.
     expect(errorOf((await signIn(new Browser(t), providerId, 'carol@company.test')).landing)).toBeNull();
     expect((await t.request('PATCH', '/api/settings/update/', { token: staff.token, body: { allow_new_signups: true } })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, FieldError, PlainHttpError } from '../core/errors/api-error';
@@ -99,7 +99,7 @@ export class AuthService {
     const user = await this.createAccount({
       email,
       name: input.name,
-      passwordHash: await this.hasher.hash(input.password),
+      password: input.password,
       language: input.language,
       invitationToken: input.workspace_invitation_token || null,
     });
@@ -118,7 +118,8 @@ export class AuthService {
   async createAccount(input: {
     email: string;
     name: string;
-    passwordHash: string;
+    /** null: an account without a password (Django's unusable password: nothing verifies against it). */
+    password: string | null;
     language: string;
     invitationToken: string | null;
     emailVerified?: boolean;
@@ -133,6 +134,7 @@ export class AuthService {
       throw new ApiError('ERROR_DISABLED_SIGNUP', 400, '');
     }
     if (await this.users.findByEmail(input.email)) throw emailExists();
+    const passwordHash = input.password === null ? `!${randomBytes(30).toString('base64url')}` : await this.hasher.hash(input.password);
     const workspaceCreation = settings.allowGlobalWorkspaceCreation;
     return this.db
       .run(async () => {
@@ -143,7 +145,7 @@ export class AuthService {
         const created = await this.users.create({
           email: input.email,
           firstName: input.name,
-          passwordHash: input.passwordHash,
+          passwordHash,
           language: input.language,
           isStaff,
           isActive: true,

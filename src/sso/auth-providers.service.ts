@@ -7,6 +7,7 @@ import { TokenKeyCipher } from '../tokens/token-keys';
 import { AuthProviderEntity } from './auth-provider.entity';
 import { AuthProviderRepository } from './auth-provider.repository';
 import { AuthProviderTypes } from './auth-provider-types';
+import { AuthProviderCatalog } from './password-sign-in';
 import { AuthProviderType, domainCheck, ProviderSecrets } from './types/auth-provider-type';
 
 export const AuthProviderErrors = {
@@ -36,6 +37,7 @@ export class AuthProvidersService {
     private readonly db: UnitOfWork,
     private readonly repo: AuthProviderRepository,
     private readonly types: AuthProviderTypes,
+    private readonly catalog: AuthProviderCatalog,
     cipher: TokenKeyCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -77,7 +79,7 @@ export class AuthProvidersService {
 
   /** `GET /api/auth-provider/login-options/`: the types with an enabled provider, keyed by type. */
   async loginOptions(): Promise<Record<string, unknown>> {
-    const enabled = (await this.repo.list()).filter((provider) => provider.enabled);
+    const enabled = (await this.catalog.all()).filter((provider) => provider.enabled);
     const options: Record<string, unknown> = {};
     for (const type of this.types.all()) {
       const option = type.loginOptions({ providers: enabled.filter((provider) => provider.type === type.type), ...this.urls() });

@@ -42,3 +42,25 @@ export function frontendLanding(frontendUrl: string, original: string | null | u
   for (const [key, value] of Object.entries(query)) target.searchParams.set(key, value);
   return target.toString();
 }
+
+/**
+ * Answers a sign-in step with a redirect: where `work` says, or, when it refuses (SsoError), to
+ * the web client's error page with the code, the reason logged. Other errors stay errors.
+ */
+export async function redirectOrRefuse(
+  res: { redirect(status: number, url: string): void },
+  frontendUrl: string,
+  logger: { warn(message: string): void },
+  what: string,
+  work: () => Promise<string>,
+): Promise<void> {
+  let location: string;
+  try {
+    location = await work();
+  } catch (error) {
+    if (!(error instanceof SsoError)) throw error;
+    logger.warn(`${what} sign-in refused (${error.code}): ${error.message}`);
+    location = loginErrorUrl(frontendUrl, error.code);
+  }
+  res.redirect(302, location);
+}

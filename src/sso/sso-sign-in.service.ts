@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthService } from '../auth/auth.service';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
@@ -65,8 +64,7 @@ export class SsoSignInService {
         user = await this.auth.createAccount({
           email,
           name: (info.name || email).slice(0, 150),
-          // Django's unusable password: nothing verifies against it.
-          passwordHash: `!${randomBytes(30).toString('base64url')}`,
+          password: null,
           language: info.language || 'en',
           invitationToken: info.workspaceInvitationToken || null,
           emailVerified: true,

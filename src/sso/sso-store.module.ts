@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { AuthProviderEntity, AuthProviderUserEntity, PendingSignInEntity, UsedAssertionEntity } from './auth-provider.entity';
 import { AuthProviderRepository } from './auth-provider.repository';
-import { PasswordSignIn } from './password-sign-in';
+import { AuthProviderCatalog, PasswordSignIn } from './password-sign-in';
 
 /** The auth providers' tables and the password sign-in switch, used by the auth and users modules as by single sign-on. */
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: [AuthProviderEntity, AuthProviderUserEntity, PendingSignInEntity, UsedAssertionEntity] })],
-  providers: [AuthProviderRepository, PasswordSignIn],
-  exports: [AuthProviderRepository, PasswordSignIn],
+  providers: [AuthProviderRepository, AuthProviderCatalog, PasswordSignIn],
+  exports: [AuthProviderRepository, AuthProviderCatalog, PasswordSignIn],
 })
 export class SsoStoreModule {}

@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { Inject } from '@nestjs/common';
 import { IdParam } from '../../core/http/params';
 import { OAuth2CallbackQuery, SsoLoginQuery, ssoLoginRequest } from '../sso-login-request';
-import { loginErrorUrl, SsoError } from '../sso-redirects';
+import { redirectOrRefuse } from '../sso-redirects';
 import { OidcSignInService } from './oidc-sign-in.service';
 
 /** The cookie that binds a started sign-in to the browser that started it. */
@@ -34,16 +34,8 @@ export class OidcController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  private async redirect(res: Response, work: () => Promise<string>): Promise<void> {
-    let location: string;
-    try {
-      location = await work();
-    } catch (error) {
-      if (!(error instanceof SsoError)) throw error;
-      this.logger.warn(`OpenID Connect sign-in refused (${error.code}): ${error.message}`);
-      location = loginErrorUrl(this.config.webFrontendUrl, error.code);
-    }
-    res.redirect(302, location);
+  private redirect(res: Response, work: () => Promise<string>): Promise<void> {
+    return redirectOrRefuse(res, this.config.webFrontendUrl, this.logger, 'OpenID Connect', work);
   }
 
   @Get('login/:providerId')

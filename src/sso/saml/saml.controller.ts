@@ -8,7 +8,7 @@ import { AcceptsForm } from '../../core/http/json-body.guard';
 import { Answer, RequestBody } from '../../openapi/decorators';
 import { Schemas } from '../../openapi/schemas';
 import { SamlLoginQuery, ssoLoginRequest } from '../sso-login-request';
-import { loginErrorUrl, SsoError } from '../sso-redirects';
+import { redirectOrRefuse } from '../sso-redirects';
 import { SamlSignInService } from './saml-sign-in.service';
 
 const ACS_BODY = {
@@ -33,16 +33,8 @@ export class SamlController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  private async redirect(res: Response, work: () => Promise<string>): Promise<void> {
-    let location: string;
-    try {
-      location = await work();
-    } catch (error) {
-      if (!(error instanceof SsoError)) throw error;
-      this.logger.warn(`SAML sign-in refused (${error.code}): ${error.message}`);
-      location = loginErrorUrl(this.config.webFrontendUrl, error.code);
-    }
-    res.redirect(302, location);
+  private redirect(res: Response, work: () => Promise<string>): Promise<void> {
+    return redirectOrRefuse(res, this.config.webFrontendUrl, this.logger, 'SAML', work);
   }
 
   @Get('login')

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Mailer } from '../src/core/mail/mailer';
 import { SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
@@ -55,7 +57,7 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
   beforeAll(async () => {
     idp = await startChildIdp('oidc-idp.mjs', { clients: [{ client_id: 'rowspace', client_secret: 'top-secret', redirect_uris: CALLBACKS }] });
     forger = await startChildIdp('oidc-idp.mjs', { clients: [{ client_id: 'rowspace', client_secret: 'top-secret', redirect_uris: CALLBACKS }], forgeKeys: true });
-    t = await startApp({ PUBLIC_WEB_FRONTEND_URL: FRONTEND, RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0' }, undefined, { log: { level: 'warn', stream: logs } });
+    t = await startApp({ PUBLIC_WEB_FRONTEND_URL: FRONTEND, SSO_PROVIDER_TIMEOUT_SECONDS: '1', SSO_PROVIDER_MAX_KB: '64', RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0' }, undefined, { log: { level: 'warn', stream: logs } });
     staff = await signUp(t, 'Staff');
     alice = await signUp(t, 'Alice');
   }, 60_000);
@@ -251,6 +253,12 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
     expect(errorOf((await signIn(new Browser(t), providerId, 'carol@company.test')).landing)).toBeNull();
     expect((await t.request('PATCH', '/api/settings/update/', { token: staff.token, body: { allow_new_signups: true } })).status).toBe(200);
 
+    // A deactivated account is refused.
+    const carol = await t.app.get(DataSource).query(`SELECT id FROM "user" WHERE email = 'carol@company.test'`);
+    expect((await t.request('PATCH', `/api/admin/users/${carol[0].id}/`, { token: staff.token, body: { is_active: false } })).status).toBe(200);
+    expect(errorOf((await signIn(new Browser(t), providerId, 'carol@company.test')).landing)).toBe('errorUserDeactivated');
+    expect((await t.request('PATCH', `/api/admin/users/${carol[0].id}/`, { token: staff.token, body: { is_active: true } })).status).toBe(200);
+
     expect((await admin('PATCH', `${scoped.id}/`, { enabled: false })).body.enabled).toBe(false);
     expect((await new Browser(t).request('GET', `${t.url}/api/sso/oauth2/login/${scoped.id}/`)).location).toBe(`${FRONTEND}/login/error?error=errorProviderDoesNotExist`);
   });
@@ -280,5 +288,26 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
     expect((await admin('DELETE', `${providerId}/`)).body).toEqual(last);
     expect((await admin('PATCH', `${passwordId}/`, { enabled: true })).status).toBe(200);
     expect((await t.request('POST', '/api/user/token-auth/', { body: { email: alice.email, password: alice.password } })).status).toBe(200);
+  });
+
+  it('bounds the time and size of requests to a provider (whose address may be internal)', async () => {
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/slow/')) return void setTimeout(() => res.end('{}'), 3000);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ issuer: 'x', padding: 'x'.repeat(100 * 1024) }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const url of [`${base}/slow`, `${base}/huge`]) {
+        const started = Date.now();
+        const res = await admin('POST', '', { type: 'openid_connect', name: 'x', base_url: url, client_id: 'a', secret: 'b' });
+        expect([url, res.status, res.body.error]).toEqual([url, 400, 'ERROR_INVALID_PROVIDER_URL']);
+        expect(Date.now() - started).toBeLessThan(2500);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

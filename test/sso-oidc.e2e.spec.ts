@@ -187,6 +187,8 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
     stolen.searchParams.set('state', new URL(start.location!).searchParams.get('state')!);
     stolen.searchParams.set('code', 'whatever');
     expect((await other.request('GET', stolen.toString())).location).toBe(`${FRONTEND}/login/error?error=errorAuthFlowError`);
+    const badCookie = await fetch(stolen.toString().replace('http://localhost:8000', t.url), { headers: { Cookie: 'rowspace_sso_oauth2=%E0%A4%A' }, redirect: 'manual' });
+    expect([badCookie.status, badCookie.headers.get('location')]).toEqual([302, `${FRONTEND}/login/error?error=errorAuthFlowError`]);
 
     const wrongNonce = await signIn(new Browser(t), providerId, 'erin@company.test', (url) => url.searchParams.set('nonce', 'another-nonce'));
     expect(errorOf(wrongNonce.landing)).toBe('errorAuthFlowError');
@@ -206,6 +208,7 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
       expect.stringContaining('unknown, used or expired state'),
       expect.stringContaining('unknown, used or expired state'),
       expect.stringContaining('started in another browser'),
+      expect.stringContaining('unknown, used or expired state'),
       expect.stringContaining('the ID token has another nonce'),
       expect.stringContaining('signature verification failed'),
       expect.stringContaining('has not verified the e-mail address'),

@@ -155,6 +155,7 @@ describe(`single sign-on: SAML (${TEST_DB})`, () => {
 
     expect((await post('mallory@company.test', (v) => Object.assign(v, { ConditionsNotOnOrAfter: past(3), SubjectConfirmationDataNotOnOrAfter: past(3) }))).landing).toBe(invalid);
     expect((await post('mallory@company.test', (v) => Object.assign(v, { ConditionsNotBefore: past(-10) }))).landing).toBe(invalid);
+    expect((await post('mallory@company.test', (v) => Object.assign(v, { ConditionsNotOnOrAfter: 'garbage', SubjectConfirmationDataNotOnOrAfter: 'garbage' }))).landing).toBe(invalid);
     expect((await post('mallory@company.test', (v) => Object.assign(v, { Audience: 'https://another-sp.test/' }))).landing).toBe(invalid);
     expect((await post('mallory@company.test', (v) => Object.assign(v, { SubjectRecipient: 'https://another-sp.test/acs' }))).landing).toBe(invalid);
     expect((await post('mallory@company.test', (v) => Object.assign(v, { Destination: 'https://another-sp.test/acs' }))).landing).toBe(invalid);
@@ -175,6 +176,7 @@ describe(`single sign-on: SAML (${TEST_DB})`, () => {
       expect.stringMatching(/signature/i),
       expect.stringMatching(/expired|NotOnOrAfter/i),
       expect.stringMatching(/not yet valid|NotBefore/i),
+      expect.stringContaining("'garbage' is not a valid date"),
       expect.stringMatching(/audience/i),
       expect.stringContaining('Recipient'),
       expect.stringContaining('Destination'),

@@ -1,12 +1,11 @@
-import { Controller, Get, HttpCode, Logger, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Logger, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Answer } from '../../openapi/decorators';
-import { Schemas } from '../../openapi/schemas';
 import type { Request, Response } from 'express';
 import { Public } from '../../auth/decorators';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
-import { Inject } from '@nestjs/common';
 import { IdParam } from '../../core/http/params';
+import { Answer } from '../../openapi/decorators';
+import { Schemas } from '../../openapi/schemas';
 import { OAuth2CallbackQuery, SsoLoginQuery, ssoLoginRequest } from '../sso-login-request';
 import { redirectOrRefuse } from '../sso-redirects';
 import { OidcSignInService } from './oidc-sign-in.service';
@@ -17,7 +16,12 @@ const BROWSER_COOKIE = 'rowspace_sso_oauth2';
 function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

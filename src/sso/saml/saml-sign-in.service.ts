@@ -147,7 +147,7 @@ export class SamlSignInService {
     const assertion = parser.parse(profile.getAssertionXml?.() ?? '').Assertion ?? {};
     const confirmations = list<Record<string, any>>(assertion.Subject?.SubjectConfirmation).map((confirmation) => confirmation.SubjectConfirmationData ?? {});
     if (!confirmations.length || confirmations.some((data) => data['@Recipient'] !== this.acsUrl)) throw invalidResponse('the assertion is not for this ACS (Recipient)');
-    const ends = [assertion.Conditions?.['@NotOnOrAfter'], ...confirmations.map((data) => data['@NotOnOrAfter'])].filter(Boolean).map((value) => Date.parse(value));
+    const ends = [assertion.Conditions?.['@NotOnOrAfter'], ...confirmations.map((data) => data['@NotOnOrAfter'])].map((value) => Date.parse(String(value))).filter(Number.isFinite);
     const expiresAt = new Date((ends.length ? Math.max(...ends) : Date.now() + DEFAULT_ASSERTION_LIFETIME_MS) + CLOCK_SKEW_MS);
     const assertionId = String(assertion['@ID'] ?? '');
     if (!assertionId) throw invalidResponse('the assertion has no ID');

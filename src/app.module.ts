@@ -36,6 +36,7 @@ import { SnapshotsModule } from './snapshots/snapshots.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
 import { AdminModule } from './admin/admin.module';
+import { SsoModule } from './sso/sso.module';
 
 /**
  * The modules the app is built from. Each declares the entities it owns; the metadata schema's
@@ -71,6 +72,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     SnapshotsModule,
     ActionTypesModule,
     AdminModule,
+    SsoModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

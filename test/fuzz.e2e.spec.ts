@@ -118,6 +118,10 @@ describe(`fuzz: every operation of /api/schema.json with bad input (${TEST_DB})`
         const defaults = { allow_new_signups: true, allow_signups_via_workspace_invitations: true, allow_reset_password: true, allow_global_workspace_creation: true, email_verification: 'no_verification' };
         expect((await t.request('PATCH', '/api/settings/update/', { token: tenant.user.token, body: defaults })).status).toBe(200);
       }
+      // An accepted auth provider change must not leave password sign-in (the next tenants' sign-up) turned off.
+      if (accepted && op.operationId === 'update_auth_provider') {
+        expect((await t.request('PATCH', '/api/admin/auth-provider/1/', { token: tenant.user.token, body: { enabled: true } })).status).toBe(200);
+      }
       // An accepted request may have deleted a fixture, changed the password or left the workspace.
       if (accepted && !(await tenantIntact(t, tenant))) {
         tenant = await createTenant(t, 'Fuzz A');

@@ -101,9 +101,11 @@ describe('OpenAPI document and Redoc', () => {
       if (route.streamsBody && !Object.values<any>(operation.requestBody?.content ?? {})[0]?.schema) wrong.push(`${label}: streamed body undocumented`);
       if (!args.body && !route.streamsBody && operation.requestBody) wrong.push(`${label}: documents a body it does not read`);
       const statuses = Object.keys(operation.responses ?? {});
-      const success = statuses.filter((status) => /^2/.test(status));
+      const success = statuses.filter((status) => /^[23]/.test(status));
       if (success.length !== 1) wrong.push(`${label}: success answers ${success}`);
-      else if (success[0] !== '204') {
+      else if (/^3/.test(success[0])) {
+        if (!operation.responses[success[0]].headers?.Location) wrong.push(`${label}: redirect ${success[0]} without Location`);
+      } else if (success[0] !== '204') {
         const content = operation.responses[success[0]].content ?? {};
         const answer = Object.values<any>(content)[0]?.schema;
         if (!answer || !Object.keys(answer).length) wrong.push(`${label}: answer ${success[0]} has no schema`);

@@ -28,6 +28,12 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   admin_edit_user: NOT_STAFF,
   admin_delete_user: NOT_STAFF,
   admin_delete_workspace: NOT_STAFF,
+  get_auth_provider: NOT_STAFF,
+  update_auth_provider: NOT_STAFF,
+  delete_auth_provider: NOT_STAFF,
+  // Sign-in redirects of the instance's providers (the password provider is none of them): to the web client's error page.
+  oauth_provider_login_redirect: [302, undefined],
+  oauth_provider_login_callback: [302, undefined],
   get_job: [404, 'ERROR_JOB_DOES_NOT_EXIST'],
   // Templates belong to nobody: a view's slug names no template.
   get_template: [404, 'ERROR_TEMPLATE_DOES_NOT_EXIST'],
@@ -210,7 +216,13 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       'admin_impersonate_user',
       'admin_list_users',
       'admin_list_workspaces',
+      'create_auth_provider',
+      'delete_auth_provider',
+      'get_auth_provider',
       'get_instance_id',
+      'get_next_auth_provider_id',
+      'list_auth_providers',
+      'update_auth_provider',
       'update_settings',
     ]);
     const problems: string[] = [];

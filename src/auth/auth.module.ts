@@ -17,9 +17,10 @@ import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { BlacklistedTokenEntity } from './blacklisted-token.entity';
+import { SsoStoreModule } from '../sso/sso-store.module';
 
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule, LicensesModule, NotificationsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [BlacklistedTokenEntity] }), UsersModule, WorkspacesModule, ApplicationsModule, ExampleWorkspaceModule, SettingsModule, TokensModule, LicensesModule, NotificationsModule, SsoStoreModule],
   controllers: [AuthController, EmailVerificationController],
   providers: [AuthService, AuthGuard, LoginLimiter, TokenRepository, TokenService, StaffGuard],
   exports: [AuthGuard, AuthService, TokenService, TokenRepository, StaffGuard],

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, FieldError, PlainHttpError } from '../core/errors/api-error';
@@ -21,6 +21,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 import { isUniqueViolation } from '../core/database/constraint-errors';
+import { PasswordSignIn, PasswordSignInErrors } from '../sso/password-sign-in';
 
 export interface UserData {
   user: UserJson;
@@ -59,6 +60,7 @@ export class AuthService {
     private readonly licenses: LicensesService,
     private readonly notifications: NotificationsService,
     private readonly emailVerification: EmailVerificationService,
+    private readonly passwordSignIn: PasswordSignIn,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
@@ -92,32 +94,62 @@ export class AuthService {
     authenticate: boolean;
     workspace_invitation_token?: string | null;
   }): Promise<{ user: UserJson } | TokenAnswer> {
+    if (!(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     const email = normalizeEmail(input.email);
+    const user = await this.createAccount({
+      email,
+      name: input.name,
+      password: input.password,
+      language: input.language,
+      invitationToken: input.workspace_invitation_token || null,
+    });
     const settings = await this.settings.get();
-    const invitationToken = input.workspace_invitation_token || null;
-    const invitation = invitationToken ? await this.invitations.byToken(invitationToken) : null;
-    if (invitation && invitation.email !== email) throw InvitationErrors.emailMismatch();
+    if (settings.emailVerification !== 'no_verification' && !user.emailVerified) await this.emailVerification.sendPending(user);
+    // Enforced verification: no tokens until the address is verified.
+    return input.authenticate && settings.emailVerification !== 'enforced' ? this.tokenAnswer(user) : { user: serializeUser(user) };
+  }
+
+  /**
+   * Creates an account as Baserow's `create_user` (a password sign-up, or a first single sign-on
+   * with `emailVerified`: the identity provider vouched for the address): sign-ups must be open,
+   * or the invitation's e-mail must match while invited people may sign up; the first account is
+   * staff; the user joins the invitation's workspace or gets the example workspace.
+   */
+  async createAccount(input: {
+    email: string;
+    name: string;
+    /** null: an account without a password (Django's unusable password: nothing verifies against it). */
+    password: string | null;
+    language: string;
+    invitationToken: string | null;
+    emailVerified?: boolean;
+    /** In the account's transaction, after it is created (single sign-on links the provider). */
+    then?: (user: UserEntity) => Promise<void>;
+  }): Promise<UserEntity> {
+    const settings = await this.settings.get();
+    const invitation = input.invitationToken ? await this.invitations.byToken(input.invitationToken) : null;
+    if (invitation && invitation.email !== input.email) throw InvitationErrors.emailMismatch();
     // Baserow's rule: open sign-ups, or an invitation while invited people may sign up.
     if (!settings.allowNewSignups && !(invitation && settings.allowSignupsViaWorkspaceInvitations)) {
       throw new ApiError('ERROR_DISABLED_SIGNUP', 400, '');
     }
-    if (await this.users.findByEmail(email)) throw emailExists();
-    const passwordHash = await this.hasher.hash(input.password);
+    if (await this.users.findByEmail(input.email)) throw emailExists();
+    const passwordHash = input.password === null ? `!${randomBytes(30).toString('base64url')}` : await this.hasher.hash(input.password);
     const workspaceCreation = settings.allowGlobalWorkspaceCreation;
-    const user = await this.db
+    return this.db
       .run(async () => {
         // Locks the settings row first: concurrent sign-ups count the accounts one after the other.
         await this.settings.closeAdminSignup();
         const isStaff = !(await this.users.any());
         const now = new Date();
         const created = await this.users.create({
-          email,
+          email: input.email,
           firstName: input.name,
           passwordHash,
           language: input.language,
           isStaff,
           isActive: true,
-          emailVerified: invitation != null,
+          emailVerified: invitation != null || input.emailVerified === true,
           // Nothing to onboard into when the user joins a workspace or may not create one.
           completedOnboarding: invitation != null || !(workspaceCreation || isStaff),
           completedGuidedTours: [],
@@ -127,14 +159,19 @@ export class AuthService {
         });
         if (invitation) await this.invitations.join(created, invitation);
         else if (workspaceCreation || isStaff) await this.example.create(created);
+        await input.then?.(created);
         return created;
       })
       .catch((error) => {
         throw isUniqueViolation(error) ? emailExists() : error;
       });
-    if (settings.emailVerification !== 'no_verification' && !user.emailVerified) await this.emailVerification.sendPending(user);
-    // Enforced verification: no tokens until the address is verified.
-    return input.authenticate && settings.emailVerification !== 'enforced' ? this.tokenAnswer(user) : { user: serializeUser(user) };
+  }
+
+  /** Accepts an invitation for a user who signs in with it (single sign-on's `workspace_invitation_token`). */
+  async acceptInvitation(user: UserEntity, token: string): Promise<void> {
+    const invitation = await this.invitations.byToken(token);
+    if (invitation.email !== user.email) throw InvitationErrors.emailMismatch();
+    await this.db.run(() => this.invitations.join(user, invitation));
   }
 
   /** token-auth: `email` (or legacy `username`, which wins when both are sent) and `password`. Only failures are rate limited. */
@@ -161,6 +198,8 @@ export class AuthService {
       throw new ApiError('ERROR_INVALID_CREDENTIALS', 401, 'No active account found with the given credentials.');
     }
     if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    // Password sign-in turned off (the password provider disabled): staff only, as Baserow's `log_in_user`.
+    if (!user.isStaff && !(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     await this.limiter.recordSuccess(email, ip);
     return this.signIn(user);
   }

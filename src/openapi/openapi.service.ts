@@ -156,6 +156,8 @@ function describeRoute(app: INestApplication, reflector: Reflector, route: Route
   const answer = reflector.get<AnswerSpec | undefined>(OPENAPI_ANSWER, route.handler);
   const responses: ResponsesObject = {};
   if (status === 204) responses['204'] = { description: answer?.description ?? 'Done; no body.' };
+  // A redirect (single sign-on): where to is in `Location`.
+  else if (status >= 300 && status < 400) responses[String(status)] = { description: answer?.description ?? 'A redirect.', headers: { Location: { schema: { type: 'string', format: 'uri' } } } };
   else {
     const existing = (operation.responses?.[String(status)] as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
     const schema = answer ? resolve(app, answer.schema) : (existing ?? Schemas.any);

@@ -56,11 +56,4 @@ export class SettingsController {
   instanceId(): Promise<{ instance_id: string }> {
     return this.settings.instanceId();
   }
-
-  @Get('api/auth-provider/login-options')
-  @Answer(Schemas.object)
-  @ApiOperation({ operationId: 'get_auth_provider_login_options', summary: 'Sign-in methods: the password form.' })
-  loginOptions(): Record<string, unknown> {
-    return { password: { type: 'password' } };
-  }
 }

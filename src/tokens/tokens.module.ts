@@ -13,6 +13,6 @@ import { DatabaseTokenEntity, DatabaseTokenPermissionEntity } from './token.enti
   imports: [OwnedSchemaModule.forFeature({ entities: [DatabaseTokenEntity, DatabaseTokenPermissionEntity] }), WorkspacesModule],
   controllers: [TokensController],
   providers: [TokenRepository, TokensService, TokenAuthenticator, TokenKeyCipher],
-  exports: [TokenAuthenticator, TokensService],
+  exports: [TokenAuthenticator, TokensService, TokenKeyCipher],
 })
 export class TokensModule {}

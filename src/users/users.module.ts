@@ -10,9 +10,10 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 import { OwnedSchemaModule } from '../core/database/owned-schema';
 import { UserEntity } from './user.entity';
+import { SsoStoreModule } from '../sso/sso-store.module';
 
 @Module({
-  imports: [OwnedSchemaModule.forFeature({ entities: [UserEntity] }), WorkspacesModule, ApplicationsModule, SettingsModule],
+  imports: [OwnedSchemaModule.forFeature({ entities: [UserEntity] }), WorkspacesModule, ApplicationsModule, SettingsModule, SsoStoreModule],
   controllers: [UsersController],
   providers: [UserRepository, PasswordHasher, UsersService, AccountDeletionMails, EmailVerificationService],
   exports: [UserRepository, PasswordHasher, UsersService, EmailVerificationService],

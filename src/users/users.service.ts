@@ -10,6 +10,7 @@ import { Signer } from '../core/signing/signer';
 import { SettingsService } from '../settings/settings.service';
 import { checkBaseUrl } from '../workspaces/invitations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { PasswordSignIn, PasswordSignInErrors } from '../sso/password-sign-in';
 import { PasswordHasher } from './password-hasher';
 import { UserEntity } from './user.entity';
 import { UserRepository } from './user.repository';
@@ -36,6 +37,7 @@ export class UsersService {
     private readonly signer: Signer,
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly passwordSignIn: PasswordSignIn,
   ) {}
 
   /** Updates the given profile keys and answers the whole account, as Baserow's AccountSerializer. */
@@ -76,6 +78,7 @@ export class UsersService {
 
   /** Tokens issued before the change stop working; the user's other sockets are disconnected. */
   async changePassword(user: UserEntity, oldPassword: string, newPassword: string): Promise<void> {
+    if (!user.isStaff && !(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     if (!(await this.hasher.verify(user.passwordHash, oldPassword))) throw new ApiError('ERROR_INVALID_OLD_PASSWORD', 400, '');
     await this.setPassword(user, newPassword);
   }
@@ -94,6 +97,7 @@ export class UsersService {
     checkBaseUrl(baseUrl, this.config.webFrontendUrl);
     const user = await this.users.findByEmail(normalizeEmail(email));
     if (!user || !user.isActive) return;
+    if (!user.isStaff && !(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     const token = this.signer.sign(RESET, { user_id: user.id, pw: passwordFingerprint(user) }, RESET_LIFETIME_SECONDS);
     await this.mailer.send({
       to: user.email,

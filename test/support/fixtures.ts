@@ -47,6 +47,8 @@ export const PATH_PARAMETERS = [
   'userId',
   'snapshotId',
   'resourceId',
+  'authProviderId',
+  'providerId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -189,6 +191,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         userId: String(member.id),
         snapshotId: String(snapshotJob.snapshot.id),
         resourceId: String(resource.id),
+        // Auth providers belong to the instance, not to a tenant: the password provider (made by the migration).
+        authProviderId: '1',
+        providerId: '1',
       },
       tokenKey: databaseToken.key,
     };

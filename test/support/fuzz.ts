@@ -293,7 +293,7 @@ function encodeQuery(pairs: [string, string][]): string {
 const STAFF_ROUTE = /^\/api\/admin\//;
 
 /** Path parameters naming what belongs to no tenant (an invitation's token, a template): no "another tenant's" case. */
-const OWNERLESS_PARAMS = new Set(['token', 'templateId']);
+const OWNERLESS_PARAMS = new Set(['token', 'templateId', 'providerId']);
 
 /**
  * The cases of one operation. `baseline` is the valid-looking body the body mutations start

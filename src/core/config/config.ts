@@ -30,6 +30,11 @@ export interface AppConfig {
   /** Set variables that have no effect here, each with why (Baserow names, see baserow-names.table.ts); main.ts logs them once. */
   unusedSettings: string[];
   accountDeletionGraceDays: number;
+  /** Single sign-on: the bounds of a request to an identity provider (discovery, token, JWKS, user info). */
+  ssoProviderTimeoutMs: number;
+  ssoProviderMaxBytes: number;
+  /** An account may sign in through an SSO provider other than the one it is linked to (Baserow's default: no). */
+  ssoAllowMultipleProvidersPerAccount: boolean;
   /** Pending invitations a workspace may have (Baserow's BASEROW_MAX_PENDING_WORKSPACE_INVITES; 0: no limit). */
   maxPendingWorkspaceInvites: number;
   /** Failed sign-ins allowed per (client address, e-mail), per e-mail and per address within the window. */
@@ -371,6 +376,9 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     webFrontendUrl: (url(env, 'PUBLIC_WEB_FRONTEND_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     accountDeletionGraceDays: int(env, 'ACCOUNT_DELETION_GRACE_DAYS', 30, 0),
+    ssoProviderTimeoutMs: int(env, 'SSO_PROVIDER_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    ssoProviderMaxBytes: int(env, 'SSO_PROVIDER_MAX_KB', 1024, 1, 65536) * 1024,
+    ssoAllowMultipleProvidersPerAccount: bool(env, 'BASEROW_ALLOW_MULTIPLE_SSO_PROVIDERS_FOR_SAME_ACCOUNT', false),
     maxPendingWorkspaceInvites: int(env, 'BASEROW_MAX_PENDING_WORKSPACE_INVITES', 1000, 0),
     loginMaxFailuresPerIpAndEmail: int(env, 'LOGIN_MAX_FAILURES_PER_IP_AND_EMAIL', 10, 1),
     loginMaxFailuresPerEmail: int(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 50, 1),

@@ -30,6 +30,9 @@ const UNCACHED_TABLES = new Set([
   'notification_recipient',
   'notification_email_state',
   'database_richtextfieldmention',
+  // Single sign-ons started and SAML assertions used: no cache reads them.
+  'sso_pending_sign_in',
+  'sso_used_assertion',
 ]);
 
 const READ = /^\s*(SELECT|PRAGMA|EXPLAIN|SHOW|SET|VALUES)\b/i;

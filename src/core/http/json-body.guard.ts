@@ -12,6 +12,11 @@ const ACCEPTS_MULTIPART = 'rowspace:accepts-multipart';
 /** The route also takes a `multipart/form-data` body, which it (an interceptor of its own) reads from the raw bytes. */
 export const AcceptsMultipart = (): MethodDecorator => SetMetadata(ACCEPTS_MULTIPART, true);
 
+const ACCEPTS_FORM = 'rowspace:accepts-form';
+
+/** The route also takes an `application/x-www-form-urlencoded` body (a browser's form post: SAML's ACS), read as an object of strings. */
+export const AcceptsForm = (): MethodDecorator => SetMetadata(ACCEPTS_FORM, true);
+
 export const isMultipart = (contentType: string | undefined): boolean => (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
 
 /** A body larger than this is parsed in a worker thread (JSON.parse of 512 KB takes a few milliseconds). */
@@ -46,6 +51,10 @@ export class JsonBodyGuard implements CanActivate {
     const contentType = req.headers['content-type'] ?? '';
     if (isMultipart(contentType) && this.reflector.get<boolean>(ACCEPTS_MULTIPART, context.getHandler())) return true;
     const mediaType = contentType.split(';')[0].trim().toLowerCase();
+    if (mediaType === 'application/x-www-form-urlencoded' && this.reflector.get<boolean>(ACCEPTS_FORM, context.getHandler())) {
+      req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      return true;
+    }
     if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) {
       throw new PlainHttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
     }

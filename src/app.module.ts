@@ -28,6 +28,7 @@ import { ViewsModule } from './views/views.module';
 import { FormulaModule } from './database/formula/formula.module';
 import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { PermissionsModule } from './permissions/permissions.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
@@ -46,6 +47,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
   return [
     OwnedSchemaModule.forFeature({ migrations: MIGRATIONS }),
     ActionsModule,
+    PermissionsModule,
     FilesModule,
     SettingsModule,
     TrashModule,

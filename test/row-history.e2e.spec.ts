@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { TableOperations } from '../src/permissions';
 
 const original = EntityManager.prototype.query;
 import { RowHistoryService } from '../src/database/row-history/row-history.service';
@@ -311,7 +312,7 @@ describe('seams', () => {
     const row = (await api('POST', rowsUrl(projects), { [`field_${primary}`]: 'Back', [`field_${link.id}`]: [ann.id] })).body;
     const watcher = await onRowPage(owner, projects, row.id);
     const annWatcher = await onRowPage(owner, people, ann.id);
-    const context = await t.app.get(TableContextService).require(projects, owner.id);
+    const context = await t.app.get(TableContextService).require(projects, owner.id, TableOperations.readRow);
     const snapshots = await t.app.get(RowsService).rowsByIds(context, [row.id]);
     await t.app.get(RowHistoryService).recordRestore({ id: owner.id, firstName: 'Owner' }, context, snapshots);
     const message = await watcher.waitFor('row_history_updated');

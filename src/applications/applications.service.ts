@@ -11,6 +11,7 @@ import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ApplicationOperations as A, OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
@@ -35,16 +36,17 @@ export class ApplicationsService {
     private readonly repo: ApplicationRepository,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
     private readonly types: ApplicationTypeRegistry,
     private readonly trash: TrashService,
     private readonly actions: ActionLog,
   ) {}
 
-  /** A live application the user may use: 404 when missing or trashed, 400 when not a member. */
-  async require(applicationId: number, userId: number): Promise<ApplicationEntity> {
+  /** A live application, when the user may do `operation` on it: 404 when missing or trashed, else the permission check's answer. */
+  async require(applicationId: number, userId: number, operation: OperationType): Promise<ApplicationEntity> {
     const application = await this.repo.findLive(applicationId);
     if (!application) throw Errors.applicationDoesNotExist();
-    await this.workspaces.requireMember(application.workspaceId, userId);
+    await this.permissions.require(userId, operation, { workspaceId: application.workspaceId, applicationId: application.id });
     return application;
   }
 
@@ -77,14 +79,14 @@ export class ApplicationsService {
   }
 
   async listForWorkspace(user: UserEntity, workspaceId: number): Promise<ApplicationJson[]> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.listApplications);
     return this.serialize(await this.repo.ofWorkspaces([workspaceId]));
   }
 
   /** Creates an application last in its workspace; its type may fill it (`init_with_data`). */
   async create(user: UserEntity, workspaceId: number, input: { name: string; type: string; initWithData?: boolean }): Promise<ApplicationEntity> {
     return this.db.run(async () => {
-      await this.workspaces.requireMember(workspaceId, user.id);
+      await this.workspaces.require(workspaceId, user.id, W.createApplication);
       const application = await this.createInWorkspace(user, workspaceId, input);
       this.recordAction('create_application', workspaceId, { applicationId: application.id });
       return application;
@@ -115,7 +117,7 @@ export class ApplicationsService {
   }
 
   async get(user: UserEntity, applicationId: number): Promise<ApplicationJson> {
-    return this.serializeOne(await this.require(applicationId, user.id));
+    return this.serializeOne(await this.require(applicationId, user.id, A.read));
   }
 
   /**
@@ -125,7 +127,7 @@ export class ApplicationsService {
   /** A PATCH is partial: without a name nothing changes. */
   async update(user: UserEntity, applicationId: number, name: string | undefined): Promise<ApplicationJson> {
     const application = await this.db.run(async () => {
-      const found = await this.require(applicationId, user.id);
+      const found = await this.require(applicationId, user.id, A.update);
       if (name === undefined) return found;
       await this.repo.update(found.id, { name });
       this.db.record('application.updated', { applicationId, workspaceId: found.workspaceId });
@@ -138,7 +140,7 @@ export class ApplicationsService {
   /** Moves the application to the trash. */
   async delete(user: UserEntity, applicationId: number): Promise<void> {
     await this.db.run(async () => {
-      const found = await this.require(applicationId, user.id);
+      const found = await this.require(applicationId, user.id, A.delete);
       const workspace = await this.workspaceRepo.findWorkspace(found.workspaceId);
       await this.trash.trashItem(ApplicationEntity, user, {
         type: 'application',
@@ -176,7 +178,7 @@ export class ApplicationsService {
    * records its events; a failure or a cancel (`written` throws) deletes it for good.
    */
   async duplicate(user: UserEntity, applicationId: number, written?: RowsWritten): Promise<ApplicationEntity> {
-    const original = await this.require(applicationId, user.id);
+    const original = await this.require(applicationId, user.id, A.duplicate);
     const type = this.types.get(original.type);
     if (!type?.exportSerialized || !type.importSerialized) throw applicationTypeDoesNotExist(original.type);
     const document = await type.exportSerialized(original);
@@ -327,7 +329,7 @@ export class ApplicationsService {
   /** Orders the workspace's applications as listed; the ones not listed get order 0. */
   async order(user: UserEntity, workspaceId: number, applicationIds: number[]): Promise<void> {
     await this.db.run(async () => {
-      await this.workspaces.requireMember(workspaceId, user.id);
+      await this.workspaces.require(workspaceId, user.id, W.orderApplications);
       // Trashed applications cannot be ordered (Baserow's default manager hides them).
       const all = await this.repo.liveIdsOfWorkspace(workspaceId);
       const known = new Set(all);

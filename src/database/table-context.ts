@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Caches, MetadataCache } from '../core/cache/caches';
-import { RequestContext } from '../core/context/request-context';
 import { Dialect } from '../core/database/dialect';
 import { HiddenBuilds } from '../core/database/long-write';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors } from '../core/errors/api-error';
+import { OperationType, PermissionScope, PermissionService } from '../permissions';
 import { DatabaseErrors } from './database.errors';
 import { FieldEntity, SelectOptionEntity } from './fields/field.entity';
 import { FieldContext } from './fields/field-type';
@@ -24,10 +23,9 @@ export interface TableContext {
   selectOptions: Map<number, SelectOptionEntity[]>;
 }
 
-/** On a database token's request: 401 unless the token may do the route's operation on the table. */
-export function checkTableGrant(access: TableAccessRow): void {
-  const grant = RequestContext.tableGrant();
-  if (grant && !(access.isMember && grant.allows(access.table, access.workspaceId))) throw DatabaseErrors.noPermissionToTable();
+/** Where a table sits in the scope chain roles are assigned on. */
+export function tableScope(table: Pick<TableEntity, 'id' | 'databaseId'>, workspaceId: number): PermissionScope {
+  return { workspaceId, applicationId: table.databaseId, tableId: table.id };
 }
 
 interface CachedFields {
@@ -51,21 +49,27 @@ export class TableContextService {
     private readonly tables: TableRepository,
     private readonly fields: FieldRepository,
     @Inject(DIALECT) private readonly dialect: Dialect,
+    private readonly permissions: PermissionService,
   ) {
     this.accessCache = caches.metadata<string, TableAccessRow | null>('table-access');
     this.cache = caches.metadata<number, CachedFields>('table-fields');
   }
 
   /**
-   * The table for a member: 404 when it (or its database or workspace) is gone, 400 when not a
-   * member; on a database token's request, 401 when the token may not do the route's operation on it.
+   * The table, when the user may do `operation` on it (or on an object in it): 404 when it (or
+   * its database or workspace) is gone, else the permission check's answer.
    */
-  async require(tableId: number, userId: number): Promise<TableContext> {
+  async require(tableId: number, userId: number, operation: OperationType): Promise<TableContext> {
     const access = await this.access(tableId, userId);
     if (!access) throw DatabaseErrors.tableDoesNotExist();
-    checkTableGrant(access);
-    if (!access.isMember) throw Errors.userNotInWorkspace();
+    await this.permissions.require(userId, operation, tableScope(access.table, access.workspaceId));
     return this.withFields(access.table, access.workspaceId);
+  }
+
+  /** Whether the table is live and the user may do `operation` on it (socket page subscriptions). */
+  async can(tableId: number, userId: number, operation: OperationType): Promise<boolean> {
+    const access = await this.access(tableId, userId);
+    return access !== null && (await this.permissions.can(userId, operation, tableScope(access.table, access.workspaceId)));
   }
 
   /** The context of a table already checked (or read by the system). */

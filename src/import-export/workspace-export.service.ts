@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { WorkspaceOperations as W } from '../permissions';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -58,7 +59,7 @@ export class WorkspaceExportService {
   ) {}
 
   async exportAsync(user: UserEntity, workspaceId: number, body: { application_ids?: number[] | null; only_structure?: boolean }): Promise<Record<string, unknown>> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.read);
     const ids = body.application_ids ?? [];
     const onlyStructure = body.only_structure ?? false;
     await this.applicationsToExport(workspaceId, ids);
@@ -73,7 +74,7 @@ export class WorkspaceExportService {
 
   /** Baserow's `list_exports`: the user's finished exports of the workspace whose zip is still there, latest first (at most 5). */
   async listExports(user: UserEntity, workspaceId: number): Promise<{ results: Record<string, unknown>[] }> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.read);
     const jobs = (await this.repo.finishedJobs(user.id, EXPORT_JOB_TYPE, 100)).filter((job) => job.data.workspace_id === workspaceId && typeof job.data.exported_file_name === 'string');
     const results: Record<string, unknown>[] = [];
     for (const job of jobs) {
@@ -111,7 +112,7 @@ export class WorkspaceExportService {
   }
 
   private async write(user: UserEntity, workspaceId: number, ids: number[], onlyStructure: boolean, progress: JobProgress): Promise<Record<string, unknown>> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.read);
     const applications = await this.applicationsToExport(workspaceId, ids);
     const people = await workspacePeople(this.workspaceRepo, workspaceId);
     const resource = await this.repo.createResource({ createdById: user.id });

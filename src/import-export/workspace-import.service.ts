@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { WorkspaceOperations as W } from '../permissions';
 import { createReadStream } from 'node:fs';
 import type { Request, Response } from 'express';
 import type { ApplicationDocument } from '../applications/application-type';
@@ -68,7 +69,7 @@ export class WorkspaceImportService {
   }
 
   async upload(user: UserEntity, workspaceId: number, req: Request, res: Response): Promise<{ id: number; name: string; size: number }> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.createApplication);
     const { name, file } = await readFilePart(req, res, { limitBytes: this.config.fileUploadSizeLimitBytes, tmpDir: this.config.uploadTmpDir });
     try {
       const archive = await this.openChecked(file.path);
@@ -118,7 +119,7 @@ export class WorkspaceImportService {
   }
 
   async importAsync(user: UserEntity, workspaceId: number, body: { resource_id: number; application_ids?: number[] | null }): Promise<Record<string, unknown>> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.createApplication);
     const resource = await this.repo.findOwned(body.resource_id, user.id);
     if (!resource) throw ImportExportErrors.resourceDoesNotExist();
     if (!resource.isValid) throw ImportExportErrors.resourceIsInvalid();
@@ -130,7 +131,7 @@ export class WorkspaceImportService {
 
   /** Baserow's `mark_resource_for_deletion`: the user's resource, unless an import of it is running; its zip goes. */
   async deleteResource(user: UserEntity, workspaceId: number, resourceId: number): Promise<void> {
-    await this.workspaces.requireMember(workspaceId, user.id);
+    await this.workspaces.require(workspaceId, user.id, W.createApplication);
     const resource = await this.repo.findOwned(resourceId, user.id);
     if (!resource) throw ImportExportErrors.resourceDoesNotExist();
     const running = await this.repo.runningJobs(IMPORT_JOB_TYPE);

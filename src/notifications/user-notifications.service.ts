@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { WorkspaceOperations as W } from '../permissions';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { limitOffsetLinks } from '../core/http/pagination';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -15,7 +16,7 @@ export class UserNotificationsService {
   ) {}
 
   async list(userId: number, workspaceId: number, query: { limit?: number | null; offset?: number }, url: URL) {
-    await this.workspaces.requireMember(workspaceId, userId);
+    await this.workspaces.require(workspaceId, userId, W.listNotifications);
     const max = this.config.rowPageSizeLimit;
     const limit = Math.min(query.limit ?? max, max);
     const offset = query.offset ?? 0;
@@ -24,17 +25,17 @@ export class UserNotificationsService {
   }
 
   async markRead(userId: number, workspaceId: number, notificationId: number, read: boolean): Promise<NotificationJson> {
-    await this.workspaces.requireMember(workspaceId, userId);
+    await this.workspaces.require(workspaceId, userId, W.markNotificationAsRead);
     return this.notifications.markRead(userId, workspaceId, notificationId, read);
   }
 
   async markAllRead(userId: number, workspaceId: number): Promise<void> {
-    await this.workspaces.requireMember(workspaceId, userId);
+    await this.workspaces.require(workspaceId, userId, W.markNotificationAsRead);
     await this.notifications.markAllRead(userId, workspaceId);
   }
 
   async clear(userId: number, workspaceId: number): Promise<void> {
-    await this.workspaces.requireMember(workspaceId, userId);
+    await this.workspaces.require(workspaceId, userId, W.clearNotifications);
     await this.notifications.clear(userId, workspaceId);
   }
 }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { liveRow } from '../database/rows/table-schema.repository';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { ApplicationEntity } from '../applications/application.entity';
-import { TableEntity } from '../database/table.entity';
-import { WorkspaceEntity, WorkspaceUserEntity } from '../workspaces/workspace.entity';
+import { WorkspaceUserEntity } from '../workspaces/workspace.entity';
 
 /** The queries of the realtime module: audiences and page permission checks. */
 @Injectable()
@@ -26,24 +24,6 @@ export class RealtimeRepository {
   async workspaceIdsOfUser(userId: number): Promise<number[]> {
     const rows = await this.db.manager.getRepository(WorkspaceUserEntity).find({ where: { userId }, select: { workspaceId: true } });
     return rows.map((row) => row.workspaceId);
-  }
-
-  /**
-   * `database.table.listen_to_all`: the table, its database and its workspace are not
-   * trashed and the user is a member of the workspace.
-   */
-  async canListenToTable(userId: number, tableId: number): Promise<boolean> {
-    const row = await this.db.manager
-      .createQueryBuilder()
-      .select('t.id', 'id')
-      .from(TableEntity, 't')
-      .innerJoin(ApplicationEntity, 'a', 'a.id = t.database_id')
-      .innerJoin(WorkspaceEntity, 'w', 'w.id = a.workspace_id')
-      .innerJoin(WorkspaceUserEntity, 'wu', 'wu.workspace_id = w.id AND wu.user_id = :userId', { userId })
-      .where('t.id = :tableId AND t.trashed = :f AND a.trashed = :f AND w.trashed = :f', { tableId, f: false })
-      .limit(1)
-      .getRawOne();
-    return row !== undefined;
   }
 
   /** Whether live row `rowId` exists in `database_table_<tableId>`; a table without its SQL table has no rows. */

@@ -14,7 +14,7 @@ import { JobProgress, JobRunner } from '../jobs/job-runner';
 import { JobRepository } from '../jobs/job.repository';
 import { serializeJob } from '../jobs/job.serializer';
 import type { UserEntity } from '../users/user.entity';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ApplicationOperations as A, OperationType, PermissionService } from '../permissions';
 import { SnapshotEntity } from './snapshot.entity';
 import { SnapshotRepository } from './snapshot.repository';
 import { serializeSnapshot, SnapshotJson } from './snapshot.serializer';
@@ -42,7 +42,7 @@ export class SnapshotsService implements OnModuleInit {
     private readonly applications: ApplicationsService,
     private readonly applicationRepo: ApplicationRepository,
     private readonly types: ApplicationTypeRegistry,
-    private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
     private readonly runner: JobRunner,
     private readonly jobs: JobRepository,
     private readonly actions: ActionLog,
@@ -58,7 +58,7 @@ export class SnapshotsService implements OnModuleInit {
   async list(user: UserEntity, applicationId: number): Promise<SnapshotJson[]> {
     const application = await this.applicationRepo.findLive(applicationId);
     if (!application) throw Errors.applicationDoesNotExist();
-    await this.workspaces.requireMember(application.workspaceId, user.id);
+    await this.permissions.require(user.id, A.listSnapshots, { workspaceId: application.workspaceId, applicationId: application.id });
     return (await this.repo.listReady(application.id)).map(({ snapshot, createdByUsername }) => serializeSnapshot(snapshot, createdByUsername));
   }
 
@@ -67,7 +67,7 @@ export class SnapshotsService implements OnModuleInit {
     const snapshot = await this.db.run(async () => {
       const application = await this.applicationRepo.findLive(applicationId);
       if (!application) throw Errors.applicationDoesNotExist();
-      await this.workspaces.requireMember(application.workspaceId, user.id);
+      await this.permissions.require(user.id, A.createSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
       this.snapshotType(application);
       await this.repo.lockApplication(application.id);
       const max = this.config.snapshots.maxPerWorkspace;
@@ -93,7 +93,7 @@ export class SnapshotsService implements OnModuleInit {
    */
   async startRestore(user: UserEntity, snapshotId: number): Promise<Record<string, unknown>> {
     const snapshot = await this.db.run(async () => {
-      const { snapshot } = await this.usable(user, snapshotId);
+      const { snapshot } = await this.usable(user, snapshotId, A.restoreSnapshot);
       if (snapshot.state !== 'ready') throw SnapshotErrors.isBeingCreated();
       return snapshot;
     });
@@ -117,7 +117,7 @@ export class SnapshotsService implements OnModuleInit {
   /** Marks the snapshot deleted (it is then seen nowhere), then removes its document and it. */
   async delete(user: UserEntity, snapshotId: number): Promise<void> {
     const snapshot = await this.db.run(async () => {
-      const { snapshot, application } = await this.usable(user, snapshotId);
+      const { snapshot, application } = await this.usable(user, snapshotId, A.deleteSnapshot);
       await this.repo.update(snapshot.id, { markForDeletion: true });
       this.record('delete_snapshot', application, snapshot);
       return snapshot;
@@ -148,11 +148,11 @@ export class SnapshotsService implements OnModuleInit {
    * application is gone (a trashed application's snapshots stay usable, as in Baserow), 400 when
    * the user is not a member, when it is being restored or was deleted.
    */
-  private async usable(user: UserEntity, snapshotId: number): Promise<{ snapshot: SnapshotEntity; application: ApplicationEntity }> {
+  private async usable(user: UserEntity, snapshotId: number, operation: OperationType): Promise<{ snapshot: SnapshotEntity; application: ApplicationEntity }> {
     const snapshot = await this.repo.findForUpdate(snapshotId);
     const application = snapshot?.applicationId ? await this.applicationRepo.findAny(snapshot.applicationId) : null;
     if (!snapshot || !application) throw SnapshotErrors.doesNotExist();
-    await this.workspaces.requireMember(application.workspaceId, user.id);
+    await this.permissions.require(user.id, operation, { workspaceId: application.workspaceId, applicationId: application.id });
     this.snapshotType(application);
     if (snapshot.restoreJobId !== null && (await this.jobRunning(snapshot.restoreJobId))) throw SnapshotErrors.isBeingRestored();
     if (snapshot.markForDeletion) throw SnapshotErrors.isBeingDeleted();
@@ -184,7 +184,7 @@ export class SnapshotsService implements OnModuleInit {
       const application = snapshot?.applicationId ? await this.applicationRepo.findLive(snapshot.applicationId) : null;
       if (!snapshot || snapshot.markForDeletion) throw SnapshotErrors.doesNotExist();
       if (!application) throw Errors.applicationDoesNotExist();
-      await this.workspaces.requireMember(application.workspaceId, user.id);
+      await this.permissions.require(user.id, A.createSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
       const type = this.snapshotType(application);
       let rows = 0;
       // The row count is not known beforehand: the progress approaches 95 % as rows are written.
@@ -218,7 +218,7 @@ export class SnapshotsService implements OnModuleInit {
       const snapshot = await this.repo.find(snapshotId);
       const application = snapshot?.applicationId ? await this.applicationRepo.findAny(snapshot.applicationId) : null;
       if (!snapshot || !application || snapshot.markForDeletion || !snapshot.storageKey) throw SnapshotErrors.doesNotExist();
-      await this.workspaces.requireMember(application.workspaceId, user.id);
+      await this.permissions.require(user.id, A.restoreSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
       return { snapshot, application };
     };
     const { snapshot, application } = await gone();

@@ -9,7 +9,8 @@ import { serializeJob } from '../jobs/jobs.service';
 import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceEntity } from '../workspaces/workspace.entity';
+import { PermissionService, WorkspaceOperations as W } from '../permissions';
 import { Template, TemplateCatalog } from './template-catalog';
 
 export const TemplateErrors = {
@@ -38,7 +39,7 @@ export class TemplatesService {
   constructor(
     private readonly catalog: TemplateCatalog,
     private readonly applications: ApplicationsService,
-    private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly runner: JobRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,18 +74,19 @@ export class TemplatesService {
   }
 
   /** Checks in Baserow's order: the workspace exists (404), the template exists (404), the user is a member (400). */
-  private async check(user: UserEntity, workspaceId: number, templateId: number): Promise<Template> {
-    if (!(await this.workspaceRepo.findWorkspace(workspaceId))) throw Errors.workspaceDoesNotExist();
+  private async check(user: UserEntity, workspaceId: number, templateId: number): Promise<{ template: Template; workspace: WorkspaceEntity }> {
+    const workspace = await this.workspaceRepo.findWorkspace(workspaceId);
+    if (!workspace) throw Errors.workspaceDoesNotExist();
     const template = this.catalog.byId(templateId);
     if (!template) throw TemplateErrors.templateDoesNotExist();
-    await this.workspaces.requireMember(workspaceId, user.id);
-    return template;
+    await this.permissions.require(user.id, W.createApplication, { workspaceId });
+    return { template, workspace };
   }
 
   /** Installs the template's applications last in the workspace; `application_created` for each after commit. */
   async install(user: UserEntity, workspaceId: number, templateId: number, written?: RowsWritten): Promise<ApplicationJson[]> {
     // A long write: the applications are built hidden, in chunks, and shown together at the end.
-    const template = await this.check(user, workspaceId, templateId);
+    const { template } = await this.check(user, workspaceId, templateId);
     const installed = await this.applications.importDocuments(user, workspaceId, structuredClone(template.applications), written, (created) =>
       // Undone by trashing the applications, redone by restoring them (Baserow's install_template).
       this.applications.recordAction('install_template', workspaceId, { templateId, applicationIds: created.map((application) => application.id) }),
@@ -94,8 +96,7 @@ export class TemplatesService {
 
   /** `install_template`: the job carries `workspace`, `template` and, once done, `installed_applications`. */
   async installAsync(user: UserEntity, workspaceId: number, templateId: number): Promise<Record<string, unknown>> {
-    const template = await this.check(user, workspaceId, templateId);
-    const { workspace } = await this.workspaces.requireMember(workspaceId, user.id);
+    const { template, workspace } = await this.check(user, workspaceId, templateId);
     const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: this.json(template), installed_applications: [] }, async (progress) => ({
       installed_applications: await this.install(user, workspaceId, templateId, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) })),
     }));

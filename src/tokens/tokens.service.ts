@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors, FieldError, validationError } from '../core/errors/api-error';
+import { FieldError, validationError } from '../core/errors/api-error';
 import { INT32_MAX } from '../core/validation/ids';
 import type { UserEntity } from '../users/user.entity';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { AuthenticatedToken } from './token-authenticator';
 import { generateTokenKey, hashTokenKey, TokenKeyCipher } from './token-keys';
 import { parsePermissions, PermissionsJson, permissionsJson } from './token-permissions';
@@ -44,7 +44,7 @@ export class TokensService {
   constructor(
     private readonly db: UnitOfWork,
     private readonly repo: TokenRepository,
-    private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly cipher: TokenKeyCipher,
   ) {}
@@ -61,7 +61,7 @@ export class TokensService {
       throw validationError({ workspace: [{ error: `Invalid pk "${pkText(workspace)}" - object does not exist.`, code: 'does_not_exist' }] });
     }
     const token = await this.db.run(async () => {
-      await this.workspaces.requireMember(workspaceId, user.id);
+      await this.permissions.require(user.id, W.createToken, { workspaceId });
       const key = generateTokenKey();
       const created = await this.repo.create({ name, workspaceId, userId: user.id, keyHash: hashTokenKey(key), keyEncrypted: this.cipher.encrypt(key), version: 0, createdOn: new Date() });
       // A new token may do everything in its workspace.
@@ -72,12 +72,12 @@ export class TokensService {
   }
 
   async get(user: UserEntity, tokenId: number): Promise<TokenJson> {
-    return (await this.serialize([await this.require(user, tokenId)]))[0];
+    return (await this.serialize([await this.require(user, tokenId, W.readToken)]))[0];
   }
 
   async update(user: UserEntity, tokenId: number, update: TokenUpdate): Promise<TokenJson> {
     const token = await this.db.run(async () => {
-      const token = await this.require(user, tokenId);
+      const token = await this.require(user, tokenId, W.updateToken);
       // Validated before anything is written (Baserow's serializer runs first, then the handler).
       const rows = update.permissions === undefined ? null : await this.permissionRows(token, update.permissions);
       if (update.name !== undefined) {
@@ -98,7 +98,7 @@ export class TokensService {
 
   async delete(user: UserEntity, tokenId: number): Promise<void> {
     await this.db.run(async () => {
-      const token = await this.require(user, tokenId);
+      const token = await this.require(user, tokenId, W.updateToken);
       await this.repo.delete(token.id);
     });
   }
@@ -112,10 +112,10 @@ export class TokensService {
   }
 
   /** The caller's own token, in a workspace they are still a member of (404 otherwise / 400). */
-  private async require(user: UserEntity, tokenId: number): Promise<DatabaseTokenEntity> {
+  private async require(user: UserEntity, tokenId: number, operation: OperationType): Promise<DatabaseTokenEntity> {
     const token = await this.repo.findOwned(tokenId, user.id);
     if (!token || !(await this.workspaceRepo.findWorkspace(token.workspaceId))) throw TokenErrors.tokenDoesNotExist();
-    if (!(await this.workspaceRepo.findMembership(token.workspaceId, user.id))) throw Errors.userNotInWorkspace();
+    await this.permissions.require(user.id, operation, { workspaceId: token.workspaceId });
     return token;
   }
 

@@ -1,4 +1,5 @@
 import { TypeRegistry } from '../core/registry/type-registry';
+import type { OperationType } from '../permissions';
 import { Injectable } from '@nestjs/common';
 import type { UserEntity } from '../users/user.entity';
 import type { TrashEntryEntity } from './trash-entry.entity';
@@ -13,6 +14,8 @@ export interface TrashType {
   readonly type: string;
   /** Rows are unique only within their table: their entries name the table as parent. */
   readonly requiresParentId: boolean;
+  /** The operation a restore of it is checked as (Baserow's restore operation types). */
+  readonly restoreOperation: OperationType;
   /** Whether the entry's item still exists (trashed). */
   exists(entry: TrashEntryEntity): Promise<boolean>;
   /** Whether something the item lives in (a table, a database, a workspace) is trashed. */

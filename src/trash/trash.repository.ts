@@ -146,10 +146,6 @@ export class TrashRepository {
       .getMany();
   }
 
-  async isMember(workspaceId: number, userId: number): Promise<boolean> {
-    return (await this.db.manager.getRepository(WorkspaceUserEntity).countBy({ workspaceId, userId })) > 0;
-  }
-
   saveTrashedRows(tableId: number, rowIds: number[]): Promise<TrashedRowsEntity> {
     return this.trashedRows.save(this.trashedRows.create({ tableId, rowIds }));
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApplicationOperations as A, OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityTarget, ObjectLiteral } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
@@ -69,6 +70,7 @@ export class TrashService {
     private readonly repo: TrashRepository,
     private readonly types: TrashTypeRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly permissions: PermissionService,
   ) {}
 
   // ------------------------------------------------------------------ trashing (called by the modules' deletes)
@@ -169,7 +171,7 @@ export class TrashService {
   /** `GET /api/trash/workspace/{id}/`: a page of what the user may restore there, newest first. */
   async contents(user: UserEntity, workspaceId: number, applicationId: number | null, page: number, size: number, url: URL): Promise<TrashPage> {
     if (size > this.config.trashPageSizeLimit) throw new ApiError('ERROR_PAGE_SIZE_LIMIT', 400, `The page size is limited to ${this.config.trashPageSizeLimit}.`);
-    await this.requireScope(user, workspaceId, applicationId);
+    await this.requireScope(user, workspaceId, applicationId, applicationId === null ? W.readTrash : A.readTrash);
     const { count, rows } = await this.repo.page(workspaceId, applicationId, user.id, size, (page - 1) * size);
     return {
       count,
@@ -193,7 +195,7 @@ export class TrashService {
   /** `DELETE /api/trash/workspace/{id}/`: everything in it (the workspace too, when trashed) goes for good. */
   async empty(user: UserEntity, workspaceId: number, applicationId: number | null): Promise<void> {
     await this.db.run(async () => {
-      await this.requireScope(user, workspaceId, applicationId);
+      await this.requireScope(user, workspaceId, applicationId, applicationId === null ? W.emptyTrash : A.emptyTrash);
       await this.repo.markForDeletion(workspaceId, applicationId);
     });
     await this.deleteMarked();
@@ -208,7 +210,7 @@ export class TrashService {
     await this.db.run(async () => {
       const entry = await this.repo.findEntry(type, itemId, parentId);
       if (!entry || !(await trashType.exists(entry))) throw TrashErrors.itemDoesNotExist();
-      if (!(await this.repo.isMember(entry.workspaceId, user.id))) throw Errors.userNotInWorkspace();
+      await this.permissions.require(user.id, trashType.restoreOperation, { workspaceId: entry.workspaceId, applicationId: entry.applicationId });
       if (await trashType.hasTrashedParent(entry)) throw TrashErrors.parentBeforeChild();
       if (entry.trashItemOwnerId !== null && entry.trashItemOwnerId !== user.id) throw TrashErrors.notOwnedByUser();
       // Two restores of one item: the second finds the entry gone.
@@ -247,8 +249,8 @@ export class TrashService {
 
   // ------------------------------------------------------------------ helpers
 
-  /** The workspace (trashed or not, unless marked for deletion) with the user a member; the application in it. */
-  private async requireScope(user: UserEntity, workspaceId: number, applicationId: number | null): Promise<void> {
+  /** The workspace (trashed or not, unless marked for deletion) and the application in it, when the user may do `operation` there. */
+  private async requireScope(user: UserEntity, workspaceId: number, applicationId: number | null, operation: OperationType): Promise<void> {
     const workspace = await this.repo.findWorkspace(workspaceId);
     if (!workspace || (await this.repo.isMarked('workspace', workspaceId))) throw Errors.workspaceDoesNotExist();
     if (applicationId !== null) {
@@ -256,7 +258,7 @@ export class TrashService {
       if (!application || (await this.repo.isMarked('application', applicationId)) || (await this.isHidden(application))) throw Errors.applicationDoesNotExist();
       if (application.workspaceId !== workspaceId) throw Errors.applicationNotInWorkspace(applicationId);
     }
-    if (!(await this.repo.isMember(workspaceId, user.id))) throw Errors.userNotInWorkspace();
+    await this.permissions.require(user.id, operation, { workspaceId, applicationId });
   }
 
   /** Baserow's TrashEntryRequestSerializer: every error at once. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../permissions';
 import type { UserEntity } from '../users/user.entity';
 import { GridRowsJson, GridViewService } from './grid-view.service';
 import { ViewsService } from './views.service';
@@ -14,7 +15,7 @@ export class GalleryViewService {
   ) {}
 
   async list(user: UserEntity, viewId: number, query: GalleryRowsQuery, url: URL): Promise<GridRowsJson> {
-    const access = await this.views.require(viewId, user.id, ViewErrors.galleryDoesNotExist);
+    const access = await this.views.require(viewId, user.id, T.listRows, ViewErrors.galleryDoesNotExist);
     if (access.view.type !== 'gallery') throw ViewErrors.galleryDoesNotExist();
     return this.grid.rowsPage(user, access, query, url, true);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OperationType, TableOperations as T } from '../permissions';
 import { limitOffsetLinks, pageLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { quote } from '../core/database/sql';
@@ -47,8 +48,8 @@ export class GridViewService {
     private readonly counts: CountCache,
   ) {}
 
-  async requireGrid(user: UserEntity, viewId: number): Promise<ViewAccess> {
-    const access = await this.views.require(viewId, user.id, ViewErrors.gridDoesNotExist);
+  async requireGrid(user: UserEntity, viewId: number, operation: OperationType): Promise<ViewAccess> {
+    const access = await this.views.require(viewId, user.id, operation, ViewErrors.gridDoesNotExist);
     if (access.view.type !== 'grid') throw ViewErrors.gridDoesNotExist();
     return access;
   }
@@ -73,7 +74,7 @@ export class GridViewService {
   }
 
   async list(user: UserEntity, viewId: number, query: GridRowsQuery, url: URL): Promise<GridRowsJson> {
-    return this.rowsPage(user, await this.requireGrid(user, viewId), query, url, false);
+    return this.rowsPage(user, await this.requireGrid(user, viewId, T.listRows), query, url, false);
   }
 
   /**
@@ -169,7 +170,7 @@ export class GridViewService {
 
   /** The rows of `row_ids` that the view shows, in its order, with only `field_ids` when given. */
   async refresh(user: UserEntity, viewId: number, rowIds: number[], fieldIds: number[] | undefined): Promise<RowJson[]> {
-    const access = await this.requireGrid(user, viewId);
+    const access = await this.requireGrid(user, viewId, T.listRows);
     const { context } = access;
     if (!rowIds.length) return [];
     const selection: RowSelection = { ...(await this.selection(access, {})), rowIds };

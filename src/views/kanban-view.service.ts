@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../permissions';
 import type { FieldEntity } from '../database/fields/field.entity';
 import type { FilterTree } from '../database/filters/filter-tree';
 import type { RowSelection } from '../database/rows/row-list.query';
@@ -53,7 +54,7 @@ export class KanbanViewService {
   ) {}
 
   async list(user: UserEntity, viewId: number, query: KanbanRowsQuery): Promise<KanbanRowsJson> {
-    const access = await this.views.require(viewId, user.id, ViewErrors.kanbanDoesNotExist);
+    const access = await this.views.require(viewId, user.id, T.listRows, ViewErrors.kanbanDoesNotExist);
     if (access.view.type !== 'kanban') throw ViewErrors.kanbanDoesNotExist();
     const field = this.singleSelectField(access);
     // Ad-hoc filters replace the saved ones; kanban takes no search and no order_by (Baserow's NO_COMBINE filters).

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caches, MetadataCache } from '../core/cache/caches';
-import { Errors } from '../core/errors/api-error';
-import { TableContext, TableContextService } from '../database/table-context';
+import { OperationType, PermissionService, ViewOperations as V } from '../permissions';
+import { TableContext, TableContextService, tableScope } from '../database/table-context';
 import { PublicViewTokens } from './public-view-tokens';
 import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
@@ -31,6 +31,7 @@ export class ViewAccessService {
     private readonly types: ViewTypeRegistry,
     private readonly contexts: TableContextService,
     private readonly publicTokens: PublicViewTokens,
+    private readonly permissions: PermissionService,
     caches: Caches,
   ) {
     this.live = caches.metadata<string, ViewEntity | null>('live-views');
@@ -45,19 +46,22 @@ export class ViewAccessService {
     return view && Object.assign(new ViewEntity(), view);
   }
 
-  /** A live view for a member: 404 when it (or its table, database, workspace) is gone, 400 when not a member. */
-  async require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
+  /**
+   * A live view, when the user may do `operation` on it (or on an object in it): 404 when it (or
+   * its table, database, workspace) is gone, else the permission check's answer.
+   */
+  async require(viewId: number, userId: number, operation: OperationType, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
     const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
     if (!view) throw notFound();
     const access = await this.contexts.access(view.tableId, userId);
     if (!access) throw notFound();
-    if (!access.isMember) throw Errors.userNotInWorkspace();
+    await this.permissions.require(userId, operation, tableScope(access.table, access.workspaceId));
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }
 
   /**
    * The view with this slug for a caller (a user or nobody, with the view's password token if
-   * any): members of its workspace always; anyone else only when it is public and shareable
+   * any): members who may read it always; anyone else only when it is public and shareable
    * (`notFound` otherwise, as if it did not exist), and `passwordRequired` when it has a
    * password the caller's token does not open (unless `checkPassword` is false).
    */
@@ -70,7 +74,7 @@ export class ViewAccessService {
     if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
     const access = await this.contexts.access(view.tableId, caller.userId ?? 0);
     if (!access) throw errors.notFound();
-    const isMember = caller.userId !== null && access.isMember;
+    const isMember = caller.userId !== null && (await this.permissions.can(caller.userId, V.read, tableScope(access.table, access.workspaceId)));
     if (!isMember) {
       if (!view.public || !this.types.of(view).canShare) throw errors.notFound();
       if (errors.checkPassword !== false && view.passwordHash && !this.publicTokens.isValid(view, caller.token)) throw errors.passwordRequired();

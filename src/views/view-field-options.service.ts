@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ViewOperations as V } from '../permissions';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
 import { Caches, MetadataCache } from '../core/cache/caches';
@@ -58,14 +59,14 @@ export class ViewFieldOptionsService {
   }
 
   async getFieldOptions(user: UserEntity, viewId: number): Promise<{ field_options: FieldOptionsJson }> {
-    const { view, context } = await this.access.require(viewId, user.id);
+    const { view, context } = await this.access.require(viewId, user.id, V.readFieldOptions);
     return { field_options: await this.fieldOptions(view, context) };
   }
 
   /** `{"field_options": {"<field_id>": {partial options}}}`: keys numeric, fields of the view's table. */
   async updateFieldOptions(user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<{ field_options: FieldOptionsJson }> {
     return this.db.run(async () => {
-      const { view, context } = await this.access.require(viewId, user.id);
+      const { view, context } = await this.access.require(viewId, user.id, V.updateFieldOptions);
       const type = this.types.of(view);
       if (!type.fieldOptions) throw ViewErrors.noFieldOptions();
       const changes = parseFieldOptions(type.fieldOptions, body.field_options);

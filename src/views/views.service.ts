@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OperationType, ViewOperations as V } from '../permissions';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../core/errors/api-error';
@@ -69,9 +70,9 @@ export class ViewsService {
 
   // ------------------------------------------------------------------ access, JSON and field options
 
-  /** A live view for a member (see ViewAccessService.require). */
-  require(viewId: number, userId: number, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
-    return this.access.require(viewId, userId, notFound);
+  /** A live view the user may do `operation` on (see ViewAccessService.require). */
+  require(viewId: number, userId: number, operation: OperationType, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
+    return this.access.require(viewId, userId, operation, notFound);
   }
 
   /** The view with this slug for a caller (see ViewAccessService.requireBySlug). */
@@ -119,13 +120,13 @@ export class ViewsService {
   // ------------------------------------------------------------------ reading
 
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, V.list);
     const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
     return this.serializeAll(views, context, options.includes, user.id);
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
-    const { view, context } = await this.require(viewId, user.id);
+    const { view, context } = await this.require(viewId, user.id, V.read);
     return (await this.serializeAll([view], context, includes, user.id))[0];
   }
 
@@ -134,7 +135,7 @@ export class ViewsService {
   async create(user: UserEntity, tableId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
     const { type, values } = this.validateCreate(body);
     const { view, table } = await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, V.create);
       await type.prepareProperties?.(values.properties as Record<string, unknown>, { properties: {} }, context, user.id);
       const view = await this.insert(context.table.id, {
         name: values.name as string,
@@ -197,7 +198,7 @@ export class ViewsService {
 
   async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
     const { view, context } = await this.db.run(async () => {
-      const { view, context } = await this.require(viewId, user.id);
+      const { view, context } = await this.require(viewId, user.id, V.update);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
       // DRF answers a blank value before checking its length: "" removes the password.
@@ -238,7 +239,7 @@ export class ViewsService {
    */
   async rotateSlug(user: UserEntity, viewId: number, given?: string): Promise<ViewJson> {
     const { view, table } = await this.db.run(async () => {
-      const { view, context } = await this.require(viewId, user.id);
+      const { view, context } = await this.require(viewId, user.id, V.updateSlug);
       if (!this.types.of(view).canShare) throw ViewErrors.cannotShare();
       let slug = given ?? newSlug();
       // `given`: an undo or redo putting a slug back (Baserow's update_view_slug); taken since, it cannot be.
@@ -256,7 +257,7 @@ export class ViewsService {
   /** Moves the view to the trash. */
   async delete(user: UserEntity, viewId: number): Promise<void> {
     await this.db.run(async () => {
-      const { view, context } = await this.require(viewId, user.id);
+      const { view, context } = await this.require(viewId, user.id, V.delete);
       await this.trash.trashItem(ViewEntity, user, {
         type: 'view',
         itemId: view.id,
@@ -290,7 +291,7 @@ export class ViewsService {
   /** Orders the table's views as listed; the ones not listed get order 0 (and come first). */
   async order(user: UserEntity, tableId: number, viewIds: number[]): Promise<void> {
     await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, V.order);
       const all = (await this.repo.ofTable(tableId)).map((v) => v.id);
       const known = new Set(all);
       for (const id of viewIds) if (!known.has(id)) throw ViewErrors.viewNotInTable(id);
@@ -313,7 +314,7 @@ export class ViewsService {
    */
   async duplicate(user: UserEntity, viewId: number): Promise<ViewJson> {
     const { viewId: copyId, table } = await this.db.run(async () => {
-      const { view, context } = await this.require(viewId, user.id);
+      const { view, context } = await this.require(viewId, user.id, V.duplicate);
       const siblings = await this.repo.ofTable(view.tableId);
       const copy = await this.insert(view.tableId, {
         name: unusedName(view.name, new Set(siblings.map((v) => v.name))),

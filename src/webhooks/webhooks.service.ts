@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OperationType, PermissionService, TableOperations as T } from '../permissions';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import { Errors, ErrorTree, FieldError, validationError } from '../core/errors/api-error';
+import { ErrorTree, FieldError, validationError } from '../core/errors/api-error';
 import { checkedAddress, urlProblem } from '../core/http/guarded-fetch';
 import { truncateMiddle } from '../core/text/truncate';
-import { TableContext, TableContextService } from '../database/table-context';
+import { TableContext, TableContextService, tableScope } from '../database/table-context';
 import type { UserEntity } from '../users/user.entity';
 import { ViewRepository } from '../views/view.repository';
 import { WebhookCaller } from './webhook-caller';
@@ -56,20 +57,21 @@ export class WebhooksService {
     private readonly views: ViewRepository,
     private readonly payloads: WebhookPayloads,
     private readonly caller: WebhookCaller,
+    private readonly permissions: PermissionService,
   ) {}
 
   async list(user: UserEntity, tableId: number): Promise<WebhookJson[]> {
-    await this.contexts.require(tableId, user.id);
+    await this.contexts.require(tableId, user.id, T.listWebhooks);
     return this.serialize(await this.repo.ofTable(tableId));
   }
 
   async get(user: UserEntity, id: number): Promise<WebhookJson> {
-    const { webhook } = await this.require(user, id);
+    const { webhook } = await this.require(user, id, T.readWebhook);
     return (await this.serialize([webhook]))[0];
   }
 
   async create(user: UserEntity, tableId: number, input: WebhookInput): Promise<WebhookJson> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.createWebhook);
     await this.checkUrl(input.url!);
     const headers = this.checkHeaders(input.headers ?? {});
     checkEventConfig(input.event_config);
@@ -100,7 +102,7 @@ export class WebhooksService {
   }
 
   async update(user: UserEntity, id: number, input: WebhookInput): Promise<WebhookJson> {
-    const { webhook, context } = await this.require(user, id);
+    const { webhook, context } = await this.require(user, id, T.updateWebhook);
     if (input.url !== undefined) await this.checkUrl(input.url);
     const headers = input.headers !== undefined ? this.checkHeaders(input.headers) : undefined;
     checkEventConfig(input.event_config);
@@ -130,13 +132,13 @@ export class WebhooksService {
   }
 
   async delete(user: UserEntity, id: number): Promise<void> {
-    await this.require(user, id);
+    await this.require(user, id, T.deleteWebhook);
     await this.db.run(() => this.repo.delete(id));
   }
 
   /** Calls a URL as a webhook would, with a made-up event of the table; nothing is stored. */
   async testCall(user: UserEntity, tableId: number, input: TestCallInput): Promise<{ request: string; response: string; status_code: number | null; is_unreachable: boolean }> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.testTriggerWebhook);
     await this.checkUrl(input.url);
     const headers = this.checkHeaders(input.headers ?? {});
     const type = input.event_type as WebhookEventType;
@@ -145,13 +147,13 @@ export class WebhooksService {
     return { request: result.request, response: result.response, status_code: result.status, is_unreachable: result.unreachable };
   }
 
-  /** The webhook for a member of its table's workspace: 404 when it (or its table) is gone, 400 for a stranger. */
-  private async require(user: UserEntity, id: number): Promise<{ webhook: TableWebhookEntity; context: TableContext }> {
+  /** The webhook, when the user may do `operation` on it: 404 when it (or its table) is gone, else the permission check's answer. */
+  private async require(user: UserEntity, id: number, operation: OperationType): Promise<{ webhook: TableWebhookEntity; context: TableContext }> {
     const webhook = await this.repo.find(id);
     if (!webhook) throw WebhookErrors.doesNotExist();
     const access = await this.contexts.access(webhook.tableId, user.id);
     if (!access) throw WebhookErrors.doesNotExist();
-    if (!access.isMember) throw Errors.userNotInWorkspace();
+    await this.permissions.require(user.id, operation, tableScope(access.table, access.workspaceId));
     return { webhook, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }
 

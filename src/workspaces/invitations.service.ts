@@ -5,6 +5,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError } from '../core/errors/api-error';
 import { Mailer } from '../core/mail/mailer';
 import { Signer } from '../core/signing/signer';
+import { OperationType, WorkspaceOperations as W } from '../permissions';
 import { NotificationsService } from '../notifications/notifications.service';
 import type { UserEntity } from '../users/user.entity';
 import { normalizeEmail } from '../users/user.serializer';
@@ -64,7 +65,7 @@ export class InvitationsService {
   }
 
   async list(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceInvitationJson[]> {
-    await this.workspaces.requireAdmin(workspaceId, user.id, 'workspace.list_invitations');
+    await this.workspaces.require(workspaceId, user.id, W.listInvitations);
     let invitations = (await this.repo.invitationsOfWorkspace(workspaceId)).map(serializeInvitation);
     if (search) {
       const needle = search.toLowerCase();
@@ -80,7 +81,7 @@ export class InvitationsService {
     input: { email: string; permissions: WorkspaceRole; message: string; base_url: string },
   ): Promise<WorkspaceInvitationJson> {
     const { invitation, workspaceName } = await this.db.run(async () => {
-      const { workspace } = await this.workspaces.requireAdmin(workspaceId, user.id, 'workspace.create_invitation');
+      const workspace = await this.workspaces.require(workspaceId, user.id, W.createInvitation);
       const email = normalizeEmail(input.email);
       const members = await this.repo.members([workspaceId]);
       if (members.some((m) => m.user.email === email)) throw InvitationErrors.userAlreadyMember();
@@ -111,27 +112,27 @@ export class InvitationsService {
     return serializeInvitation(invitation);
   }
 
-  private async adminInvitation(user: UserEntity, invitationId: number, operation: string): Promise<WorkspaceInvitationEntity> {
+  private async adminInvitation(user: UserEntity, invitationId: number, operation: OperationType): Promise<WorkspaceInvitationEntity> {
     const invitation = await this.repo.findInvitation(invitationId);
     if (!invitation) throw InvitationErrors.doesNotExist();
-    await this.workspaces.requireAdmin(invitation.workspaceId, user.id, operation);
+    await this.workspaces.require(invitation.workspaceId, user.id, operation);
     return invitation;
   }
 
   async get(user: UserEntity, invitationId: number): Promise<WorkspaceInvitationJson> {
-    return serializeInvitation(await this.adminInvitation(user, invitationId, 'invitation.read'));
+    return serializeInvitation(await this.adminInvitation(user, invitationId, W.readInvitation));
   }
 
   async update(user: UserEntity, invitationId: number, permissions: WorkspaceRole): Promise<WorkspaceInvitationJson> {
     return this.db.run(async () => {
-      const invitation = await this.adminInvitation(user, invitationId, 'invitation.update');
+      const invitation = await this.adminInvitation(user, invitationId, W.updateInvitation);
       return serializeInvitation(await this.repo.saveInvitation({ ...invitation, permissions }));
     });
   }
 
   async delete(user: UserEntity, invitationId: number): Promise<void> {
     await this.db.run(async () => {
-      await this.adminInvitation(user, invitationId, 'invitation.delete');
+      await this.adminInvitation(user, invitationId, W.deleteInvitation);
       await this.repo.deleteInvitation(invitationId);
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SettingsService } from '../settings/settings.service';
 import type { UserEntity } from '../users/user.entity';
+import { ADMIN_ONLY_OPERATIONS } from '../permissions/roles';
 import { WorkspaceUserEntity } from './workspace.entity';
 
 /** One permission manager's answer, as Baserow's web client reads it. */
@@ -22,13 +23,6 @@ const TEMPLATE_OPERATIONS = [
   'builder.page.data_source.dispatch', 'builder.page.list_data_sources',
   'dashboard.widget.read', 'dashboard.list_widgets', 'dashboard.data_source.read',
   'dashboard.list_data_sources', 'dashboard.data_source.dispatch',
-];
-
-/** What only a workspace ADMIN may do (Baserow's `basic` manager); every check in the services uses these names. */
-export const ADMIN_ONLY_OPERATIONS = [
-  'workspace.list_invitations', 'workspace.create_invitation', 'invitation.read',
-  'invitation.update', 'invitation.delete', 'workspace.list_workspace_users',
-  'workspace.update', 'workspace.delete', 'workspace_user.update', 'workspace_user.delete',
 ];
 
 /**

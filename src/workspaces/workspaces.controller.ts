@@ -1,3 +1,4 @@
+import { WorkspaceOperations as W } from '../permissions';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer } from '../openapi/decorators';
@@ -79,7 +80,7 @@ export class WorkspacesController {
   @Answer({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, permissions: {} } } })
   @ApiOperation({ operationId: 'workspace_permissions', summary: "The user's permissions in the workspace, per permission manager." })
   async workspacePermissions(@CurrentUser() user: UserEntity, @IdParam('workspaceId') id: number): Promise<PermissionEntry[]> {
-    const { membership } = await this.workspaces.requireMember(id, user.id);
+    const { membership } = await this.workspaces.requireMembership(id, user.id, W.membership);
     return this.permissions.forWorkspace(user, membership);
   }
 

@@ -9,6 +9,7 @@ import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
 import { SettingsService } from '../settings/settings.service';
+import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -51,22 +52,24 @@ export class WorkspacesService {
     private readonly notifications: NotificationsService,
     private readonly actions: ActionLog,
     private readonly settings: SettingsService,
+    private readonly permissions: PermissionService,
   ) {}
 
-  /** 404 when the workspace does not exist (or is trashed), 400 when the user is not a member. */
-  async requireMember(workspaceId: number, userId: number): Promise<Membership> {
+  /**
+   * The workspace, when the user may do `operation` on it: 404 when it does not exist (or is
+   * trashed), else the permission check's answer.
+   */
+  async require(workspaceId: number, userId: number, operation: OperationType): Promise<WorkspaceEntity> {
     const workspace = await this.repo.findWorkspace(workspaceId);
     if (!workspace) throw Errors.workspaceDoesNotExist();
-    const membership = await this.repo.findMembership(workspaceId, userId);
-    if (!membership) throw Errors.userNotInWorkspace();
-    return { workspace, membership };
+    await this.permissions.require(userId, operation, { workspaceId });
+    return workspace;
   }
 
-  /** As requireMember, and the member must be an ADMIN to perform `operation`. */
-  async requireAdmin(workspaceId: number, userId: number, operation: string): Promise<Membership> {
-    const found = await this.requireMember(workspaceId, userId);
-    if (found.membership.permissions !== 'ADMIN') throw Errors.invalidWorkspacePermissions(operation);
-    return found;
+  /** As `require`, with the user's membership. */
+  async requireMembership(workspaceId: number, userId: number, operation: OperationType): Promise<Membership> {
+    const workspace = await this.require(workspaceId, userId, operation);
+    return { workspace, membership: (await this.repo.findMembership(workspaceId, userId))! };
   }
 
   async listForUser(userId: number): Promise<WorkspaceItemJson[]> {
@@ -84,7 +87,7 @@ export class WorkspacesService {
    * create and accept-invitation answers (spec §3.1), with it in `group_restored` (realtime §4.4).
    */
   async item(workspaceId: number, userId: number, options: { withUnreadCount?: boolean } = {}): Promise<WorkspaceItemJson> {
-    const { workspace, membership } = await this.requireMember(workspaceId, userId);
+    const { workspace, membership } = await this.requireMembership(workspaceId, userId, W.membership);
     const unread = options.withUnreadCount ? ((await this.notifications.unreadCounts(userId, [workspaceId])).get(workspaceId) ?? 0) : null;
     return serializeWorkspaceItem(workspace, membership, await this.repo.members([workspaceId]), unread);
   }
@@ -124,7 +127,7 @@ export class WorkspacesService {
 
   async update(user: UserEntity, workspaceId: number, name: string): Promise<WorkspaceJson> {
     return this.db.run(async () => {
-      const { workspace } = await this.requireAdmin(workspaceId, user.id, 'workspace.update');
+      const workspace = await this.require(workspaceId, user.id, W.update);
       await this.repo.updateWorkspace(workspace.id, { name });
       this.db.record('workspace.updated', { workspaceId });
       this.actions.record('update_group', { workspaceId, before: workspace.name, after: name }, { scope: ActionScopes.root(), workspaceId });
@@ -135,7 +138,7 @@ export class WorkspacesService {
   /** Moves the workspace to the trash; from then on it behaves as not existing. */
   async delete(user: UserEntity, workspaceId: number): Promise<void> {
     await this.db.run(async () => {
-      const { workspace } = await this.requireAdmin(workspaceId, user.id, 'workspace.delete');
+      const workspace = await this.require(workspaceId, user.id, W.delete);
       const memberUserIds = await this.repo.memberUserIds(workspaceId);
       await this.trash.trashItem(WorkspaceEntity, user, { type: 'workspace', itemId: workspaceId, workspaceId, applicationId: null, name: workspace.name, parentName: null });
       this.db.record('workspace.deleted', { workspaceId, memberUserIds });
@@ -166,13 +169,13 @@ export class WorkspacesService {
 
   async leave(user: UserEntity, workspaceId: number): Promise<void> {
     await this.db.run(async () => {
-      const { membership } = await this.requireMember(workspaceId, user.id);
+      const { membership } = await this.requireMembership(workspaceId, user.id, W.membership);
       await this.removeMembership(membership);
     });
   }
 
   async listMembers(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceUserJson[]> {
-    await this.requireAdmin(workspaceId, user.id, 'workspace.list_workspace_users');
+    await this.require(workspaceId, user.id, W.listWorkspaceUsers);
     let members = (await this.repo.members([workspaceId])).map(serializeMember);
     if (search) {
       const needle = search.toLowerCase();
@@ -185,7 +188,7 @@ export class WorkspacesService {
     return this.db.run(async () => {
       const membership = await this.repo.findMembershipById(workspaceUserId);
       if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
-      await this.requireAdmin(membership.workspaceId, user.id, 'workspace_user.update');
+      await this.require(membership.workspaceId, user.id, W.updateWorkspaceUser);
       if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
         throw WorkspaceErrors.lastAdmin();
       }
@@ -199,7 +202,7 @@ export class WorkspacesService {
     await this.db.run(async () => {
       const membership = await this.repo.findMembershipById(workspaceUserId);
       if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
-      await this.requireAdmin(membership.workspaceId, user.id, 'workspace_user.delete');
+      await this.require(membership.workspaceId, user.id, W.deleteWorkspaceUser);
       if (membership.userId === user.id) throw WorkspaceErrors.cannotDeleteYourself();
       await this.removeMembership(membership);
     });

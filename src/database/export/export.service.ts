@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { ViewOperations as V } from '../../permissions';
+import { TableOperations as T } from '../../permissions';
 import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../../core/database/columns';
@@ -82,7 +84,7 @@ export class ExportService {
   ) {}
 
   async exportTable(user: UserEntity, tableId: number, body: ExportTableDto): Promise<Record<string, unknown>> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.runExport);
     const exporter = this.exporters.require(body.exporter_type);
     const plan = await this.plan(user, context, body);
     const options: ExportOptions = {
@@ -111,7 +113,7 @@ export class ExportService {
     let fields = context.fields;
     let saved: Pick<RowSelection, 'filters' | 'sorts'> = { filters: null, sorts: [] };
     if (body.view_id) {
-      const { view } = await this.views.require(body.view_id, user.id);
+      const { view } = await this.views.require(body.view_id, user.id, V.read);
       if (view.tableId !== context.table.id) throw ViewErrors.viewNotInTable(view.id);
       if (!EXPORTABLE_VIEW_TYPES.has(view.type)) throw ExportErrors.viewUnsupported();
       saved = await this.views.savedSelection(view, context);

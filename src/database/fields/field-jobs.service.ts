@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
@@ -39,7 +40,7 @@ export class FieldJobsService {
    */
   async duplicate(user: UserEntity, fieldId: number, duplicateData: boolean): Promise<FieldChange> {
     return this.db.run(async () => {
-      const { field, context } = await this.fields.require(user, fieldId);
+      const { field, context } = await this.fields.require(user, fieldId, T.duplicateField);
       const doc = await this.serializer.exportField(field, context);
       const names = new Set(context.fields.map((f) => f.name));
       const base = field.name.slice(0, 240);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OperationType, TableOperations as T } from '../../permissions';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ErrorTree, validationError } from '../../core/errors/api-error';
 import { bodyObjectError, checkObject, checkValue, FieldSpec } from '../../core/validation/field';
@@ -153,22 +154,22 @@ export class FieldsService {
   }
 
   async list(user: UserEntity, tableId: number): Promise<FieldJson[]> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.listFields);
     return Promise.all(context.fields.map((field) => this.serialize(field, context)));
   }
 
-  /** A live field of a live table the user may use. */
-  async require(user: UserEntity, fieldId: number): Promise<{ field: FieldEntity; context: TableContext }> {
+  /** A live field of a live table, when the user may do `operation` on it. */
+  async require(user: UserEntity, fieldId: number, operation: OperationType): Promise<{ field: FieldEntity; context: TableContext }> {
     const found = await this.repo.findWithTable(fieldId);
     if (!found) throw DatabaseErrors.fieldDoesNotExist();
-    const context = await this.contexts.require(found.table.id, user.id);
+    const context = await this.contexts.require(found.table.id, user.id, operation);
     const field = context.byId.get(fieldId);
     if (!field) throw DatabaseErrors.fieldDoesNotExist();
     return { field, context };
   }
 
   async get(user: UserEntity, fieldId: number): Promise<FieldJson> {
-    const { field, context } = await this.require(user, fieldId);
+    const { field, context } = await this.require(user, fieldId, T.readField);
     return this.serialize(field, context);
   }
 
@@ -176,7 +177,7 @@ export class FieldsService {
 
   async create(user: UserEntity, tableId: number, body: unknown): Promise<FieldJson> {
     const change = await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.createField);
       const { common, type, properties, input } = this.validate(body, null);
       const change = await this.createField(context, user.id, { ...common, type: type.type, properties, input });
       this.recordAction('create_field', context, { fieldId: change.field.id });
@@ -249,7 +250,7 @@ export class FieldsService {
    */
   async updateField(user: UserEntity, fieldId: number, body: unknown, restoreCells?: Record<string, unknown>): Promise<FieldChange> {
     return this.db.run(async () => {
-      const { field: current, context } = await this.require(user, fieldId);
+      const { field: current, context } = await this.require(user, fieldId, T.updateField);
       const before = await this.serialize(current, context);
       const previous = structuredClone(current);
       const { common, type, properties, input } = this.validate(body, current);
@@ -359,7 +360,7 @@ export class FieldsService {
   /** Moves the field to the trash (its storage stays for a restore); answers the related fields. */
   async delete(user: UserEntity, fieldId: number): Promise<FieldJson[]> {
     const related = await this.db.run(async () => {
-      const { field, context } = await this.require(user, fieldId);
+      const { field, context } = await this.require(user, fieldId, T.deleteField);
       if (field.primary) throw DatabaseErrors.cannotDeletePrimaryField();
       const type = this.types.of(field);
       const relatedFields = [...((await type.beforeDelete?.(field, this.contexts.fieldContext(context, user.id))) ?? [])];
@@ -421,7 +422,7 @@ export class FieldsService {
 
   async changePrimary(user: UserEntity, tableId: number, newPrimaryId: number): Promise<FieldJson> {
     const change = await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.updateField);
       const field = context.byId.get(newPrimaryId);
       if (!field) {
         if (await this.repo.findLive(newPrimaryId)) throw DatabaseErrors.fieldNotInTable();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import { RowRepository } from '../rows/row.repository';
@@ -21,7 +22,7 @@ export class UniqueValuesService {
   ) {}
 
   async values(user: UserEntity, fieldId: number, limit: number, splitCommaSeparated: boolean): Promise<{ values: string[] }> {
-    const { field, context } = await this.fields.require(user, fieldId);
+    const { field, context } = await this.fields.require(user, fieldId, T.readField);
     if (!SUPPORTED.has(field.type)) throw DatabaseErrors.incompatibleForUniqueValues();
     const type = this.fields.types.of(field);
     const ctx = this.contexts.fieldContext(context, null);

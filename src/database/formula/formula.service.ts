@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import type { ColumnDefinition, Dialect } from '../../core/database/dialect';
 import { quote, Sql } from '../../core/database/sql';
@@ -225,7 +226,7 @@ export class FormulaService implements RowCascadeSource {
    * would have (the field of that name, when there is one, is the one being edited).
    */
   async typeFormula(userId: number, tableId: number, formula: string, name: string): Promise<Record<string, unknown>> {
-    const context = await this.contexts.require(tableId, userId);
+    const context = await this.contexts.require(tableId, userId, T.typeFormula);
     const existing = context.fields.find((f) => f.name === name);
     const field = Object.assign(new FieldModel(), { id: existing?.id ?? 0, tableId, name, type: 'formula', properties: { formula } });
     const compiled = await this.type(field, await this.databaseFields(context.table.databaseId), true);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { DomainEvent } from '../../core/events/domain-events';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
@@ -64,7 +65,7 @@ export class RowCommentsService {
   ) {}
 
   async list(user: UserEntity, tableId: number, rowId: number, query: ListRowCommentsQuery, url: URL): Promise<RowCommentPage> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.listComments);
     await this.rows.requireRow(context, rowId);
     const max = this.config.rowCommentPageSizeLimit;
     if (query.limit !== undefined) {
@@ -83,7 +84,7 @@ export class RowCommentsService {
   async create(user: UserEntity, tableId: number, rowId: number, body: unknown): Promise<RowCommentJson> {
     const message = this.message(body);
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.createComment);
       await this.rows.requireRow(context, rowId);
       if (message.malformedMention) throw RowCommentErrors.invalidMention();
       const comment = await this.repo.create({ tableId, rowId, userId: user.id, message: message.doc });
@@ -97,7 +98,7 @@ export class RowCommentsService {
   async update(user: UserEntity, tableId: number, commentId: number, body: unknown): Promise<RowCommentJson> {
     const message = this.message(body);
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.updateComment);
       const comment = await this.requireComment(context, commentId);
       if (comment.userId !== user.id) throw RowCommentErrors.notAuthor();
       if (message.malformedMention) throw RowCommentErrors.invalidMention();
@@ -114,7 +115,7 @@ export class RowCommentsService {
   /** Trashes the author's comment and answers it as it now is (`trashed`, no message). */
   async delete(user: UserEntity, tableId: number, commentId: number): Promise<RowCommentJson> {
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.deleteComment);
       const comment = await this.requireComment(context, commentId);
       if (comment.userId !== user.id) throw RowCommentErrors.notAuthor();
       await this.trash.trashItem(RowCommentEntity, user, {
@@ -176,7 +177,7 @@ export class RowCommentsService {
 
   async setNotificationMode(user: UserEntity, tableId: number, rowId: number, mode: NotificationMode): Promise<void> {
     await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.listComments);
       await this.rows.requireRow(context, rowId);
       await this.repo.setMode(tableId, rowId, user.id, mode);
       this.db.record('row_comments.notification_mode_updated', { userId: user.id, tableId, rowId, mode });

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { OnEvent } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { currentActionCommand } from '../../actions/action-log';
@@ -94,7 +95,7 @@ export class RowHistoryService {
 
   /** A row's history, newest first, limit/offset (DRF's LimitOffsetPagination). */
   async list(user: UserEntity, tableId: number, rowId: number, query: { limit?: number; offset?: number }, url: URL): Promise<RowHistoryPage> {
-    await this.contexts.require(tableId, user.id);
+    await this.contexts.require(tableId, user.id, T.readRowHistory);
     const [row] = await this.rows.findByIds(tableId, [rowId]);
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
     const limit = Math.min(query.limit ?? ROW_HISTORY_PAGE_LIMIT, ROW_HISTORY_PAGE_LIMIT);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { quote } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { queryValidationError } from '../../core/errors/api-error';
@@ -214,7 +215,7 @@ export class RowReader {
     const result: Record<string, Record<string, string>> = {};
     let database: number | null = null;
     for (const [tableId, ids] of requested) {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.listRowNames);
       if (database !== null && context.table.databaseId !== database) {
         throw queryValidationError({ non_field_errors: [{ error: 'All tables must belong to the same database.', code: 'invalid' }] });
       }

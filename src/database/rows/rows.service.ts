@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 
 import { quote } from '../../core/database/sql';
@@ -139,7 +140,7 @@ export class RowsService {
 
   /** One row; with `withMetadata`, its `metadata` for the user (`include=metadata`). */
   async get(user: UserEntity, tableId: number, rowId: number, userFieldNames: boolean, withMetadata = false): Promise<RowJson> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.readRow);
     const [row] = await this.rowsByIds(context, [rowId], { userFieldNames });
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
     if (withMetadata) row.metadata = (await this.rowMetadata(tableId, [rowId], user.id))[String(rowId)] ?? {};
@@ -147,7 +148,7 @@ export class RowsService {
   }
 
   async list(user: UserEntity, tableId: number, query: ListRowsQuery, url: URL): Promise<RowPage> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.listRows);
     const userFieldNames = !!query.user_field_names;
     const page = query.page ?? 1;
     const size = query.size ?? 100;
@@ -206,9 +207,9 @@ export class RowsService {
     options: { before: number | null; userFieldNames: boolean },
     single: boolean,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
-    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id), items, options.userFieldNames, user.id);
+    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id, T.createRow), items, options.userFieldNames, user.id);
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.createRow);
       const result = await this.insertRows(user, context, ready, options, single);
       const params: CreateRowsParams = { tableId, rowIds: result.rows.map((row) => row.id) };
       this.actions.record(single ? 'create_row' : 'create_rows', params, this.actionPlace(context));
@@ -368,9 +369,9 @@ export class RowsService {
   }
 
   private async updateMany(user: UserEntity, tableId: number, items: unknown[], userFieldNames: boolean, single: boolean): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
-    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id), items, userFieldNames, user.id);
+    const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id, T.updateRow), items, userFieldNames, user.id);
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.updateRow);
       const { prepared, fieldIds } = await this.input.prepareItems(context, ready, { userFieldNames, create: false, single, userId: user.id });
       const session = await this.cascade.begin(context);
       const ids = prepared.map((p) => p.id);
@@ -405,7 +406,7 @@ export class RowsService {
 
   private async place(user: UserEntity, tableId: number, rowId: number, orderOf: () => Promise<bigint>, userFieldNames: boolean): Promise<RowJson> {
     return this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.moveRow);
       const session = await this.cascade.begin(context);
       const before = await this.existingRows(context, [rowId], true);
       const visibleBefore = await this.cascade.visibleBefore(context, [rowId]);
@@ -443,7 +444,7 @@ export class RowsService {
    */
   private async deleteMany(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<void> {
     await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id);
+      const context = await this.contexts.require(tableId, user.id, T.deleteRow);
       const trashItemId = await this.trashIn(user, context, ids, single);
       const params: DeleteRowsParams = { tableId, rowIds: ids, trashItemId };
       this.actions.record(single ? 'delete_row' : 'delete_rows', params, this.actionPlace(context));
@@ -455,7 +456,7 @@ export class RowsService {
    * the row's id (`row`) or the batch's (`rows`).
    */
   async trashRows(user: UserEntity, tableId: number, ids: number[], single: boolean): Promise<number> {
-    return this.db.run(async () => this.trashIn(user, await this.contexts.require(tableId, user.id), ids, single));
+    return this.db.run(async () => this.trashIn(user, await this.contexts.require(tableId, user.id, T.deleteRow), ids, single));
   }
 
   private async trashIn(user: UserEntity, context: TableContext, ids: number[], single: boolean): Promise<number> {
@@ -543,7 +544,7 @@ export class RowsService {
 
   /** The row after (or before, with `previous`) a row in a selection's order; null when none. */
   async adjacent(user: UserEntity, tableId: number, rowId: number, query: AdjacentRowQuery): Promise<RowJson | null> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.readAdjacentRow);
     const userFieldNames = !!query.user_field_names;
     const previous = !!query.previous;
     const selection = await this.selection(context, { search: query.search, search_mode: query.search_mode, view_id: query.view_id }, false);

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { LongWrite } from '../../core/database/long-write';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -78,7 +79,7 @@ export class TableImportService {
 
   /** Checks the table and the configuration, then runs the import as a `file_import` job. */
   async importAsync(user: UserEntity, tableId: number, input: ImportInput): Promise<Record<string, unknown>> {
-    const context = await this.contexts.require(tableId, user.id);
+    const context = await this.contexts.require(tableId, user.id, T.importRows);
     const configuration = this.checkConfiguration(context, input);
     const job = await this.runner.start(
       user,
@@ -101,12 +102,12 @@ export class TableImportService {
   async importRows(user: UserEntity, tableId: number, data: unknown[][], configuration: ImportConfiguration, progress: JobProgress | null): Promise<FailingRows> {
     const state: ImportState = { failingRows: {}, failures: 0, created: [], updated: [] };
     const report = (done: number) => progress?.set({ progress: Math.floor((done / data.length) * 100) });
-    const fieldIds = this.importFields(await this.contexts.require(tableId, user.id)).map((field) => field.id);
+    const fieldIds = this.importFields(await this.contexts.require(tableId, user.id, T.importRows)).map((field) => field.id);
     const size = this.long.rowsPerChunk(fieldIds.length);
     // An upsert, or rows that fit in one chunk, in one transaction.
     if (!this.long.chunked || configuration.upsert_fields?.length || data.length <= size) {
       await this.db.run(async () => {
-        const context = await this.contexts.require(tableId, user.id);
+        const context = await this.contexts.require(tableId, user.id, T.importRows);
         const upsert = configuration.upsert_fields?.length ? await this.upsertIndex(context, configuration.upsert_fields) : null;
         const session = await this.rowsService.beginImport(context);
         await this.importRange(context, user.id, data, 0, data.length, configuration, upsert, session, state, report);
@@ -117,7 +118,7 @@ export class TableImportService {
     try {
       for (let start = 0; start < data.length; start += size) {
         await this.long.chunk(async () => {
-          const context = await this.contexts.require(tableId, user.id);
+          const context = await this.contexts.require(tableId, user.id, T.importRows);
           // The columns of the data are the fields as they were when the import began.
           if (this.importFields(context).map((field) => field.id).join() !== fieldIds.join()) throw DatabaseErrors.importFieldsChanged();
           const session = await this.rowsService.beginImport(context);
@@ -126,7 +127,7 @@ export class TableImportService {
         });
         await report(Math.min(data.length, start + size));
       }
-      await this.db.run(async () => this.rowsService.announceImport(await this.contexts.require(tableId, user.id), state.created));
+      await this.db.run(async () => this.rowsService.announceImport(await this.contexts.require(tableId, user.id, T.importRows), state.created));
     } catch (error) {
       await this.undo(tableId, state.created);
       throw error;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApplicationOperations as A } from '../../permissions';
 import type { JobEntity } from '../../jobs/job.entity';
 import { JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
@@ -16,7 +17,7 @@ export class TableJobsService {
 
   /** `file_import`: the table is created from `data` in the background. */
   async createAsync(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader: boolean }): Promise<Record<string, unknown>> {
-    const database = await this.tables.requireDatabase(user, databaseId);
+    const database = await this.tables.requireDatabase(user, databaseId, A.createTable);
     const job = await this.runner.start(
       user,
       'file_import',

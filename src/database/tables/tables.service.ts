@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ApplicationOperations as A, OperationType, TableOperations as T } from '../../permissions';
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { ApplicationsService } from '../../applications/applications.service';
@@ -88,24 +89,24 @@ export class TablesService {
     this.viewFactory = factory;
   }
 
-  /** A database application the user may use: 404 for other types too. */
-  async requireDatabase(user: UserEntity, databaseId: number): Promise<ApplicationEntity> {
-    const application = await this.applications.require(databaseId, user.id);
+  /** A database application, when the user may do `operation` on it: 404 for other types too. */
+  async requireDatabase(user: UserEntity, databaseId: number, operation: OperationType): Promise<ApplicationEntity> {
+    const application = await this.applications.require(databaseId, user.id, operation);
     if (application.type !== 'database') throw Errors.applicationDoesNotExist();
     return application;
   }
 
   async list(user: UserEntity, databaseId: number): Promise<TableJson[]> {
-    await this.requireDatabase(user, databaseId);
+    await this.requireDatabase(user, databaseId, A.listTables);
     return (await this.repo.ofDatabases([databaseId])).map(serializeTable);
   }
 
   async get(user: UserEntity, tableId: number): Promise<TableJson> {
-    return serializeTable((await this.contexts.require(tableId, user.id)).table);
+    return serializeTable((await this.contexts.require(tableId, user.id, T.read)).table);
   }
 
   async create(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader?: boolean }): Promise<TableJson> {
-    const database = await this.requireDatabase(user, databaseId);
+    const database = await this.requireDatabase(user, databaseId, A.createTable);
     const initial = input.data ? tableFromData(input.data, input.firstRowHeader ?? false) : EXAMPLE_TABLE;
     return serializeTable(await this.createTable(database, input.name, initial, user.id, undefined, true));
   }
@@ -231,7 +232,7 @@ export class TablesService {
 
   async rename(user: UserEntity, tableId: number, name: string | undefined): Promise<TableJson> {
     const table = await this.db.run(async () => {
-      const { table, workspaceId } = await this.contexts.require(tableId, user.id);
+      const { table, workspaceId } = await this.contexts.require(tableId, user.id, T.update);
       if (name === undefined) return table;
       await this.repo.update(table.id, { name });
       this.db.record('table.updated', { tableId, databaseId: table.databaseId, workspaceId });
@@ -247,8 +248,8 @@ export class TablesService {
    */
   async delete(user: UserEntity, tableId: number): Promise<void> {
     await this.db.run(async () => {
-      const { table, workspaceId } = await this.contexts.require(tableId, user.id);
-      const database = await this.applications.require(table.databaseId, user.id);
+      const { table, workspaceId } = await this.contexts.require(tableId, user.id, T.delete);
+      const database = await this.applications.require(table.databaseId, user.id, A.read);
       const others = (await this.repo.liveIdsOfDatabase(table.databaseId)).filter((id) => id !== table.id);
       const links = await this.fieldRepo.linksTo(table.id, others);
       await this.trash.trashItem(TableEntity, user, {
@@ -275,7 +276,7 @@ export class TablesService {
   /** Orders the database's tables as listed; the ones not listed get order 0. */
   async order(user: UserEntity, databaseId: number, tableIds: number[]): Promise<void> {
     await this.db.run(async () => {
-      const database = await this.requireDatabase(user, databaseId);
+      const database = await this.requireDatabase(user, databaseId, A.orderTables);
       const all = await this.repo.liveIdsOfDatabase(databaseId);
       const known = new Set(all);
       for (const id of tableIds) if (!known.has(id)) throw DatabaseErrors.tableNotInDatabase(id);
@@ -296,8 +297,8 @@ export class TablesService {
    * is built hidden and shown, in its place, by the import's last transaction.
    */
   async duplicate(user: UserEntity, tableId: number, written?: RowsWritten): Promise<TableEntity> {
-    const original = await this.contexts.require(tableId, user.id);
-    const database = await this.applications.require(original.table.databaseId, user.id);
+    const original = await this.contexts.require(tableId, user.id, T.duplicate);
+    const database = await this.applications.require(original.table.databaseId, user.id, A.read);
     const doc = await this.serializer.exportTable(original);
     const [table] = await this.serializer.importTables(database, [doc], {
       userId: user.id,

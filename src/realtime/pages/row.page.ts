@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { TableContextService } from '../../database/table-context';
+import { TableOperations as T } from '../../permissions';
 import { RealtimeRepository } from '../realtime.repository';
 import { idParameter, PageSubscriber, PageType, tablePermissionGroup } from './page-type';
 
@@ -8,13 +10,16 @@ export class RowPageType implements PageType {
   readonly type = 'row';
   readonly parameters = ['table_id', 'row_id'] as const;
 
-  constructor(private readonly repo: RealtimeRepository) {}
+  constructor(
+    private readonly repo: RealtimeRepository,
+    private readonly contexts: TableContextService,
+  ) {}
 
   async canAdd(subscriber: PageSubscriber, { table_id, row_id }: Record<string, unknown>): Promise<boolean> {
     const tableId = idParameter(table_id);
     const rowId = idParameter(row_id);
     if (subscriber.userId === null || tableId === null || rowId === null) return false;
-    return (await this.repo.canListenToTable(subscriber.userId, tableId)) && (await this.repo.rowExists(tableId, rowId));
+    return (await this.contexts.can(tableId, subscriber.userId, T.readRow)) && (await this.repo.rowExists(tableId, rowId));
   }
 
   group({ table_id, row_id }: Record<string, unknown>): string {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { RealtimeRepository } from '../realtime.repository';
+import { TableContextService } from '../../database/table-context';
+import { TableOperations as T } from '../../permissions';
 import { idParameter, PageSubscriber, PageType, tablePermissionGroup } from './page-type';
 
 /** The group of a table's page: what row, field and view messages of the table go to. */
@@ -13,12 +14,12 @@ export class TablePageType implements PageType {
   readonly type = 'table';
   readonly parameters = ['table_id'] as const;
 
-  constructor(private readonly repo: RealtimeRepository) {}
+  constructor(private readonly contexts: TableContextService) {}
 
   async canAdd(subscriber: PageSubscriber, { table_id }: Record<string, unknown>): Promise<boolean> {
     const tableId = idParameter(table_id);
     if (subscriber.userId === null || tableId === null) return false;
-    return this.repo.canListenToTable(subscriber.userId, tableId);
+    return this.contexts.can(tableId, subscriber.userId, T.listenToAll);
   }
 
   group({ table_id }: Record<string, unknown>): string {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApplicationOperations as A } from '../../permissions';
 import { ApplicationEntity } from '../../applications/application.entity';
 import { ApplicationRepository } from '../../applications/application.repository';
 import { ApplicationsService } from '../../applications/applications.service';
@@ -12,6 +13,7 @@ import { TrashParents } from './parents';
 @Injectable()
 export class ApplicationTrashType implements TrashType {
   readonly type = 'application';
+  readonly restoreOperation = A.restore;
   readonly requiresParentId = false;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { FieldRepository } from '../../database/fields/field.repository';
 import { FieldsService } from '../../database/fields/fields.service';
 import type { TrashEntryEntity } from '../trash-entry.entity';
@@ -9,6 +10,7 @@ import { TrashParents } from './parents';
 @Injectable()
 export class FieldTrashType implements TrashType {
   readonly type = 'field';
+  readonly restoreOperation = T.restoreField;
   readonly requiresParentId = false;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { RowRepository } from '../../database/rows/row.repository';
 import { RowCommentsService } from '../../database/row-comments/row-comments.service';
 import type { TrashEntryEntity } from '../trash-entry.entity';
@@ -9,6 +10,7 @@ import { TrashParents } from './parents';
 @Injectable()
 export class RowCommentTrashType implements TrashType {
   readonly type = 'row_comment';
+  readonly restoreOperation = T.restoreComment;
   readonly requiresParentId = false;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { RowRepository } from '../../database/rows/row.repository';
 import { RowsService } from '../../database/rows/rows.service';
 import type { UserEntity } from '../../users/user.entity';
@@ -12,6 +13,7 @@ import { TrashParents } from './parents';
 abstract class RowsTrashTypeBase implements TrashType {
   abstract readonly type: string;
   readonly requiresParentId = true;
+  readonly restoreOperation = T.restoreRow;
 
   constructor(
     protected readonly rows: RowRepository,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableOperations as T } from '../../permissions';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { FieldRepository } from '../../database/fields/field.repository';
 import { FieldsService } from '../../database/fields/fields.service';
@@ -18,6 +19,7 @@ import { TrashParents } from './parents';
 @Injectable()
 export class TableTrashType implements TrashType {
   readonly type = 'table';
+  readonly restoreOperation = T.restore;
   readonly requiresParentId = false;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ViewOperations as V } from '../../permissions';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { ViewEntity } from '../../views/view.entity';
 import { ViewRepository } from '../../views/view.repository';
@@ -11,6 +12,7 @@ import { TrashParents } from './parents';
 @Injectable()
 export class ViewTrashType implements TrashType {
   readonly type = 'view';
+  readonly restoreOperation = V.restore;
   readonly requiresParentId = false;
 
   constructor(

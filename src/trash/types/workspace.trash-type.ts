@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WorkspaceOperations as W } from '../../permissions';
 import { ApplicationsService } from '../../applications/applications.service';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { WorkspaceEntity } from '../../workspaces/workspace.entity';
@@ -11,6 +12,7 @@ import type { TrashType } from '../trash-type';
 @Injectable()
 export class WorkspaceTrashType implements TrashType {
   readonly type = 'workspace';
+  readonly restoreOperation = W.restore;
   readonly requiresParentId = false;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ViewOperations as V } from '../../permissions';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { quote, Sql } from '../../core/database/sql';
 import { DatabaseErrors } from '../../database/database.errors';
@@ -64,7 +65,7 @@ export class AggregationsService {
    * as Baserow's `get_view_field_aggregations`.
    */
   async all(user: UserEntity, viewId: number, query: AggregationsQuery): Promise<Record<string, unknown>> {
-    const access = await this.grid.requireGrid(user, viewId);
+    const access = await this.grid.requireGrid(user, viewId, V.listAggregations);
     const options = await this.views.fieldOptions(access.view, access.context);
     const visible = this.visibleFields.inOptions(access.view, access.context, options);
     const selection = { ...(await this.grid.selection(access, query)), searchFields: visible };
@@ -98,7 +99,7 @@ export class AggregationsService {
 
   /** `{"value": …, "total"?: n}` of one field and raw type. */
   async one(user: UserEntity, viewId: number, fieldId: number, typeName: string | undefined, query: AggregationsQuery): Promise<Record<string, unknown>> {
-    const access = await this.grid.requireGrid(user, viewId);
+    const access = await this.grid.requireGrid(user, viewId, V.readAggregation);
     const field = await this.fieldOf(access.context, fieldId);
     const type = this.registry.get(typeName);
     if (!type) throw AggregationErrors.typeDoesNotExist();

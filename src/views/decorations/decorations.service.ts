@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OperationType, ViewOperations as V } from '../../permissions';
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -50,12 +51,12 @@ export class DecorationsService {
   }
 
   async list(user: UserEntity, viewId: number): Promise<DecorationJson[]> {
-    const { view } = await this.views.require(viewId, user.id);
+    const { view } = await this.views.require(viewId, user.id, V.listDecorations);
     return (await this.repo.ofViews([view.id])).map(decorationJson);
   }
 
   async get(user: UserEntity, decorationId: number): Promise<DecorationJson> {
-    const { decoration } = await this.requireDecoration(user, decorationId);
+    const { decoration } = await this.requireDecoration(user, decorationId, V.readDecoration);
     return decorationJson(decoration);
   }
 
@@ -63,7 +64,7 @@ export class DecorationsService {
   async create(user: UserEntity, viewId: number, body: Record<string, unknown>, id?: number): Promise<DecorationJson> {
     const values = this.checkBody(body, false);
     return this.db.run(async () => {
-      const access = await this.views.require(viewId, user.id);
+      const access = await this.views.require(viewId, user.id, V.createDecoration);
       this.requireDecoratable(access.view);
       const type = values.type as string;
       const provider = values.value_provider_type as string;
@@ -77,9 +78,10 @@ export class DecorationsService {
   }
 
   async update(user: UserEntity, decorationId: number, body: Record<string, unknown>): Promise<DecorationJson> {
+    const operation = V.updateDecoration;
     const values = this.checkBody(body, true);
     return this.db.run(async () => {
-      const { decoration, access } = await this.requireDecoration(user, decorationId);
+      const { decoration, access } = await this.requireDecoration(user, decorationId, operation);
       const type = (values.type as string | undefined) ?? decoration.type;
       const provider = (values.value_provider_type as string | undefined) ?? decoration.valueProviderType;
       // Without a new conf the stored one is kept (as Baserow does), even under another provider.
@@ -96,8 +98,9 @@ export class DecorationsService {
   }
 
   async delete(user: UserEntity, decorationId: number): Promise<void> {
+    const operation = V.deleteDecoration;
     await this.db.run(async () => {
-      const { decoration, access } = await this.requireDecoration(user, decorationId);
+      const { decoration, access } = await this.requireDecoration(user, decorationId, operation);
       await this.repo.delete(decoration.id);
       this.recordAction('delete_decoration', decoration.viewId, access.context.workspaceId, { id: decoration.id, decoration: decorationBody(decoration) });
       this.db.record('view_decoration.deleted', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
@@ -105,10 +108,10 @@ export class DecorationsService {
   }
 
   /** A decoration of a live view the user may use; 404 ERROR_VIEW_DECORATION_DOES_NOT_EXIST otherwise. */
-  private async requireDecoration(user: UserEntity, decorationId: number): Promise<{ decoration: ViewDecorationEntity; access: ViewAccess }> {
+  private async requireDecoration(user: UserEntity, decorationId: number, operation: OperationType): Promise<{ decoration: ViewDecorationEntity; access: ViewAccess }> {
     const decoration = await this.repo.find(decorationId);
     if (!decoration) throw DecorationErrors.doesNotExist();
-    const access = await this.views.require(decoration.viewId, user.id, DecorationErrors.doesNotExist);
+    const access = await this.views.require(decoration.viewId, user.id, operation, DecorationErrors.doesNotExist);
     return { decoration, access };
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OperationType, ViewOperations as V } from '../../permissions';
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -79,17 +80,17 @@ export class ViewFiltersService {
     return live;
   }
 
-  private async requireFilter(filterId: number, userId: number): Promise<{ filter: ViewFilterEntity } & ViewAccess> {
+  private async requireFilter(filterId: number, userId: number, operation: OperationType): Promise<{ filter: ViewFilterEntity } & ViewAccess> {
     const filter = await this.repo.findLive(filterId);
     if (!filter) throw ViewFilterErrors.filterDoesNotExist();
-    const access = await this.views.require(filter.viewId, userId, ViewFilterErrors.filterDoesNotExist);
+    const access = await this.views.require(filter.viewId, userId, operation, ViewFilterErrors.filterDoesNotExist);
     return { filter, ...access };
   }
 
-  private async requireGroup(groupId: number, userId: number): Promise<{ group: ViewFilterGroupEntity } & ViewAccess> {
+  private async requireGroup(groupId: number, userId: number, operation: OperationType): Promise<{ group: ViewFilterGroupEntity } & ViewAccess> {
     const group = await this.repo.findGroup(groupId);
     if (!group) throw ViewFilterErrors.groupDoesNotExist();
-    const access = await this.views.require(group.viewId, userId, ViewFilterErrors.groupDoesNotExist);
+    const access = await this.views.require(group.viewId, userId, operation, ViewFilterErrors.groupDoesNotExist);
     return { group, ...access };
   }
 
@@ -100,7 +101,7 @@ export class ViewFiltersService {
   // ------------------------------------------------------------------ filters
 
   async list(user: UserEntity, viewId: number): Promise<ViewFilterJson[]> {
-    const { view, context } = await this.views.require(viewId, user.id);
+    const { view, context } = await this.views.require(viewId, user.id, V.listFilters);
     const saved = await this.selection.saved(view);
     return this.selection.filtersJson(saved.filters.filter((f) => context.byId.has(f.fieldId)), context);
   }
@@ -109,7 +110,7 @@ export class ViewFiltersService {
   async create(user: UserEntity, viewId: number, body: Record<string, unknown>, id?: number): Promise<ViewFilterJson> {
     const { values, field } = await checkFieldBody(this.fields, this.filterSpecs(false), body, false);
     const { filter, context } = await this.db.run(async () => {
-      const { view, context } = await this.views.require(viewId, user.id);
+      const { view, context } = await this.views.require(viewId, user.id, V.createFilter);
       this.requireFilterable(view);
       this.checkFilter(context, field!, values.type as string);
       const groupId = values.group as number | null;
@@ -128,14 +129,14 @@ export class ViewFiltersService {
   }
 
   async get(user: UserEntity, filterId: number): Promise<ViewFilterJson> {
-    const { filter, context } = await this.requireFilter(filterId, user.id);
+    const { filter, context } = await this.requireFilter(filterId, user.id, V.readFilter);
     return this.filterJson(filter, context);
   }
 
   async update(user: UserEntity, filterId: number, body: Record<string, unknown>): Promise<ViewFilterJson> {
     const { values, field } = await checkFieldBody(this.fields, this.filterSpecs(true), body, true);
     const { filter, context } = await this.db.run(async () => {
-      const { filter, view, context } = await this.requireFilter(filterId, user.id);
+      const { filter, view, context } = await this.requireFilter(filterId, user.id, V.updateFilter);
       const type = (values.type as string | undefined) ?? filter.type;
       const target = field ?? context.byId.get(filter.fieldId)!;
       this.checkFilter(context, target, type);
@@ -152,7 +153,7 @@ export class ViewFiltersService {
 
   async delete(user: UserEntity, filterId: number): Promise<void> {
     await this.db.run(async () => {
-      const { filter, view, context } = await this.requireFilter(filterId, user.id);
+      const { filter, view, context } = await this.requireFilter(filterId, user.id, V.deleteFilter);
       await this.repo.delete([filter.id]);
       this.recordAction('delete_view_filter', view, context, { id: filter.id, filter: filterBody(filter) });
       await this.selection.bump([view.id]);
@@ -167,7 +168,7 @@ export class ViewFiltersService {
     const { values, errors } = checkObject(GROUP_CREATE_SPECS, body);
     if (Object.keys(errors).length) throw validationError(errors);
     return this.db.run(async () => {
-      const { view, context } = await this.views.require(viewId, user.id);
+      const { view, context } = await this.views.require(viewId, user.id, V.createFilterGroup);
       this.requireFilterable(view);
       const parentId = values.parent_group as number | null;
       if (parentId !== null) {
@@ -184,7 +185,7 @@ export class ViewFiltersService {
   }
 
   async getGroup(user: UserEntity, groupId: number): Promise<ViewFilterJson> {
-    const { group } = await this.requireGroup(groupId, user.id);
+    const { group } = await this.requireGroup(groupId, user.id, V.readFilterGroup);
     return filterGroupJson(group);
   }
 
@@ -193,7 +194,7 @@ export class ViewFiltersService {
     const { values, errors } = checkObject(GROUP_UPDATE_SPECS, body, { partial: true });
     if (Object.keys(errors).length) throw validationError(errors);
     return this.db.run(async () => {
-      const { group, view, context } = await this.requireGroup(groupId, user.id);
+      const { group, view, context } = await this.requireGroup(groupId, user.id, V.updateFilterGroup);
       const changes: Partial<ViewFilterGroupEntity> = {};
       if (values.filter_type !== undefined) changes.filterType = values.filter_type as string;
       if (values.parent_group !== undefined) {
@@ -221,7 +222,7 @@ export class ViewFiltersService {
    */
   async deleteGroup(user: UserEntity, groupId: number): Promise<void> {
     await this.db.run(async () => {
-      const { group, view, context } = await this.requireGroup(groupId, user.id);
+      const { group, view, context } = await this.requireGroup(groupId, user.id, V.deleteFilterGroup);
       const [groups, filters] = await Promise.all([this.repo.groupsOfViews([view.id]), this.repo.ofViews([view.id])]);
       const inside = new Set([group.id]);
       const nested: ViewFilterGroupEntity[] = [];
@@ -254,7 +255,7 @@ export class ViewFiltersService {
     await this.db.run(async () => {
       await this.createGroup(user, viewId, snapshot.group, snapshot.id);
       for (const { id, ...group } of snapshot.groups) await this.createGroup(user, viewId, group, id);
-      const { context } = await this.views.require(viewId, user.id);
+      const { context } = await this.views.require(viewId, user.id, V.createFilterGroup);
       for (const { id, ...filter } of snapshot.filters) if (context.byId.has(filter.field as number)) await this.create(user, viewId, filter, id);
     });
   }

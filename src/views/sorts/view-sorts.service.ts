@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OperationType, ViewOperations as V } from '../../permissions';
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -32,6 +33,8 @@ interface Kind {
   fieldSupported: (field: FieldEntity) => boolean;
   notSupported: () => ApiError;
   doesNotExist: () => ApiError;
+  /** The operations that check access to them. */
+  operations: Record<'list' | 'create' | 'read' | 'update' | 'delete', OperationType>;
   alreadyExists: () => ApiError;
   fieldNotSupported: () => ApiError;
   specs: (partial: boolean) => Record<string, FieldSpec>;
@@ -69,6 +72,7 @@ export class ViewSortsService {
       fieldSupported: (field) => this.selection.sortable(field),
       notSupported: ViewSortErrors.sortNotSupported,
       doesNotExist: ViewSortErrors.sortDoesNotExist,
+      operations: { list: V.listSorts, create: V.createSort, read: V.readSort, update: V.updateSort, delete: V.deleteSort },
       alreadyExists: ViewSortErrors.sortFieldAlreadyExists,
       fieldNotSupported: ViewSortErrors.sortFieldNotSupported,
       specs: common,
@@ -81,6 +85,7 @@ export class ViewSortsService {
       fieldSupported: (field) => this.selection.groupable(field),
       notSupported: ViewSortErrors.groupByNotSupported,
       doesNotExist: ViewSortErrors.groupByDoesNotExist,
+      operations: { list: V.listGroupBys, create: V.createGroupBy, read: V.readGroupBy, update: V.updateGroupBy, delete: V.deleteGroupBy },
       alreadyExists: ViewSortErrors.groupByFieldAlreadyExists,
       fieldNotSupported: ViewSortErrors.groupByFieldNotSupported,
       specs: (partial) => ({ ...common(partial), width: { kind: 'int', min: 0, max: 2147483647, required: false, ...(partial ? {} : { default: 200 }) } }),
@@ -96,15 +101,15 @@ export class ViewSortsService {
     if (type !== 'default' || !kind.fieldSupported(live)) throw kind.fieldNotSupported();
   }
 
-  private async requireItem(kind: Kind, id: number, userId: number) {
+  private async requireItem(kind: Kind, id: number, userId: number, operation: OperationType) {
     const item = (await this.repo.findLive(kind.entity, id)) as ViewSortEntity | ViewGroupByEntity | null;
     if (!item) throw kind.doesNotExist();
-    const access = await this.views.require(item.viewId, userId, kind.doesNotExist);
+    const access = await this.views.require(item.viewId, userId, operation, kind.doesNotExist);
     return { item, ...access };
   }
 
   async list(kind: Kind, user: UserEntity, viewId: number): Promise<ViewSortJson[]> {
-    const { view, context } = await this.views.require(viewId, user.id);
+    const { view, context } = await this.views.require(viewId, user.id, kind.operations.list);
     const saved = await this.selection.saved(view);
     const items = kind === this.sorts ? saved.sorts : saved.groupBys;
     return items.filter((i) => context.byId.has(i.fieldId)).map((i) => kind.json(i as never));
@@ -113,7 +118,7 @@ export class ViewSortsService {
   async create(kind: Kind, user: UserEntity, viewId: number, body: Record<string, unknown>): Promise<ViewSortJson> {
     const { values, field } = await checkFieldBody(this.fields, kind.specs(false), body, false);
     return this.db.run(async () => {
-      const { view, context } = await this.views.require(viewId, user.id);
+      const { view, context } = await this.views.require(viewId, user.id, kind.operations.create);
       if (!kind.allowed(view)) throw kind.notSupported();
       this.checkField(kind, context, field!, values.type as string);
       if (await this.repo.exists(kind.entity, view.id, field!.id)) throw kind.alreadyExists();
@@ -134,14 +139,14 @@ export class ViewSortsService {
   }
 
   async get(kind: Kind, user: UserEntity, id: number): Promise<ViewSortJson> {
-    const { item } = await this.requireItem(kind, id, user.id);
+    const { item } = await this.requireItem(kind, id, user.id, kind.operations.read);
     return kind.json(item as never);
   }
 
   async update(kind: Kind, user: UserEntity, id: number, body: Record<string, unknown>): Promise<ViewSortJson> {
     const { values, field } = await checkFieldBody(this.fields, kind.specs(true), body, true);
     return this.db.run(async () => {
-      const { item, view, context } = await this.requireItem(kind, id, user.id);
+      const { item, view, context } = await this.requireItem(kind, id, user.id, kind.operations.update);
       const changes: Record<string, unknown> = {};
       if (field || values.type !== undefined) {
         const target = field ?? context.byId.get(item.fieldId)!;
@@ -160,7 +165,7 @@ export class ViewSortsService {
 
   async delete(kind: Kind, user: UserEntity, id: number): Promise<void> {
     await this.db.run(async () => {
-      const { item, view, context } = await this.requireItem(kind, id, user.id);
+      const { item, view, context } = await this.requireItem(kind, id, user.id, kind.operations.delete);
       await this.repo.delete(kind.entity, [item.id]);
       this.recordAction(kind, 'delete', context, view.id, { id: item.id, json: kind.json(item as never) });
       await this.selection.bump([view.id]);

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ApiError, Errors } from '../../../core/errors/api-error';
+import { ApiError } from '../../../core/errors/api-error';
 import { DatabaseErrors } from '../../database.errors';
 import { RowRepository } from '../../rows/row.repository';
-import { TableContextService } from '../../table-context';
+import { TableContextService, tableScope } from '../../table-context';
+import { PermissionService, TableOperations as T } from '../../../permissions';
 import type { TableEntity } from '../../table.entity';
 import { TableRepository } from '../../table.repository';
 import { FieldEntity } from '../field.entity';
@@ -55,6 +56,7 @@ export class LinkRowFieldType implements FieldType {
     private readonly rows: RowRepository,
     private readonly registry: FieldTypeRegistry,
     private readonly moduleRef: ModuleRef,
+    private readonly permissions: PermissionService,
   ) {}
 
   private junction(field: FieldEntity): Junction {
@@ -84,7 +86,7 @@ export class LinkRowFieldType implements FieldType {
   private async checkTable(tableId: number, ctx: FieldContext): Promise<TableEntity> {
     const access = await this.tables.findAccess(tableId, ctx.userId ?? 0);
     if (!access) throw DatabaseErrors.tableDoesNotExist();
-    if (ctx.userId !== null && !access.isMember) throw Errors.userNotInWorkspace();
+    if (ctx.userId !== null) await this.permissions.require(ctx.userId, T.read, tableScope(access.table, access.workspaceId));
     if (access.table.databaseId !== ctx.table.databaseId) throw LinkErrors.notInSameDatabase();
     return access.table;
   }

@@ -7,7 +7,8 @@ import { PasswordHasher } from '../../../users/password-hasher';
 import { DatabaseErrors } from '../../database.errors';
 import { RowRepository } from '../../rows/row.repository';
 import { TableRepository } from '../../table.repository';
-import { checkTableGrant } from '../../table-context';
+import { tableScope } from '../../table-context';
+import { PermissionService, TableOperations as T } from '../../../permissions';
 import type { FieldEntity } from '../field.entity';
 import { FieldRepository } from '../field.repository';
 import { cellError, fieldColumn, KEEP_CELL, RawRow, rowsTable } from '../field-type';
@@ -32,6 +33,7 @@ export class PasswordFieldType extends ColumnFieldType {
     private readonly fields: FieldRepository,
     private readonly tables: TableRepository,
     private readonly rows: RowRepository,
+    private readonly permissions: PermissionService,
   ) {
     super();
   }
@@ -88,8 +90,9 @@ export class PasswordFieldType extends ColumnFieldType {
     if (!found || found.field.type !== this.type || !found.field.properties.allow_endpoint_authentication) throw DatabaseErrors.fieldDoesNotExist();
     const access = await this.tables.findAccess(found.table.id, userId);
     if (!access) throw DatabaseErrors.fieldDoesNotExist();
-    checkTableGrant(access);
-    if (!access.isMember) throw Errors.permissionDenied();
+    const refusal = await this.permissions.refusal(userId, T.readRow, tableScope(access.table, access.workspaceId));
+    // Not a member: Baserow's answer here is a plain refusal.
+    if (refusal) throw refusal.code === Errors.userNotInWorkspace().code ? Errors.permissionDenied() : refusal;
     const sql = this.rows.sql();
     const [row] = await this.rows.query<Record<string, unknown>>(
       `SELECT ${quote(fieldColumn(found.field))} AS "hash" FROM ${quote(rowsTable(found.table.id))} WHERE "id" = ${sql.param(rowId)} AND ${liveRow()}`,

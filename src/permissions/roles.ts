@@ -1,0 +1,72 @@
+import { ApplicationOperations as A, TableOperations as T, ViewOperations as V, WorkspaceOperations as W } from './operations';
+import type { OperationType } from './operation-type';
+
+/** Baserow enterprise's default role uids, from the most to the least capable. */
+export const ROLE_UIDS = ['ADMIN', 'BUILDER', 'EDITOR', 'COMMENTER', 'VIEWER', 'NO_ACCESS', 'NO_ROLE_LOW_PRIORITY'] as const;
+export type RoleUid = (typeof ROLE_UIDS)[number];
+
+export function isRoleUid(value: unknown): value is RoleUid {
+  return typeof value === 'string' && (ROLE_UIDS as readonly string[]).includes(value);
+}
+
+/**
+ * The role a `workspace_user.permissions` value means: Baserow stores the workspace-level role
+ * there, with the historical "MEMBER" standing for BUILDER.
+ */
+export function roleOfMembership(permissions: string): RoleUid {
+  if (permissions === 'MEMBER') return 'BUILDER';
+  return isRoleUid(permissions) ? permissions : 'NO_ACCESS';
+}
+
+const ops = (...list: OperationType[]) => list.map((op) => op.name);
+
+// Baserow's default_roles.py, restricted to the operations Rowspace has; each role adds to the one below it.
+const VIEWER = ops(
+  W.read, W.listApplications, A.listTables, A.read, T.read, T.listRows, T.readRow, V.read, T.readField, V.listSorts,
+  V.readFieldOptions, V.readDecoration, V.listDecorations, V.listFilters, V.list, T.listFields, V.listAggregations,
+  V.readAggregation, T.readAdjacentRow, T.listRowNames, V.readFilter, T.listenToAll, V.readOrder, V.readSort,
+  V.listGroupBys, V.readGroupBy, V.readFilterGroup, T.runExport,
+);
+const COMMENTER = [...VIEWER, ...ops(T.createComment, T.deleteComment, T.listComments, T.restoreComment, T.updateComment, T.readRowHistory)];
+const EDITOR = [...COMMENTER, ...ops(T.createRow, T.updateRow, T.deleteRow, T.moveRow, T.importRows, W.listWorkspaceUsers, T.restoreRow)];
+const BUILDER = [
+  ...EDITOR,
+  ...ops(
+    A.createTable, T.update, T.delete, T.restore, V.create, T.createField, V.updateDecoration, T.testTriggerWebhook, T.listWebhooks,
+    T.duplicateField, V.createDecoration, T.deleteField, T.restoreField, T.updateField, T.typeFormula, V.update, V.delete, V.restore,
+    V.duplicate, T.updateWebhook, V.createFilter, V.createFilterGroup, V.updateFilterGroup, V.deleteFilterGroup, V.updateFilter,
+    V.deleteFilter, V.deleteDecoration, T.createWebhook, T.deleteWebhook, T.readWebhook, V.order, V.updateFieldOptions,
+    W.createApplication, V.deleteSort, V.updateSlug, V.createPublic, V.updatePublic, A.delete, A.restore, A.readTrash, A.duplicate,
+    A.update, V.updateSort, T.duplicate, V.createSort, V.createGroupBy, V.updateGroupBy, V.deleteGroupBy, W.readTrash, W.createToken,
+    W.readToken, W.updateToken, W.useToken, A.orderTables, W.orderApplications,
+  ),
+];
+const ADMIN = [
+  ...BUILDER,
+  ...ops(
+    W.update, W.delete, W.readInvitation, W.assignRole, W.readRole, W.deleteWorkspaceUser, W.deleteInvitation, W.updateWorkspaceUser,
+    W.createInvitation, W.listInvitations, W.updateInvitation, W.restore, A.emptyTrash, W.emptyTrash, T.readRole, T.updateRole,
+    A.readRole, A.updateRole, A.createSnapshot, A.restoreSnapshot, A.listSnapshots, A.deleteSnapshot,
+  ),
+];
+
+/** The operations each default role allows. */
+export const ROLE_OPERATIONS: Readonly<Record<RoleUid, ReadonlySet<string>>> = {
+  ADMIN: new Set(ADMIN),
+  BUILDER: new Set(BUILDER),
+  EDITOR: new Set(EDITOR),
+  COMMENTER: new Set(COMMENTER),
+  VIEWER: new Set(VIEWER),
+  NO_ACCESS: new Set(),
+  NO_ROLE_LOW_PRIORITY: new Set(),
+};
+
+/**
+ * What only a workspace ADMIN may do in Baserow's `basic` permission manager, which answers a
+ * MEMBER's attempt with ERROR_USER_INVALID_GROUP_PERMISSIONS (the role manager's refusal of
+ * any other operation is PERMISSION_DENIED).
+ */
+export const ADMIN_ONLY_OPERATIONS = ops(
+  W.listInvitations, W.createInvitation, W.readInvitation, W.updateInvitation, W.deleteInvitation, W.listWorkspaceUsers,
+  W.update, W.delete, W.updateWorkspaceUser, W.deleteWorkspaceUser,
+);

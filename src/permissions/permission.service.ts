@@ -5,7 +5,7 @@ import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import type { OperationType } from './operation-type';
 import { PermissionRepository } from './permission.repository';
-import { ADMIN_ONLY_OPERATIONS, ROLE_OPERATIONS, roleOfMembership } from './roles';
+import { ADMIN_ONLY_OPERATIONS, ROLE_ADMIN_OPERATIONS, ROLE_OPERATIONS, roleOfMembership } from './roles';
 
 /**
  * An object's place in the scope chain roles are assigned on: its workspace, and its database
@@ -19,6 +19,7 @@ export interface PermissionScope {
 }
 
 const BASIC_ADMIN_ONLY = new Set(ADMIN_ONLY_OPERATIONS);
+const ROLE_ADMIN_ONLY = new Set(ROLE_ADMIN_OPERATIONS);
 
 /**
  * The one permission check: whether a user (or a database token acting for its owner) may do a
@@ -64,7 +65,10 @@ export class PermissionService {
     // The historical ADMIN/MEMBER values keep Baserow's `basic` manager: an admin may do
     // everything, a member everything but the admin-only operations.
     if (stored === 'ADMIN') return null;
-    if (stored === 'MEMBER') return BASIC_ADMIN_ONLY.has(operation.name) ? Errors.invalidWorkspacePermissions(operation.name) : null;
+    if (stored === 'MEMBER') {
+      if (BASIC_ADMIN_ONLY.has(operation.name)) return Errors.invalidWorkspacePermissions(operation.name);
+      return ROLE_ADMIN_ONLY.has(operation.name) ? Errors.permissionDenied() : null;
+    }
     return ROLE_OPERATIONS[roleOfMembership(stored)].has(operation.name) ? null : Errors.permissionDenied();
   }
 }

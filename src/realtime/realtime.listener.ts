@@ -3,6 +3,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { ApplicationRepository } from '../applications/application.repository';
 import { ApplicationsService, hashId } from '../applications/applications.service';
 import { DomainEvent } from '../core/events/domain-events';
+import { TeamSubjects } from '../permissions/team-subjects';
 import { UserRepository } from '../users/user.repository';
 import { serializePublicUser } from '../users/user.serializer';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -32,6 +33,7 @@ export class RealtimeListener {
     private readonly workspaces: WorkspacesService,
     private readonly applications: ApplicationsService,
     private readonly applicationRepo: ApplicationRepository,
+    private readonly teams: TeamSubjects,
   ) {}
 
   // Users: WORKSPACES(every workspace of the user).
@@ -138,6 +140,14 @@ export class RealtimeListener {
   @OnEvent('workspace_user.updated')
   async workspaceUserUpdated(event: DomainEvent<'workspace_user.updated'>): Promise<void> {
     await this.workspaceUserChanged('group_user_updated', event.payload.workspaceId, event.payload.workspaceUserId, origin(event));
+  }
+
+  /** Baserow's `permissions_updated`, to every socket of the users (and of the teams' users), after commit. */
+  @OnEvent('permissions.updated')
+  async permissionsUpdated(event: DomainEvent<'permissions.updated'>): Promise<void> {
+    const { workspaceId, userIds, teamIds } = event.payload;
+    const audience = [...new Set([...userIds, ...(teamIds.length ? await this.teams.userIdsOf(teamIds) : [])])];
+    if (audience.length) await this.broadcaster.send(toUsers(audience, { type: 'permissions_updated', workspace_id: workspaceId }, null));
   }
 
   /**

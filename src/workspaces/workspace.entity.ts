@@ -17,7 +17,8 @@ export class WorkspaceEntity {
   trashed: boolean;
 }
 
-export type WorkspaceRole = 'ADMIN' | 'MEMBER';
+/** `workspace_user.permissions`: ADMIN, MEMBER (Baserow's BUILDER) or another enterprise role uid. */
+export type WorkspaceRole = 'ADMIN' | 'MEMBER' | 'EDITOR' | 'COMMENTER' | 'VIEWER' | 'NO_ACCESS' | 'NO_ROLE_LOW_PRIORITY';
 export const WORKSPACE_ROLES: WorkspaceRole[] = ['ADMIN', 'MEMBER'];
 
 @Entity('workspace_user')

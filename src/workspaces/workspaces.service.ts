@@ -10,6 +10,7 @@ import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
 import { SettingsService } from '../settings/settings.service';
 import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
+import { RoleAssignmentRepository } from '../permissions/role-assignment.repository';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -53,6 +54,7 @@ export class WorkspacesService {
     private readonly actions: ActionLog,
     private readonly settings: SettingsService,
     private readonly permissions: PermissionService,
+    private readonly roleAssignments: RoleAssignmentRepository,
   ) {}
 
   /**
@@ -189,13 +191,31 @@ export class WorkspacesService {
       const membership = await this.repo.findMembershipById(workspaceUserId);
       if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
       await this.require(membership.workspaceId, user.id, W.updateWorkspaceUser);
-      if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
-        throw WorkspaceErrors.lastAdmin();
-      }
-      await this.repo.updateMembership(membership.id, { permissions });
-      this.db.record('workspace_user.updated', { workspaceId: membership.workspaceId, workspaceUserId });
+      await this.changeRole(membership, permissions, WorkspaceErrors.lastAdmin);
       return (await this.memberJson(workspaceUserId))!;
     });
+  }
+
+  /**
+   * The member's workspace-level role (`workspace_user.permissions`; BUILDER is stored as MEMBER,
+   * as Baserow stores it), as the role API sets it. Call inside a unit of work, permission checked.
+   */
+  async setMemberRole(workspaceId: number, userId: number, permissions: WorkspaceRole, lastAdmin: () => ApiError): Promise<void> {
+    const membership = await this.repo.findMembership(workspaceId, userId);
+    if (!membership) throw Errors.userNotInWorkspace();
+    await this.changeRole(membership, permissions, lastAdmin);
+  }
+
+  /** Changes a membership's role (never the last admin's away), telling the workspace and, when it changed, the member's sockets. */
+  private async changeRole(membership: WorkspaceUserEntity, permissions: WorkspaceRole, lastAdmin: () => ApiError): Promise<void> {
+    if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
+      throw lastAdmin();
+    }
+    await this.repo.updateMembership(membership.id, { permissions });
+    this.db.record('workspace_user.updated', { workspaceId: membership.workspaceId, workspaceUserId: membership.id });
+    if (membership.permissions !== permissions) {
+      this.db.record('permissions.updated', { workspaceId: membership.workspaceId, userIds: [membership.userId], teamIds: [] });
+    }
   }
 
   async deleteMember(user: UserEntity, workspaceUserId: number): Promise<void> {
@@ -248,6 +268,7 @@ export class WorkspacesService {
     }
     const snapshot = (await this.memberJson(membership.id))!;
     await this.repo.deleteMembership(membership.id);
+    await this.roleAssignments.removeOfUser(membership.workspaceId, membership.userId);
     this.db.record('workspace_user.deleted', {
       workspaceId: membership.workspaceId,
       workspaceUser: snapshot,

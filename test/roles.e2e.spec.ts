@@ -1,0 +1,160 @@
+import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { addMember, databaseOf, emptyTable } from './support/fixtures';
+import { connect, expectNone } from './support/ws';
+
+let t: TestApp;
+let ada: SignedUp; // the workspace's admin
+let bob: SignedUp; // a member
+let eve: SignedUp; // a member of nothing of Ada's
+let workspaceId: number;
+let databaseId: number;
+let tableId: number;
+let otherTableId: number;
+
+const api = (method: string, path: string, body?: unknown, token = ada.token) => t.request(method, path, { token, body });
+const assign = (items: Record<string, unknown>, token = ada.token) => api('POST', `/api/role/${workspaceId}/`, items, token);
+const userItem = (user: SignedUp, scope_type: string, scope_id: number, role: string | null) => ({ subject_type: 'auth.User', subject_id: user.id, scope_type, scope_id, role });
+
+beforeAll(async () => {
+  t = await startApp();
+  ada = await signUp(t, 'Ada');
+  bob = await signUp(t, 'Bob');
+  eve = await signUp(t, 'Eve');
+  workspaceId = (await api('GET', '/api/workspaces/')).body[0].id;
+  databaseId = await databaseOf(t, ada);
+  tableId = await emptyTable(t, ada, databaseId, 'Secrets');
+  otherTableId = await emptyTable(t, ada, databaseId, 'Public');
+  await addMember(t, ada, bob, workspaceId);
+});
+afterAll(async () => t?.close());
+
+describe(`role assignments API (${TEST_DB})`, () => {
+  test('assign, read back, change and remove a table role', async () => {
+    const res = await assign(userItem(bob, 'database_table', tableId, 'VIEWER'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      role: 'VIEWER',
+      scope_id: tableId,
+      scope_type: 'database_table',
+      subject_id: bob.id,
+      subject_type: 'auth.User',
+      subject: { id: bob.id, username: bob.email, first_name: 'Bob', email: bob.email },
+    });
+    const again = await assign(userItem(bob, 'database_table', tableId, 'EDITOR'));
+    expect([again.status, again.body.id, again.body.role]).toEqual([200, res.body.id, 'EDITOR']);
+    const list = await api('GET', `/api/role/${workspaceId}/?scope_type=database_table&scope_id=${tableId}`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([again.body]);
+    const removed = await assign(userItem(bob, 'database_table', tableId, null));
+    expect(removed.status).toBe(204);
+    expect((await api('GET', `/api/role/${workspaceId}/?scope_type=database_table&scope_id=${tableId}`)).body).toEqual([]);
+  });
+
+  test('the workspace scope is workspace_user.permissions (BUILDER stored as MEMBER)', async () => {
+    const list = await api('GET', `/api/role/${workspaceId}/?scope_type=workspace&scope_id=${workspaceId}`);
+    expect(list.status).toBe(200);
+    expect(list.body.map((a: any) => [a.id, a.subject_id, a.role])).toEqual([
+      [null, ada.id, 'ADMIN'],
+      [null, bob.id, 'BUILDER'],
+    ]);
+    const viewer = await assign(userItem(bob, 'workspace', workspaceId, 'VIEWER'));
+    expect([viewer.status, viewer.body.id, viewer.body.role]).toEqual([200, null, 'VIEWER']);
+    const members = (await api('GET', `/api/workspaces/users/workspace/${workspaceId}/`)).body;
+    expect(members.find((m: any) => m.user_id === bob.id).permissions).toBe('VIEWER');
+    const builder = await assign(userItem(bob, 'workspace', workspaceId, 'BUILDER'));
+    expect([builder.status, builder.body.role]).toEqual([200, 'BUILDER']);
+    const after = (await api('GET', `/api/workspaces/users/workspace/${workspaceId}/`)).body;
+    expect(after.find((m: any) => m.user_id === bob.id).permissions).toBe('MEMBER');
+  });
+
+  test('a database is the `application` scope (`database` read as it)', async () => {
+    const res = await assign(userItem(bob, 'database', databaseId, 'EDITOR'));
+    expect([res.status, res.body.scope_type, res.body.scope_id]).toEqual([200, 'application', databaseId]);
+    const list = await api('GET', `/api/role/${workspaceId}/?scope_type=application&scope_id=${databaseId}`);
+    expect(list.body.map((a: any) => a.role)).toEqual(['EDITOR']);
+    expect((await assign(userItem(bob, 'application', databaseId, null))).status).toBe(204);
+  });
+
+  test('batch: each item answered, null when removed; duplicates refused as Baserow does', async () => {
+    const res = await api('POST', `/api/role/${workspaceId}/batch/`, {
+      items: [userItem(bob, 'database_table', tableId, 'COMMENTER'), userItem(bob, 'database_table', otherTableId, null)],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.map((a: any) => a && a.role)).toEqual(['COMMENTER', null]);
+    const item = userItem(bob, 'database_table', tableId, 'VIEWER');
+    const dup = await api('POST', `/api/role/${workspaceId}/batch/`, { items: [item, item] });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toEqual({ error: 'ERROR_DUPLICATE_ROLE_ASSIGNMENTS', detail: 'The list of role assignments includes duplicates at indexes: [0]' });
+    const bad = await api('POST', `/api/role/${workspaceId}/batch/`, { items: [{ ...item, subject_id: 'x' }] });
+    expect([bad.status, bad.body.error, Object.keys(bad.body.detail.items)]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION', ['0']]);
+    // All or nothing: the first item is not kept when the second fails.
+    const failing = await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'database_table', tableId, 'EDITOR'), userItem(bob, 'database_table', 999999, 'EDITOR')] });
+    expect([failing.status, failing.body.error]).toEqual([404, 'ERROR_SCOPE_DOES_NOT_EXIST']);
+    const list = await api('GET', `/api/role/${workspaceId}/?scope_type=database_table&scope_id=${tableId}`);
+    expect(list.body.map((a: any) => a.role)).toEqual(['COMMENTER']);
+    await assign(userItem(bob, 'database_table', tableId, null));
+  });
+
+  test("Baserow's errors", async () => {
+    const cases: [Record<string, unknown>, number, string][] = [
+      [userItem(bob, 'database_table', tableId, 'OWNER'), 404, 'ERROR_ROLE_DOES_NOT_EXIST'],
+      [userItem(bob, 'nonsense', tableId, 'VIEWER'), 404, 'ERROR_OBJECT_SCOPE_TYPE_DOES_NOT_EXIST'],
+      [{ ...userItem(bob, 'database_table', tableId, 'VIEWER'), subject_type: 'nonsense' }, 404, 'ERROR_SUBJECT_TYPE_DOES_NOT_EXIST'],
+      [userItem(eve, 'database_table', tableId, 'VIEWER'), 404, 'ERROR_SUBJECT_DOES_NOT_EXIST'],
+      [{ ...userItem(bob, 'database_table', tableId, 'VIEWER'), subject_type: 'baserow_enterprise.Team', subject_id: 1 }, 404, 'ERROR_SUBJECT_DOES_NOT_EXIST'],
+      [userItem(bob, 'database_table', 999999, 'VIEWER'), 404, 'ERROR_SCOPE_DOES_NOT_EXIST'],
+      [userItem(bob, 'workspace', workspaceId + 1000, 'VIEWER'), 404, 'ERROR_SCOPE_DOES_NOT_EXIST'],
+      [userItem(ada, 'workspace', workspaceId, 'BUILDER'), 400, 'ERROR_LAST_ADMIN_OF_GROUP'],
+    ];
+    for (const [body, status, error] of cases) {
+      const res = await assign(body);
+      expect([res.status, res.body.error]).toEqual([status, error]);
+    }
+    const missing = await assign({ subject_type: 'auth.User' });
+    expect([missing.status, missing.body.error]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION']);
+    expect((await api('POST', '/api/role/999999/', userItem(bob, 'workspace', 999999, 'VIEWER'))).body.error).toBe('ERROR_GROUP_DOES_NOT_EXIST');
+    // Not a member: nothing of the workspace is told.
+    const outsider = await assign(userItem(bob, 'database_table', tableId, 'VIEWER'), eve.token);
+    expect([outsider.status, outsider.body.error]).toEqual([400, 'ERROR_USER_NOT_IN_GROUP']);
+    // A member who is not an admin may neither read nor assign roles.
+    const member = await assign(userItem(bob, 'database_table', tableId, 'ADMIN'), bob.token);
+    expect([member.status, member.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const read = await api('GET', `/api/role/${workspaceId}/?scope_type=workspace&scope_id=${workspaceId}`, undefined, bob.token);
+    expect([read.status, read.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const query = await api('GET', `/api/role/${workspaceId}/`);
+    expect([query.status, query.body.error]).toEqual([400, 'ERROR_QUERY_PARAMETER_VALIDATION']);
+  });
+
+  test('a role naming another workspace\'s table is refused as an unknown scope', async () => {
+    const eveDatabase = await databaseOf(t, eve);
+    const eveTable = await emptyTable(t, eve, eveDatabase, 'Eve table');
+    const res = await assign(userItem(bob, 'database_table', eveTable, 'ADMIN'));
+    expect([res.status, res.body.error]).toEqual([404, 'ERROR_SCOPE_DOES_NOT_EXIST']);
+    const app = await assign(userItem(bob, 'application', eveDatabase, 'ADMIN'));
+    expect([app.status, app.body.error]).toEqual([404, 'ERROR_SCOPE_DOES_NOT_EXIST']);
+  });
+
+  test('permissions_updated goes to the affected user only, after commit', async () => {
+    const bobSocket = await connect(t, bob.token);
+    const adaSocket = await connect(t, ada.token);
+    await assign(userItem(bob, 'database_table', tableId, 'VIEWER'));
+    expect(await bobSocket.waitFor('permissions_updated')).toEqual({ type: 'permissions_updated', workspace_id: workspaceId });
+    expect((await adaSocket.drain()).filter((m) => m.type === 'permissions_updated')).toEqual([]);
+    await assign(userItem(bob, 'database_table', 999999, 'VIEWER'));
+    await expectNone(bobSocket);
+    await assign(userItem(bob, 'database_table', tableId, null));
+    await bobSocket.waitFor('permissions_updated');
+    bobSocket.close();
+    adaSocket.close();
+  });
+
+  test('a member who leaves loses their assignments', async () => {
+    const carl = await signUp(t, 'Carl');
+    await addMember(t, ada, carl, workspaceId);
+    await assign(userItem(carl, 'database_table', tableId, 'EDITOR'));
+    expect((await api('POST', `/api/workspaces/${workspaceId}/leave/`, undefined, carl.token)).status).toBe(204);
+    const list = await api('GET', `/api/role/${workspaceId}/?scope_type=database_table&scope_id=${tableId}`);
+    expect(list.body.filter((a: any) => a.subject_id === carl.id)).toEqual([]);
+  });
+});

@@ -158,3 +158,77 @@ describe(`role assignments API (${TEST_DB})`, () => {
     expect(list.body.filter((a: any) => a.subject_id === carl.id)).toEqual([]);
   });
 });
+
+describe(`each role on each scope, and Baserow's precedence (${TEST_DB})`, () => {
+  const rows = (table: number, token = bob.token) => api('GET', `/api/database/rows/table/${table}/`, undefined, token);
+  const createRow = (table: number, token = bob.token) => api('POST', `/api/database/rows/table/${table}/`, {}, token);
+  const createField = (table: number, token = bob.token) => api('POST', `/api/database/fields/table/${table}/`, { name: `F${Math.random()}`, type: 'text' }, token);
+  const createComment = async (table: number, token = bob.token) => {
+    const rowId = (await createRow(table, ada.token)).body.id;
+    return api('POST', `/api/row_comments/${table}/${rowId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] } }, token);
+  };
+  const setRoles = async (workspaceRole: string, items: [string, number, string | null][]) => {
+    const body = { items: [userItem(bob, 'workspace', workspaceId, workspaceRole), ...items.map(([type, id, role]) => userItem(bob, type, id, role))] };
+    const res = await api('POST', `/api/role/${workspaceId}/batch/`, body);
+    expect(res.status).toBe(200);
+  };
+  const statusOf = async (res: Promise<{ status: number; body: any }>) => {
+    const r = await res;
+    return r.status >= 400 ? `${r.status} ${r.body.error}` : r.status;
+  };
+
+  afterEach(async () => setRoles('BUILDER', [['database_table', tableId, null], ['database_table', otherTableId, null], ['application', databaseId, null]]));
+
+  test('a MEMBER (BUILDER) keeps what members always could, and the admin-only refusal', async () => {
+    await setRoles('BUILDER', []);
+    expect(await statusOf(createField(tableId))).toBe(200);
+    expect(await statusOf(api('GET', `/api/workspaces/invitations/workspace/${workspaceId}/`, undefined, bob.token))).toBe('400 ERROR_USER_INVALID_GROUP_PERMISSIONS');
+  });
+
+  test('the workspace roles: VIEWER reads, COMMENTER comments, EDITOR writes rows, none of them builds', async () => {
+    const expected: Record<string, [unknown, unknown, unknown, unknown]> = {
+      VIEWER: [200, '401 PERMISSION_DENIED', '401 PERMISSION_DENIED', '401 PERMISSION_DENIED'],
+      COMMENTER: [200, '401 PERMISSION_DENIED', 200, '401 PERMISSION_DENIED'],
+      EDITOR: [200, 200, 200, '401 PERMISSION_DENIED'],
+      NO_ACCESS: ['401 PERMISSION_DENIED', '401 PERMISSION_DENIED', '401 PERMISSION_DENIED', '401 PERMISSION_DENIED'],
+      NO_ROLE_LOW_PRIORITY: ['401 PERMISSION_DENIED', '401 PERMISSION_DENIED', '401 PERMISSION_DENIED', '401 PERMISSION_DENIED'],
+      ADMIN: [200, 200, 200, 200],
+    };
+    for (const [role, statuses] of Object.entries(expected)) {
+      await setRoles(role, []);
+      const got = [await statusOf(rows(tableId)), await statusOf(createRow(tableId)), await statusOf(createComment(tableId)), await statusOf(createField(tableId))];
+      expect([role, ...got]).toEqual([role, ...statuses]);
+    }
+  });
+
+  test('the most specific scope wins: a table over its database over the workspace', async () => {
+    await setRoles('VIEWER', [['application', databaseId, 'EDITOR'], ['database_table', tableId, 'NO_ACCESS']]);
+    expect(await statusOf(rows(tableId))).toBe('401 PERMISSION_DENIED');
+    expect(await statusOf(createRow(otherTableId))).toBe(200);
+    expect(await statusOf(createField(otherTableId))).toBe('401 PERMISSION_DENIED');
+    await setRoles('BUILDER', [['database_table', tableId, 'VIEWER'], ['application', databaseId, null]]);
+    expect(await statusOf(rows(tableId))).toBe(200);
+    expect(await statusOf(createRow(tableId))).toBe('401 PERMISSION_DENIED');
+    expect(await statusOf(createField(otherTableId))).toBe(200);
+  });
+
+  test('a role on a table alone lets its database and workspace be read, nothing else', async () => {
+    await setRoles('NO_ACCESS', [['database_table', tableId, 'EDITOR']]);
+    expect(await statusOf(createRow(tableId))).toBe(200);
+    expect(await statusOf(rows(otherTableId))).toBe('401 PERMISSION_DENIED');
+    expect(await statusOf(api('GET', `/api/applications/${databaseId}/`, undefined, bob.token))).toBe(200);
+    expect(await statusOf(api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Nope' }, bob.token))).toBe('401 PERMISSION_DENIED');
+  });
+
+  test('a database token never exceeds its owner\'s role', async () => {
+    const key = (await api('POST', '/api/database/tokens/', { name: 'Bob token', workspace: workspaceId }, bob.token)).body.key;
+    const headers = { Authorization: `Token ${key}` };
+    const viaToken = (method: string, table: number, body?: unknown) => t.request(method, `/api/database/rows/table/${table}/`, { headers, body });
+    await setRoles('BUILDER', [['database_table', tableId, 'VIEWER']]);
+    expect((await viaToken('GET', tableId)).status).toBe(200);
+    expect(await statusOf(viaToken('POST', tableId, {}))).toBe('401 PERMISSION_DENIED');
+    expect((await viaToken('POST', otherTableId, {})).status).toBe(200);
+    await setRoles('BUILDER', [['database_table', tableId, 'NO_ACCESS']]);
+    expect(await statusOf(viaToken('GET', tableId))).toBe('401 PERMISSION_DENIED');
+  });
+});

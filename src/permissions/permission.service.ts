@@ -5,7 +5,9 @@ import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import type { OperationType } from './operation-type';
 import { PermissionRepository } from './permission.repository';
-import { ADMIN_ONLY_OPERATIONS, ROLE_ADMIN_OPERATIONS, ROLE_OPERATIONS, roleOfMembership } from './roles';
+import { ActorRoles, actorRoles, computedGrants, Grant, refusalOf } from './precedence';
+import { RoleAssignmentRepository } from './role-assignment.repository';
+import { TeamSubjects } from './team-subjects';
 
 /**
  * An object's place in the scope chain roles are assigned on: its workspace, and its database
@@ -18,23 +20,30 @@ export interface PermissionScope {
   tableId?: number | null;
 }
 
-const BASIC_ADMIN_ONLY = new Set(ADMIN_ONLY_OPERATIONS);
-const ROLE_ADMIN_ONLY = new Set(ROLE_ADMIN_OPERATIONS);
+/** The actor's roles in one workspace, loaded once, asked synchronously (filtering a list). */
+export interface RoleReader {
+  can(operation: OperationType, scope: PermissionScope): boolean;
+}
 
 /**
  * The one permission check: whether a user (or a database token acting for its owner) may do a
  * named operation on an object. Every route, socket page subscription and token request asks it.
- * The member's role comes from a metadata cache, so a warm request sends no query for it.
+ * The member's role and the role assignments they and their teams hold come from metadata
+ * caches, so a warm request sends no query for them.
  */
 @Injectable()
 export class PermissionService {
   private readonly memberRoles: MetadataCache<string, string | null>;
+  private readonly actors: MetadataCache<string, ActorRoles | null>;
 
   constructor(
     caches: Caches,
     private readonly repo: PermissionRepository,
+    private readonly assignments: RoleAssignmentRepository,
+    private readonly teams: TeamSubjects,
   ) {
     this.memberRoles = caches.metadata<string, string | null>('member-roles');
+    this.actors = caches.metadata<string, ActorRoles | null>('actor-roles');
   }
 
   /** Throws Baserow's error when the user may not do `operation` on the object in `scope`. */
@@ -52,23 +61,40 @@ export class PermissionService {
     return this.memberRoles.get(`${workspaceId}:${userId}`, () => this.repo.memberRole(workspaceId, userId));
   }
 
+  /** The member's roles by scope (null: not a member), cached by metadata version. */
+  roles(workspaceId: number, userId: number): Promise<ActorRoles | null> {
+    return this.actors.get(`${workspaceId}:${userId}`, async () => {
+      const stored = await this.memberRole(workspaceId, userId);
+      if (stored === null) return null;
+      const teamIds = await this.teams.teamIdsOf(userId, workspaceId);
+      return actorRoles(stored, await this.assignments.heldBy(workspaceId, userId, teamIds));
+    });
+  }
+
+  /** The roles that decide an operation on the object (Baserow's computed roles); null: not a member. */
+  async grants(userId: number, operation: OperationType, scope: PermissionScope): Promise<Grant[] | null> {
+    const roles = await this.roles(scope.workspaceId, userId);
+    return roles && computedGrants(roles, operation, scope);
+  }
+
+  /** The actor's roles in the workspace loaded once, for filtering lists (a non-member may do nothing). */
+  async reader(userId: number, workspaceId: number): Promise<RoleReader> {
+    const roles = await this.roles(workspaceId, userId);
+    return {
+      can: (operation, scope) => roles !== null && (operation.memberOnly || refusalOf(computedGrants(roles, operation, scope), operation) === null),
+    };
+  }
+
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */
   async refusal(userId: number, operation: OperationType, scope: PermissionScope): Promise<ApiError | null> {
-    const stored = await this.memberRole(scope.workspaceId, userId);
+    const roles = await this.roles(scope.workspaceId, userId);
     // A database token: only on the tables its grant names for the route's operation, and only while its owner is a member.
     const grant = RequestContext.tableGrant();
-    if (grant && scope.tableId != null && (stored === null || !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId))) {
+    if (grant && scope.tableId != null && (roles === null || !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId))) {
       return DatabaseErrors.noPermissionToTable();
     }
-    if (stored === null) return Errors.userNotInWorkspace();
+    if (roles === null) return Errors.userNotInWorkspace();
     if (operation.memberOnly) return null;
-    // The historical ADMIN/MEMBER values keep Baserow's `basic` manager: an admin may do
-    // everything, a member everything but the admin-only operations.
-    if (stored === 'ADMIN') return null;
-    if (stored === 'MEMBER') {
-      if (BASIC_ADMIN_ONLY.has(operation.name)) return Errors.invalidWorkspacePermissions(operation.name);
-      return ROLE_ADMIN_ONLY.has(operation.name) ? Errors.permissionDenied() : null;
-    }
-    return ROLE_OPERATIONS[roleOfMembership(stored)].has(operation.name) ? null : Errors.permissionDenied();
+    return refusalOf(computedGrants(roles, operation, scope), operation);
   }
 }

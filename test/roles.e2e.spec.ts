@@ -232,3 +232,60 @@ describe(`each role on each scope, and Baserow's precedence (${TEST_DB})`, () =>
     expect(await statusOf(viaToken('GET', tableId))).toBe('401 PERMISSION_DENIED');
   });
 });
+
+describe(`members' roles and the permissions endpoint (${TEST_DB})`, () => {
+  const members = async () => (await api('GET', `/api/workspaces/users/workspace/${workspaceId}/`)).body;
+  const bobMember = async () => (await members()).find((m: any) => m.user_id === bob.id);
+  const permissionsOf = async (token = bob.token) => {
+    const res = await api('GET', `/api/workspaces/${workspaceId}/permissions/`, undefined, token);
+    expect(res.status).toBe(200);
+    return res.body as { name: string; permissions: any }[];
+  };
+
+  afterAll(async () => {
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'BUILDER'), userItem(bob, 'database_table', tableId, null)] });
+  });
+
+  test('role_uid is the workspace role (MEMBER read as BUILDER), highest_role_uid the highest anywhere', async () => {
+    const ada_ = (await members()).find((m: any) => m.user_id === ada.id);
+    expect([ada_.role_uid, ada_.highest_role_uid]).toEqual(['ADMIN', 'ADMIN']);
+    expect([(await bobMember()).permissions, (await bobMember()).role_uid, (await bobMember()).highest_role_uid]).toEqual(['MEMBER', 'BUILDER', 'BUILDER']);
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'VIEWER'), userItem(bob, 'database_table', tableId, 'EDITOR')] });
+    expect([(await bobMember()).permissions, (await bobMember()).role_uid, (await bobMember()).highest_role_uid]).toEqual(['VIEWER', 'VIEWER', 'EDITOR']);
+  });
+
+  test('PATCH of a member and invitations take enterprise role uids (BUILDER stored as MEMBER)', async () => {
+    const id = (await bobMember()).id;
+    const patched = await api('PATCH', `/api/workspaces/users/${id}/`, { permissions: 'COMMENTER' });
+    expect([patched.status, patched.body.permissions]).toEqual([200, 'COMMENTER']);
+    const builder = await api('PATCH', `/api/workspaces/users/${id}/`, { permissions: 'BUILDER' });
+    expect([builder.status, builder.body.permissions]).toEqual([200, 'MEMBER']);
+    const bad = await api('PATCH', `/api/workspaces/users/${id}/`, { permissions: 'OWNER' });
+    expect([bad.status, bad.body.error]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION']);
+    const dan = await signUp(t, 'Dan');
+    const invitation = await api('POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, { email: dan.email, permissions: 'VIEWER', message: '', base_url: 'http://localhost:8000/invite' });
+    expect([invitation.status, invitation.body.permissions]).toEqual([200, 'VIEWER']);
+    expect((await api('POST', `/api/workspaces/invitations/${invitation.body.id}/accept/`, undefined, dan.token)).status).toBe(200);
+    expect((await api('POST', `/api/database/rows/table/${tableId}/`, {}, dan.token)).body.error).toBe('PERMISSION_DENIED');
+  });
+
+  test('permissions: only `basic` for a plain MEMBER; Baserow\'s `role` object, with exceptions by object, once roles are in play', async () => {
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'BUILDER'), userItem(bob, 'database_table', tableId, null)] });
+    expect((await permissionsOf()).map((m) => m.name)).toEqual(['core', 'setting_operation', 'staff', 'allow_if_template', 'basic']);
+    await assign(userItem(bob, 'database_table', tableId, 'VIEWER'));
+    const managers = await permissionsOf();
+    expect(managers.map((m) => m.name)).toEqual(['core', 'setting_operation', 'staff', 'allow_if_template', 'role', 'basic']);
+    const role = managers.find((m) => m.name === 'role')!.permissions;
+    expect(role['database.table.create_row']).toEqual({ default: true, exceptions: [tableId] });
+    expect(role['database.table.list_rows']).toEqual({ default: true, exceptions: [] });
+    expect(role['workspace.update']).toEqual({ default: false, exceptions: [] });
+    const fieldIds = (await api('GET', `/api/database/fields/table/${tableId}/`)).body.map((f: any) => f.id).sort();
+    expect([...role['database.table.field.update'].exceptions].sort()).toEqual(fieldIds);
+    // A role on a table alone: the workspace and the database are readable through it.
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'NO_ACCESS'), userItem(bob, 'database_table', tableId, 'EDITOR')] });
+    const narrow = (await permissionsOf()).find((m) => m.name === 'role')!.permissions;
+    expect(narrow['workspace.read']).toEqual({ default: false, exceptions: [workspaceId] });
+    expect(narrow['application.read']).toEqual({ default: false, exceptions: [databaseId] });
+    expect(narrow['database.table.create_row']).toEqual({ default: false, exceptions: [tableId] });
+  });
+});

@@ -5,7 +5,10 @@ import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import type { OperationType } from './operation-type';
 import { PermissionRepository } from './permission.repository';
-import { ActorRoles, actorRoles, computedGrants, Grant, refusalOf } from './precedence';
+import { OperationPolicy, permissionsObject, policyCandidates } from './permissions-object';
+import { ActorRoles, actorRoles, computedGrants, Grant, highestRole, refusalOf } from './precedence';
+import { SUBJECT_TYPES } from './role-assignment.entity';
+import type { RoleUid } from './roles';
 import { RoleAssignmentRepository } from './role-assignment.repository';
 import { TeamSubjects } from './team-subjects';
 
@@ -83,6 +86,41 @@ export class PermissionService {
     return {
       can: (operation, scope) => roles !== null && (operation.memberOnly || refusalOf(computedGrants(roles, operation, scope), operation) === null),
     };
+  }
+
+  /**
+   * Each member's highest role in the workspace on anything, their teams' included (Baserow's
+   * `highest_role_uid`), from their workspace-level role (`permissions`) and the assignments.
+   */
+  async highestRoles(workspaceId: number, members: { userId: number; permissions: string }[]): Promise<Map<number, RoleUid | null>> {
+    const held = new Map<number, string[]>(members.map((m) => [m.userId, [m.permissions]]));
+    const assignments = await this.assignments.ofWorkspace(workspaceId);
+    const teamUsers = assignments.some((a) => a.subjectType === SUBJECT_TYPES.team) ? await this.teams.usersByTeam(workspaceId) : new Map<number, number[]>();
+    for (const a of assignments) {
+      const userIds = a.subjectType === SUBJECT_TYPES.user ? [a.subjectId] : (teamUsers.get(a.subjectId) ?? []);
+      for (const id of userIds) held.get(id)?.push(a.role);
+    }
+    return new Map([...held].map(([id, uids]) => [id, highestRole(uids)]));
+  }
+
+  /**
+   * Baserow enterprise's `role` permission manager object for the member, or null when only the
+   * historical ADMIN/MEMBER role is in play (no other role, no assignment): the `basic` manager's
+   * object then says it all, and answers for operations Rowspace does not check as Baserow's
+   * client expects.
+   */
+  async permissionsObject(userId: number, workspaceId: number): Promise<Record<string, OperationPolicy> | null> {
+    const roles = await this.roles(workspaceId, userId);
+    if (!roles) return null;
+    const basicOnly = roles.workspace.every((g) => g === 'BASIC_ADMIN' || g === 'BASIC_MEMBER') && !roles.applications.length && !roles.tables.length;
+    if (basicOnly) return null;
+    const candidates = policyCandidates(roles);
+    const tables = new Map(roles.tables.map((t) => [t.id, { id: t.id, databaseId: t.databaseId }]));
+    for (const t of await this.repo.tablesOf(candidates.databasesToExpand)) tables.set(t.id, t);
+    const tableIds = [...tables.keys()];
+    const below = new Map<string, { id: number; tableId: number }[]>();
+    for (const context of ['field', 'view', 'view_filter', 'view_sort', 'view_group_by', 'view_decoration']) below.set(context, await this.repo.objectsIn(context, tableIds));
+    return permissionsObject(roles, workspaceId, { applicationIds: candidates.applicationIds, tables: [...tables.values()], below: (context) => below.get(context) ?? [] });
   }
 
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */

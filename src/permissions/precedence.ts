@@ -4,7 +4,7 @@ import { scopeLevel } from './operation-type';
 import type { PermissionScope } from './permission.service';
 import { SUBJECT_TYPES } from './role-assignment.entity';
 import type { HeldAssignment } from './role-assignment.repository';
-import { ADMIN_ONLY_OPERATIONS, isRoleUid, ROLE_ADMIN_OPERATIONS, ROLE_OPERATIONS, roleOfMembership, RoleUid } from './roles';
+import { ADMIN_ONLY_OPERATIONS, isRoleUid, ROLE_ADMIN_OPERATIONS, ROLE_OPERATIONS, ROLE_UIDS, roleOfMembership, RoleUid } from './roles';
 
 /**
  * What a role grants on one scope: an enterprise role by its uid, or the historical workspace
@@ -101,5 +101,12 @@ export function refusalOf(grants: readonly Grant[], operation: OperationType): A
   return Errors.permissionDenied();
 }
 
-/** The highest of roles (Baserow's `highest_role_uid`), by the order of ROLE_UIDS. */
-export const ROLE_RANK: Record<RoleUid, number> = { ADMIN: 6, BUILDER: 5, EDITOR: 4, COMMENTER: 3, VIEWER: 2, NO_ACCESS: 1, NO_ROLE_LOW_PRIORITY: 0 };
+/** The highest of the roles (Baserow's `highest_role_uid`: the default roles' order, ADMIN first); null for none. */
+export function highestRole(uids: Iterable<string>): RoleUid | null {
+  let best: RoleUid | null = null;
+  for (const uid of uids) {
+    const role = roleOfMembership(uid);
+    if (best === null || ROLE_UIDS.indexOf(role) < ROLE_UIDS.indexOf(best)) best = role;
+  }
+  return best;
+}

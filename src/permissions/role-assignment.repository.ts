@@ -57,6 +57,12 @@ export class RoleAssignmentRepository {
     }));
   }
 
+  /** Every assignment of the workspace's live scopes (subject, role): what members' highest roles are read from. */
+  async ofWorkspace(workspaceId: number): Promise<{ subjectType: SubjectType; subjectId: number; role: string }[]> {
+    const rows = await this.assignments.find({ where: { workspaceId }, select: { subjectType: true, subjectId: true, role: true } });
+    return rows.map((r) => ({ subjectType: r.subjectType, subjectId: r.subjectId, role: r.role }));
+  }
+
   /** The assignments on one scope of the workspace, in id order. */
   atScope(workspaceId: number, scopeType: ScopeType, scopeId: number): Promise<RoleAssignmentEntity[]> {
     return this.assignments.find({ where: { workspaceId, scopeType, scopeId }, order: { id: 'ASC' } });

@@ -17,6 +17,11 @@ export class TeamSubjects {
     return new Set();
   }
 
+  /** The users of each team of the workspace. */
+  async usersByTeam(_workspaceId: number): Promise<Map<number, number[]>> {
+    return new Map();
+  }
+
   /** The users the teams include (who `permissions_updated` goes to when a team's role changes). */
   async userIdsOf(_teamIds: readonly number[]): Promise<number[]> {
     return [];

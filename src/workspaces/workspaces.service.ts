@@ -7,10 +7,11 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
-import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
+import { storedWorkspaceRole, WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
 import { SettingsService } from '../settings/settings.service';
 import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { RoleAssignmentRepository } from '../permissions/role-assignment.repository';
+import { roleOfMembership } from '../permissions/roles';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -178,7 +179,10 @@ export class WorkspacesService {
 
   async listMembers(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceUserJson[]> {
     await this.require(workspaceId, user.id, W.listWorkspaceUsers);
-    let members = (await this.repo.members([workspaceId])).map(serializeMember);
+    const rows = await this.repo.members([workspaceId]);
+    const highest = await this.permissions.highestRoles(workspaceId, rows.map((r) => ({ userId: r.user.id, permissions: r.membership.permissions })));
+    // Baserow enterprise's member data: the workspace role's uid and the highest role anywhere.
+    let members: WorkspaceUserJson[] = rows.map((row) => ({ ...serializeMember(row), role_uid: roleOfMembership(row.membership.permissions), highest_role_uid: highest.get(row.user.id) ?? null }));
     if (search) {
       const needle = search.toLowerCase();
       members = members.filter((m) => m.name.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle));
@@ -186,7 +190,8 @@ export class WorkspacesService {
     return sortBy(members, sorts, ['name', 'email', 'role_uid'], (m, attr) => (attr === 'role_uid' ? m.permissions : (m as any)[attr]));
   }
 
-  async updateMember(user: UserEntity, workspaceUserId: number, permissions: WorkspaceRole): Promise<WorkspaceUserJson> {
+  async updateMember(user: UserEntity, workspaceUserId: number, choice: string): Promise<WorkspaceUserJson> {
+    const permissions = storedWorkspaceRole(choice);
     return this.db.run(async () => {
       const membership = await this.repo.findMembershipById(workspaceUserId);
       if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();

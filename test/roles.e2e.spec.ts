@@ -289,3 +289,57 @@ describe(`members' roles and the permissions endpoint (${TEST_DB})`, () => {
     expect(narrow['database.table.create_row']).toEqual({ default: false, exceptions: [tableId] });
   });
 });
+
+describe(`reads and broadcasts limited to what the actor may read (${TEST_DB})`, () => {
+  const roles = (items: Record<string, unknown>[]) => api('POST', `/api/role/${workspaceId}/batch/`, { items });
+  const reset = () =>
+    roles([userItem(bob, 'workspace', workspaceId, 'BUILDER'), userItem(bob, 'database_table', tableId, null), userItem(bob, 'application', databaseId, null)]);
+  const tablesIn = (apps: any[]) => apps.find((a: any) => a.id === databaseId)?.tables.map((x: any) => x.id).sort();
+
+  afterEach(reset);
+
+  test('applications and tables lists leave out what a role hides', async () => {
+    await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
+    const apps = (await api('GET', `/api/applications/workspace/${workspaceId}/`, undefined, bob.token)).body;
+    expect(tablesIn(apps)).not.toContain(tableId);
+    expect(tablesIn(apps)).toContain(otherTableId);
+    expect(tablesIn((await api('GET', '/api/applications/', undefined, bob.token)).body)).not.toContain(tableId);
+    const tables = (await api('GET', `/api/database/tables/database/${databaseId}/`, undefined, bob.token)).body.map((x: any) => x.id);
+    expect(tables).toContain(otherTableId);
+    expect(tables).not.toContain(tableId);
+    // Ada (admin) still sees everything.
+    expect(tablesIn((await api('GET', `/api/applications/workspace/${workspaceId}/`)).body)).toContain(tableId);
+
+    await roles([userItem(bob, 'workspace', workspaceId, 'NO_ACCESS'), userItem(bob, 'database_table', tableId, 'EDITOR')]);
+    const narrow = (await api('GET', `/api/applications/workspace/${workspaceId}/`, undefined, bob.token)).body;
+    expect(narrow.map((a: any) => a.id)).toEqual([databaseId]);
+    expect(tablesIn(narrow)).toEqual([tableId]);
+
+    await roles([userItem(bob, 'workspace', workspaceId, 'BUILDER'), userItem(bob, 'database_table', tableId, null), userItem(bob, 'application', databaseId, 'NO_ACCESS')]);
+    expect((await api('GET', `/api/applications/workspace/${workspaceId}/`, undefined, bob.token)).body.map((a: any) => a.id)).not.toContain(databaseId);
+  });
+
+  test('table and application broadcasts reach only members who may see them; pages of a table made unreadable are dropped', async () => {
+    const bobSocket = await connect(t, bob.token);
+    bobSocket.send({ page: 'table', table_id: tableId });
+    await bobSocket.waitFor('page_add');
+    await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
+    await bobSocket.waitFor('permissions_updated');
+    await api('PATCH', `/api/database/tables/${tableId}/`, { name: 'Secrets 2' });
+    await api('PATCH', `/api/database/tables/${otherTableId}/`, { name: 'Public 2' });
+    await api('POST', `/api/database/rows/table/${tableId}/`, {});
+    const updated = await bobSocket.waitFor('table_updated');
+    expect(updated.table_id).toBe(otherTableId);
+    const rest = await bobSocket.drain(300);
+    expect(rest.filter((m) => m.table_id === tableId || m.table_id === String(tableId) || m.type === 'rows_created')).toEqual([]);
+
+    await roles([userItem(bob, 'workspace', workspaceId, 'NO_ACCESS'), userItem(bob, 'database_table', tableId, null)]);
+    await bobSocket.waitFor('permissions_updated');
+    const created = await api('POST', `/api/applications/workspace/${workspaceId}/`, { name: 'Hidden', type: 'database' });
+    expect(created.status).toBe(200);
+    await api('PATCH', `/api/applications/${databaseId}/`, { name: 'Renamed' });
+    expect((await bobSocket.drain(300)).filter((m) => m.type.startsWith('application_'))).toEqual([]);
+    await api('DELETE', `/api/applications/${created.body.id}/`);
+    bobSocket.close();
+  });
+});

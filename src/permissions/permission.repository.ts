@@ -26,6 +26,19 @@ export class PermissionRepository {
     return rows.map((r) => ({ id: Number(r.id), databaseId: Number(r.database_id) }));
   }
 
+  /** The live tables of the workspace's databases, with their database. */
+  async tablesOfWorkspace(workspaceId: number): Promise<{ id: number; databaseId: number }[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder()
+      .select('t.id', 'id')
+      .addSelect('t.database_id', 'database_id')
+      .from('database_table', 't')
+      .innerJoin('application', 'a', 'a.id = t.database_id')
+      .where('a.workspace_id = :workspaceId AND t.trashed = :f AND a.trashed = :f', { workspaceId, f: false })
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({ id: Number(r.id), databaseId: Number(r.database_id) }));
+  }
+
   /** The ids of the objects of a context below a table (fields, views, filters…) in those tables, by table. */
   async objectsIn(context: string, tableIds: readonly number[]): Promise<{ id: number; tableId: number }[]> {
     const below = BELOW_TABLE[context];

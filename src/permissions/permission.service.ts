@@ -4,6 +4,7 @@ import { RequestContext } from '../core/context/request-context';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import type { OperationType } from './operation-type';
+import { TableOperations } from './operations';
 import { PermissionRepository } from './permission.repository';
 import { OperationPolicy, permissionsObject, policyCandidates } from './permissions-object';
 import { ActorRoles, actorRoles, computedGrants, Grant, highestRole, refusalOf } from './precedence';
@@ -26,6 +27,8 @@ export interface PermissionScope {
 /** The actor's roles in one workspace, loaded once, asked synchronously (filtering a list). */
 export interface RoleReader {
   can(operation: OperationType, scope: PermissionScope): boolean;
+  /** Whether a list naming the object by `operation` shows it (the scope's deepest object is the context). */
+  sees(operation: OperationType, scope: PermissionScope): boolean;
 }
 
 /**
@@ -83,9 +86,23 @@ export class PermissionService {
   /** The actor's roles in the workspace loaded once, for filtering lists (a non-member may do nothing). */
   async reader(userId: number, workspaceId: number): Promise<RoleReader> {
     const roles = await this.roles(workspaceId, userId);
-    return {
-      can: (operation, scope) => roles !== null && (operation.memberOnly || refusalOf(computedGrants(roles, operation, scope), operation) === null),
-    };
+    const allowed = (operation: OperationType, scope: PermissionScope, onObject: boolean) =>
+      roles !== null && (operation.memberOnly === true || refusalOf(computedGrants(roles, operation, scope, onObject), operation) === null);
+    return { can: (operation, scope) => allowed(operation, scope, false), sees: (operation, scope) => allowed(operation, scope, true) };
+  }
+
+  /** The workspace's tables the user may not listen to (whose pages they must no longer have): all of them for a non-member. */
+  async unlistenableTables(userId: number, workspaceId: number): Promise<number[]> {
+    const reader = await this.reader(userId, workspaceId);
+    const tables = await this.repo.tablesOfWorkspace(workspaceId);
+    return tables.filter((t) => !reader.can(TableOperations.listenToAll, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id);
+  }
+
+  /** Those of the users who may see the object in a list (the audience of a workspace-wide broadcast about it). */
+  async audience(userIds: readonly number[], operation: OperationType, scope: PermissionScope): Promise<number[]> {
+    const seen: number[] = [];
+    for (const userId of userIds) if ((await this.reader(userId, scope.workspaceId)).sees(operation, scope)) seen.push(userId);
+    return seen;
   }
 
   /**

@@ -57,8 +57,8 @@ export function actorRoles(stored: string, held: readonly HeldAssignment[]): Act
 }
 
 /** The object an operation is checked on: the deepest of the scope's objects at or above the operation's level. */
-function contextOf(operation: OperationType, scope: PermissionScope): { level: ScopeLevel; applicationId?: number; tableId?: number } {
-  const level = scopeLevel(operation.context);
+function contextOf(operation: OperationType, scope: PermissionScope, onObject: boolean): { level: ScopeLevel; applicationId?: number; tableId?: number } {
+  const level = onObject ? 'table' : scopeLevel(operation.context);
   if (level === 'table' && scope.tableId != null && scope.applicationId != null) return { level, applicationId: scope.applicationId, tableId: scope.tableId };
   if (level !== 'workspace' && scope.applicationId != null) return { level: 'application', applicationId: scope.applicationId };
   return { level: 'workspace' };
@@ -69,10 +69,12 @@ const grantsAccess = (roles: readonly RoleUid[]) => roles.some((r) => r !== 'NO_
 /**
  * Baserow's precedence (RoleAssignmentHandler.get_computed_roles): the most specific scope that
  * includes the object decides (table over database over workspace); a role below the object (on
- * one of its tables, say) adds VIEWER, so what leads to it can be read.
+ * one of its tables, say) adds VIEWER, so what leads to it can be read. With `onObject`, the
+ * deepest object of the scope is the context whatever the operation's level (Baserow's
+ * `object_scope`, as lists are filtered: `workspace.list_applications` on each application).
  */
-export function computedGrants(roles: ActorRoles, operation: OperationType, scope: PermissionScope): Grant[] {
-  const ctx = contextOf(operation, scope);
+export function computedGrants(roles: ActorRoles, operation: OperationType, scope: PermissionScope, onObject = false): Grant[] {
+  const ctx = contextOf(operation, scope, onObject);
   let grants: Grant[] = [...roles.workspace];
   for (const app of roles.applications) {
     if (ctx.level !== 'workspace' && app.id === ctx.applicationId) grants = [...app.roles];

@@ -319,6 +319,18 @@ describe(`reads and broadcasts limited to what the actor may read (${TEST_DB})`,
     expect((await api('GET', `/api/applications/workspace/${workspaceId}/`, undefined, bob.token)).body.map((a: any) => a.id)).not.toContain(databaseId);
   });
 
+  test('a link into a NO_ACCESS table, its search and its export are refused', async () => {
+    await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
+    const link = await api('POST', `/api/database/fields/table/${otherTableId}/`, { name: 'To secrets', type: 'link_row', link_row_table_id: tableId }, bob.token);
+    expect([link.status, link.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const search = await api('GET', `/api/database/rows/table/${tableId}/?search=x`, undefined, bob.token);
+    expect([search.status, search.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const exported = await api('POST', `/api/database/export/table/${tableId}/`, { exporter_type: 'csv' }, bob.token);
+    expect([exported.status, exported.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const names = await api('GET', `/api/database/rows/names/?table__${tableId}=1`, undefined, bob.token);
+    expect(names.status).toBe(401);
+  });
+
   test('table and application broadcasts reach only members who may see them; pages of a table made unreadable are dropped', async () => {
     const bobSocket = await connect(t, bob.token);
     bobSocket.send({ page: 'table', table_id: tableId });

@@ -44,7 +44,8 @@
  * BENCH_COMPARE_SECONDS (2.5 per run), BENCH_COMPARE_ROUNDS (2), BENCH_COMPARE_WARMUP (1 s before
  * each case's first run, a quarter of it before the others), BENCH_WS_RUNS (20),
  * BENCH_COMPARE_CASES (a regular expression of case names), BENCH_COMPARE_SEED (import|batch),
- * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round), BENCH_SERVER=dist (bench/server.ts).
+ * BENCH_QUICK=1 (a smoke run: 20,000 rows, 1 s runs, one round), BENCH_SERVER=dist (bench/server.ts),
+ * BENCH_COMPARE_TABLE_ROLE (a role uid given to the user on the table before the cases run).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -145,6 +146,19 @@ function generate(fields: Fields): Data {
 
 /** Rows with num_a > n. */
 const rowsAbove = (data: Data, n: number) => data.atLeast[Math.min(1000, Math.max(0, Math.floor(n) + 1))];
+
+/**
+ * BENCH_COMPARE_TABLE_ROLE (e.g. ADMIN): the user is given that role on the table before the
+ * cases run, so every check goes through the role assignments' precedence (the permission check's
+ * cost next to a run without it).
+ */
+const TABLE_ROLE = process.env.BENCH_COMPARE_TABLE_ROLE ?? '';
+
+async function assignTableRole(api: Api, userId: number, tableId: number, role: string): Promise<void> {
+  const workspaceId = (await api.call('GET', '/api/workspaces/'))[0].id as number;
+  await api.call('POST', `/api/role/${workspaceId}/`, { subject_type: 'auth.User', subject_id: userId, scope_type: 'database_table', scope_id: tableId, role });
+  log(`the user has the role ${role} on the table`);
+}
 
 async function createTable(api: Api): Promise<{ tableId: number; fields: Fields }> {
   const applications = await api.call('GET', '/api/applications/');
@@ -598,6 +612,7 @@ async function compareOn(db: 'sqlite' | 'postgres'): Promise<void> {
       });
 
       const userId = JSON.parse(Buffer.from(api.token.split('.')[1], 'base64url').toString()).user_id as number;
+      if (TABLE_ROLE) await assignTableRole(api, userId, tableId, TABLE_ROLE);
       const bare = await startBare({
         sqlitePath: postgres ? null : server.sqlitePath,
         databaseUrl: postgres?.url ?? null,

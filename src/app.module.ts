@@ -29,6 +29,7 @@ import { FormulaModule } from './database/formula/formula.module';
 import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PermissionsModule } from './permissions/permissions.module';
+import { RolesModule } from './permissions/roles.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
@@ -72,6 +73,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     TrashTypesModule,
     WebhooksModule,
     SnapshotsModule,
+    RolesModule,
     ActionTypesModule,
     AdminModule,
     SsoModule,

@@ -59,6 +59,8 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };
 const DEFAULT_EXPECTED: [number, string | undefined] = [400, 'ERROR_USER_NOT_IN_GROUP'];
+// Baserow validates the role list's query (scope_type and scope_id, both required) first; with it, a stranger gets ERROR_USER_NOT_IN_GROUP (tested below).
+EXPECTED.list_role_assignments = [400, 'ERROR_QUERY_PARAMETER_VALIDATION'];
 
 const COMMENT_MESSAGE = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'A comment' }] }] };
 
@@ -122,6 +124,13 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_database_table_webhook: () => ({ name: 'Hook', url: 'http://93.184.216.34/hook', include_all_events: false, events: ['view.deleted'] }),
   update_database_table_webhook: () => ({ name: 'Renamed' }),
   test_call_database_table_webhook: () => ({ url: 'http://93.184.216.34/hook', event_type: 'rows.created' }),
+  assign_role: (ids) => ({ subject_type: 'auth.User', subject_id: Number(ids.userId), scope_type: 'database_table', scope_id: Number(ids.tableId), role: 'VIEWER' }),
+  batch_assign_role: (ids) => ({
+    items: [
+      { subject_type: 'auth.User', subject_id: Number(ids.userId), scope_type: 'application', scope_id: Number(ids.applicationId), role: 'EDITOR' },
+      { subject_type: 'auth.User', subject_id: Number(ids.userId), scope_type: 'workspace', scope_id: Number(ids.workspaceId), role: 'VIEWER' },
+    ],
+  }),
   update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 
@@ -336,6 +345,28 @@ describe(`tenant matrix (${TEST_DB})`, () => {
     } finally {
       bobSocket.close();
     }
+  });
+
+  it("refuses role assignments naming Alice's objects or members, and Alice's roles to a stranger", async () => {
+    const before = await fingerprint(dataSource);
+    const item = (scope_type: string, scope_id: string, subject_id: string) => ({ subject_type: 'auth.User', subject_id: Number(subject_id), scope_type, scope_id: Number(scope_id), role: 'ADMIN' });
+    const cases: [Record<string, unknown>, string][] = [
+      [item('database_table', alice.ids.tableId, bob.ids.userId), 'ERROR_SCOPE_DOES_NOT_EXIST'],
+      [item('application', alice.ids.applicationId, bob.ids.userId), 'ERROR_SCOPE_DOES_NOT_EXIST'],
+      [item('workspace', alice.ids.workspaceId, bob.ids.userId), 'ERROR_SCOPE_DOES_NOT_EXIST'],
+      [item('database_table', bob.ids.tableId, alice.ids.userId), 'ERROR_SUBJECT_DOES_NOT_EXIST'],
+    ];
+    for (const [body, error] of cases) {
+      const res = await t.request('POST', `/api/role/${bob.ids.workspaceId}/`, { token: bob.user.token, body });
+      expect([res.status, res.body.error]).toEqual([404, error]);
+      const batch = await t.request('POST', `/api/role/${bob.ids.workspaceId}/batch/`, { token: bob.user.token, body: { items: [body] } });
+      expect([batch.status, batch.body.error]).toEqual([404, error]);
+    }
+    const list = await t.request('GET', `/api/role/${alice.ids.workspaceId}/?scope_type=database_table&scope_id=${alice.ids.tableId}`, { token: bob.user.token });
+    expect([list.status, list.body.error]).toEqual([400, 'ERROR_USER_NOT_IN_GROUP']);
+    const own = await t.request('GET', `/api/role/${bob.ids.workspaceId}/?scope_type=database_table&scope_id=${alice.ids.tableId}`, { token: bob.user.token });
+    expect([own.status, own.body.error]).toEqual([404, 'ERROR_SCOPE_DOES_NOT_EXIST']);
+    expect(await fingerprint(dataSource)).toBe(before);
   });
 
   it("names Alice's objects in bodies and queries on Bob's own routes without touching or showing them", async () => {

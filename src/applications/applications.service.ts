@@ -11,7 +11,7 @@ import type { UserEntity } from '../users/user.entity';
 import { serializeWorkspace } from '../workspaces/workspace.serializer';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { ApplicationOperations as A, OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
+import { ApplicationOperations as A, OperationType, PermissionService, RoleReader, WorkspaceOperations as W } from '../permissions';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationJson } from './application.serializer';
@@ -74,13 +74,37 @@ export class ApplicationsService {
     return (await this.serialize([application]))[0];
   }
 
+  /**
+   * Serialized applications as the user may see them: those their roles let them list, with
+   * only the tables they may list (Baserow filters both by the actor's roles).
+   */
+  async serializeFor(userId: number, applications: ApplicationEntity[]): Promise<ApplicationJson[]> {
+    return this.visibleTo(userId, await this.serialize(applications));
+  }
+
+  /** Keeps of serialized applications what the user may see (the same JSON is shown to each member this way). */
+  async visibleTo(userId: number, applications: ApplicationJson[]): Promise<ApplicationJson[]> {
+    const readers = new Map<number, RoleReader>();
+    const visible: ApplicationJson[] = [];
+    for (const json of applications) {
+      const workspaceId = json.workspace.id;
+      if (!readers.has(workspaceId)) readers.set(workspaceId, await this.permissions.reader(userId, workspaceId));
+      const reader = readers.get(workspaceId)!;
+      if (!reader.sees(W.listApplications, { workspaceId, applicationId: json.id })) continue;
+      const tables = (json as { tables?: { id: number }[] }).tables;
+      if (!tables) visible.push(json);
+      else visible.push({ ...json, tables: tables.filter((t) => reader.sees(A.listTables, { workspaceId, applicationId: json.id, tableId: t.id })) } as ApplicationJson);
+    }
+    return visible;
+  }
+
   async listForUser(user: UserEntity): Promise<ApplicationJson[]> {
-    return this.serialize(await this.repo.ofUser(user.id));
+    return this.serializeFor(user.id, await this.repo.ofUser(user.id));
   }
 
   async listForWorkspace(user: UserEntity, workspaceId: number): Promise<ApplicationJson[]> {
     await this.workspaces.require(workspaceId, user.id, W.listApplications);
-    return this.serialize(await this.repo.ofWorkspaces([workspaceId]));
+    return this.serializeFor(user.id, await this.repo.ofWorkspaces([workspaceId]));
   }
 
   /** Creates an application last in its workspace; its type may fill it (`init_with_data`). */
@@ -117,7 +141,7 @@ export class ApplicationsService {
   }
 
   async get(user: UserEntity, applicationId: number): Promise<ApplicationJson> {
-    return this.serializeOne(await this.require(applicationId, user.id, A.read));
+    return (await this.serializeFor(user.id, [await this.require(applicationId, user.id, A.read)]))[0];
   }
 
   /**

@@ -17,6 +17,7 @@ import { Actions1737300000000 } from './1737300000000-Actions';
 import { InstanceSettings1737500000000 } from './1737500000000-InstanceSettings';
 import { Snapshots1737600000000 } from './1737600000000-Snapshots';
 import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
+import { RoleAssignments1737800000000 } from './1737800000000-RoleAssignments';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 
 /**
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   InstanceSettings1737500000000,
   Snapshots1737600000000,
   WorkspaceImportExport1737700000000,
+  RoleAssignments1737800000000,
   SingleSignOn1737830000000,
 ];

@@ -4,8 +4,14 @@ import { RequestContext } from '../core/context/request-context';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import type { OperationType } from './operation-type';
+import { TableOperations } from './operations';
 import { PermissionRepository } from './permission.repository';
-import { ADMIN_ONLY_OPERATIONS, ROLE_OPERATIONS, roleOfMembership } from './roles';
+import { OperationPolicy, permissionsObject, policyCandidates } from './permissions-object';
+import { ActorRoles, actorRoles, computedGrants, Grant, highestRole, refusalOf } from './precedence';
+import { SUBJECT_TYPES } from './role-assignment.entity';
+import type { RoleUid } from './roles';
+import { RoleAssignmentRepository } from './role-assignment.repository';
+import { TeamSubjects } from './team-subjects';
 
 /**
  * An object's place in the scope chain roles are assigned on: its workspace, and its database
@@ -18,22 +24,32 @@ export interface PermissionScope {
   tableId?: number | null;
 }
 
-const BASIC_ADMIN_ONLY = new Set(ADMIN_ONLY_OPERATIONS);
+/** The actor's roles in one workspace, loaded once, asked synchronously (filtering a list). */
+export interface RoleReader {
+  can(operation: OperationType, scope: PermissionScope): boolean;
+  /** Whether a list naming the object by `operation` shows it (the scope's deepest object is the context). */
+  sees(operation: OperationType, scope: PermissionScope): boolean;
+}
 
 /**
  * The one permission check: whether a user (or a database token acting for its owner) may do a
  * named operation on an object. Every route, socket page subscription and token request asks it.
- * The member's role comes from a metadata cache, so a warm request sends no query for it.
+ * The member's role and the role assignments they and their teams hold come from metadata
+ * caches, so a warm request sends no query for them.
  */
 @Injectable()
 export class PermissionService {
   private readonly memberRoles: MetadataCache<string, string | null>;
+  private readonly actors: MetadataCache<string, ActorRoles | null>;
 
   constructor(
     caches: Caches,
     private readonly repo: PermissionRepository,
+    private readonly assignments: RoleAssignmentRepository,
+    private readonly teams: TeamSubjects,
   ) {
     this.memberRoles = caches.metadata<string, string | null>('member-roles');
+    this.actors = caches.metadata<string, ActorRoles | null>('actor-roles');
   }
 
   /** Throws Baserow's error when the user may not do `operation` on the object in `scope`. */
@@ -51,20 +67,89 @@ export class PermissionService {
     return this.memberRoles.get(`${workspaceId}:${userId}`, () => this.repo.memberRole(workspaceId, userId));
   }
 
+  /** The member's roles by scope (null: not a member), cached by metadata version. */
+  roles(workspaceId: number, userId: number): Promise<ActorRoles | null> {
+    return this.actors.get(`${workspaceId}:${userId}`, async () => {
+      const stored = await this.memberRole(workspaceId, userId);
+      if (stored === null) return null;
+      const teamIds = await this.teams.teamIdsOf(userId, workspaceId);
+      return actorRoles(stored, await this.assignments.heldBy(workspaceId, userId, teamIds));
+    });
+  }
+
+  /** The roles that decide an operation on the object (Baserow's computed roles); null: not a member. */
+  async grants(userId: number, operation: OperationType, scope: PermissionScope): Promise<Grant[] | null> {
+    const roles = await this.roles(scope.workspaceId, userId);
+    return roles && computedGrants(roles, operation, scope);
+  }
+
+  /** The actor's roles in the workspace loaded once, for filtering lists (a non-member may do nothing). */
+  async reader(userId: number, workspaceId: number): Promise<RoleReader> {
+    const roles = await this.roles(workspaceId, userId);
+    const allowed = (operation: OperationType, scope: PermissionScope, onObject: boolean) =>
+      roles !== null && (operation.memberOnly === true || refusalOf(computedGrants(roles, operation, scope, onObject), operation) === null);
+    return { can: (operation, scope) => allowed(operation, scope, false), sees: (operation, scope) => allowed(operation, scope, true) };
+  }
+
+  /** The workspace's tables the user may not listen to (whose pages they must no longer have): all of them for a non-member. */
+  async unlistenableTables(userId: number, workspaceId: number): Promise<number[]> {
+    const reader = await this.reader(userId, workspaceId);
+    const tables = await this.repo.tablesOfWorkspace(workspaceId);
+    return tables.filter((t) => !reader.can(TableOperations.listenToAll, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id);
+  }
+
+  /** Those of the users who may see the object in a list (the audience of a workspace-wide broadcast about it). */
+  async audience(userIds: readonly number[], operation: OperationType, scope: PermissionScope): Promise<number[]> {
+    const seen: number[] = [];
+    for (const userId of userIds) if ((await this.reader(userId, scope.workspaceId)).sees(operation, scope)) seen.push(userId);
+    return seen;
+  }
+
+  /**
+   * Each member's highest role in the workspace on anything, their teams' included (Baserow's
+   * `highest_role_uid`), from their workspace-level role (`permissions`) and the assignments.
+   */
+  async highestRoles(workspaceId: number, members: { userId: number; permissions: string }[]): Promise<Map<number, RoleUid | null>> {
+    const held = new Map<number, string[]>(members.map((m) => [m.userId, [m.permissions]]));
+    const assignments = await this.assignments.ofWorkspace(workspaceId);
+    const teamUsers = assignments.some((a) => a.subjectType === SUBJECT_TYPES.team) ? await this.teams.usersByTeam(workspaceId) : new Map<number, number[]>();
+    for (const a of assignments) {
+      const userIds = a.subjectType === SUBJECT_TYPES.user ? [a.subjectId] : (teamUsers.get(a.subjectId) ?? []);
+      for (const id of userIds) held.get(id)?.push(a.role);
+    }
+    return new Map([...held].map(([id, uids]) => [id, highestRole(uids)]));
+  }
+
+  /**
+   * Baserow enterprise's `role` permission manager object for the member, or null when only the
+   * historical ADMIN/MEMBER role is in play (no other role, no assignment): the `basic` manager's
+   * object then says it all, and answers for operations Rowspace does not check as Baserow's
+   * client expects.
+   */
+  async permissionsObject(userId: number, workspaceId: number): Promise<Record<string, OperationPolicy> | null> {
+    const roles = await this.roles(workspaceId, userId);
+    if (!roles) return null;
+    const basicOnly = roles.workspace.every((g) => g === 'BASIC_ADMIN' || g === 'BASIC_MEMBER') && !roles.applications.length && !roles.tables.length;
+    if (basicOnly) return null;
+    const candidates = policyCandidates(roles);
+    const tables = new Map(roles.tables.map((t) => [t.id, { id: t.id, databaseId: t.databaseId }]));
+    for (const t of await this.repo.tablesOf(candidates.databasesToExpand)) tables.set(t.id, t);
+    const tableIds = [...tables.keys()];
+    const below = new Map<string, { id: number; tableId: number }[]>();
+    for (const context of ['field', 'view', 'view_filter', 'view_sort', 'view_group_by', 'view_decoration']) below.set(context, await this.repo.objectsIn(context, tableIds));
+    return permissionsObject(roles, workspaceId, { applicationIds: candidates.applicationIds, tables: [...tables.values()], below: (context) => below.get(context) ?? [] });
+  }
+
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */
   async refusal(userId: number, operation: OperationType, scope: PermissionScope): Promise<ApiError | null> {
-    const stored = await this.memberRole(scope.workspaceId, userId);
+    const roles = await this.roles(scope.workspaceId, userId);
     // A database token: only on the tables its grant names for the route's operation, and only while its owner is a member.
     const grant = RequestContext.tableGrant();
-    if (grant && scope.tableId != null && (stored === null || !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId))) {
+    if (grant && scope.tableId != null && (roles === null || !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId))) {
       return DatabaseErrors.noPermissionToTable();
     }
-    if (stored === null) return Errors.userNotInWorkspace();
+    if (roles === null) return Errors.userNotInWorkspace();
     if (operation.memberOnly) return null;
-    // The historical ADMIN/MEMBER values keep Baserow's `basic` manager: an admin may do
-    // everything, a member everything but the admin-only operations.
-    if (stored === 'ADMIN') return null;
-    if (stored === 'MEMBER') return BASIC_ADMIN_ONLY.has(operation.name) ? Errors.invalidWorkspacePermissions(operation.name) : null;
-    return ROLE_OPERATIONS[roleOfMembership(stored)].has(operation.name) ? null : Errors.permissionDenied();
+    return refusalOf(computedGrants(roles, operation, scope), operation);
   }
 }

@@ -70,3 +70,9 @@ export const ADMIN_ONLY_OPERATIONS = ops(
   W.listInvitations, W.createInvitation, W.readInvitation, W.updateInvitation, W.deleteInvitation, W.listWorkspaceUsers,
   W.update, W.delete, W.updateWorkspaceUser, W.deleteWorkspaceUser,
 );
+
+/**
+ * The role API's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
+ * MEMBER (BUILDER) is refused them as BUILDER's default role is (PERMISSION_DENIED).
+ */
+export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, A.readRole, A.updateRole, T.readRole, T.updateRole);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { OnEvent } from '@nestjs/event-emitter';
 import { hashId } from '../applications/applications.service';
+import { ApplicationOperations as A, PermissionService } from '../permissions';
 import { DomainEvent } from '../core/events/domain-events';
 import { serializeTable } from '../database/tables/table.serializer';
 import { FieldRepository } from '../database/fields/field.repository';
@@ -24,8 +25,8 @@ function toTablePage(tableId: number, message: ServerMessage, exclude: string | 
 
 /**
  * Table, field and row messages (§4.6–4.8 and decision 3). Tables go to the workspace's
- * members (every member may read every table: no roles); fields and rows to the table's
- * page. Payloads are read right after the commit.
+ * members whose roles let them see the table; fields and rows to the table's page (whose
+ * subscription is checked, and discarded when the member's role no longer allows it). Payloads are read right after the commit.
  */
 @Injectable()
 export class DatabaseRealtimeListener {
@@ -37,6 +38,7 @@ export class DatabaseRealtimeListener {
     private readonly fieldRepo: FieldRepository,
     private readonly rows: RowsService,
     private readonly moduleRef: ModuleRef,
+    private readonly permissions: PermissionService,
   ) {}
 
   // Tables
@@ -45,7 +47,7 @@ export class DatabaseRealtimeListener {
   async tableCreated(event: DomainEvent<'table.created'>): Promise<void> {
     const context = await this.contexts.ofTable(event.payload.tableId);
     if (!context) return;
-    await this.toWorkspace(event.payload.workspaceId, { type: 'table_created', table: serializeTable(context.table) }, origin(event));
+    await this.toReaders(context.table, event.payload.workspaceId, { type: 'table_created', table: serializeTable(context.table) }, origin(event));
   }
 
   @OnEvent('table.updated')
@@ -53,13 +55,13 @@ export class DatabaseRealtimeListener {
     const context = await this.contexts.ofTable(event.payload.tableId);
     if (!context) return;
     const message = { type: 'table_updated', table_id: context.table.id, table: serializeTable(context.table), force_table_refresh: event.payload.forceTableRefresh ?? false };
-    await this.toWorkspace(event.payload.workspaceId, message, origin(event));
+    await this.toReaders(context.table, event.payload.workspaceId, message, origin(event));
   }
 
   @OnEvent('table.deleted')
   async tableDeleted(event: DomainEvent<'table.deleted'>): Promise<void> {
     const { tableId, databaseId, workspaceId } = event.payload;
-    await this.toWorkspace(workspaceId, { type: 'table_deleted', database_id: databaseId, table_id: tableId }, origin(event));
+    await this.toReaders({ id: tableId, databaseId }, workspaceId, { type: 'table_deleted', database_id: databaseId, table_id: tableId }, origin(event));
   }
 
   /** `tables_re_ordered` then `tables_reordered` (decision 3), ids hashed as Baserow does. */
@@ -189,8 +191,10 @@ export class DatabaseRealtimeListener {
     return context ? this.rows.rowsByIds(context, rowIds) : null;
   }
 
-  /** PERMITTED(read table) = WORKSPACE: every member may read every table. */
-  private async toWorkspace(workspaceId: number, message: ServerMessage, exclude: string | null): Promise<void> {
-    await this.broadcaster.send({ kind: 'users', userIds: await this.repo.memberUserIds([workspaceId]), message: encode(message), exclude });
+  /** PERMITTED(list the table): the members whose roles let them see it in its database's list. */
+  private async toReaders(table: { id: number; databaseId: number }, workspaceId: number, message: ServerMessage, exclude: string | null): Promise<void> {
+    const members = await this.repo.memberUserIds([workspaceId]);
+    const userIds = await this.permissions.audience(members, A.listTables, { workspaceId, applicationId: table.databaseId, tableId: table.id });
+    await this.broadcaster.send({ kind: 'users', userIds, message: encode(message), exclude });
   }
 }

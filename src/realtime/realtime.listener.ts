@@ -3,6 +3,9 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { ApplicationRepository } from '../applications/application.repository';
 import { ApplicationsService, hashId } from '../applications/applications.service';
 import { DomainEvent } from '../core/events/domain-events';
+import { TeamSubjects } from '../permissions/team-subjects';
+import { PermissionService, WorkspaceOperations as W } from '../permissions';
+import type { ApplicationJson } from '../applications/application.serializer';
 import { UserRepository } from '../users/user.repository';
 import { serializePublicUser } from '../users/user.serializer';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -32,6 +35,8 @@ export class RealtimeListener {
     private readonly workspaces: WorkspacesService,
     private readonly applications: ApplicationsService,
     private readonly applicationRepo: ApplicationRepository,
+    private readonly teams: TeamSubjects,
+    private readonly permissions: PermissionService,
   ) {}
 
   // Users: WORKSPACES(every workspace of the user).
@@ -140,6 +145,21 @@ export class RealtimeListener {
     await this.workspaceUserChanged('group_user_updated', event.payload.workspaceId, event.payload.workspaceUserId, origin(event));
   }
 
+  /** Baserow's `permissions_updated`, to every socket of the users (and of the teams' users), after commit. */
+  @OnEvent('permissions.updated')
+  async permissionsUpdated(event: DomainEvent<'permissions.updated'>): Promise<void> {
+    const { workspaceId, userIds, teamIds } = event.payload;
+    const audience = [...new Set([...userIds, ...(teamIds.length ? await this.teams.userIdsOf(teamIds) : [])])];
+    if (!audience.length) return;
+    const deliveries: Delivery[] = [toUsers(audience, { type: 'permissions_updated', workspace_id: workspaceId }, null)];
+    // Pages of tables the new roles no longer let them listen to are discarded, on every instance.
+    for (const userId of audience) {
+      const tableIds = await this.permissions.unlistenableTables(userId, workspaceId);
+      if (tableIds.length) deliveries.push({ kind: 'discard_pages', userIds: [userId], permissionGroups: tableIds.map(tablePermissionGroup) });
+    }
+    await this.broadcaster.send(...deliveries);
+  }
+
   /**
    * To the remaining members and the removed user; then the removed user's pages of the
    * workspace's tables are discarded, on every instance.
@@ -167,7 +187,7 @@ export class RealtimeListener {
     const application = await this.applicationRepo.findLive(event.payload.applicationId);
     if (!application) return;
     const [json] = await this.applications.serialize([application]);
-    await this.toWorkspace(application.workspaceId, { type: 'application_created', application: json }, origin(event));
+    await this.toEachMember(application.workspaceId, json, (visible) => ({ type: 'application_created', application: visible }), origin(event));
   }
 
   @OnEvent('application.updated')
@@ -175,17 +195,14 @@ export class RealtimeListener {
     const application = await this.applicationRepo.findLive(event.payload.applicationId);
     if (!application) return;
     const [json] = await this.applications.serialize([application]);
-    await this.toWorkspace(
-      application.workspaceId,
-      { type: 'application_updated', application_id: application.id, application: json },
-      origin(event),
-    );
+    await this.toEachMember(application.workspaceId, json, (visible) => ({ type: 'application_updated', application_id: application.id, application: visible }), origin(event));
   }
 
   @OnEvent('application.deleted')
   async applicationDeleted(event: DomainEvent<'application.deleted'>): Promise<void> {
     const { applicationId, workspaceId } = event.payload;
-    await this.toWorkspace(workspaceId, { type: 'application_deleted', application_id: applicationId }, origin(event));
+    const audience = await this.permissions.audience(await this.repo.memberUserIds([workspaceId]), W.listApplications, { workspaceId, applicationId });
+    await this.broadcaster.send(toUsers(audience, { type: 'application_deleted', application_id: applicationId }, origin(event)));
   }
 
   /** Ids travel as SHA-256 hex so members cannot learn of applications they may not see. */
@@ -203,6 +220,22 @@ export class RealtimeListener {
     const workspaceUser = await this.workspaces.memberJson(workspaceUserId);
     if (!workspaceUser) return;
     await this.toWorkspace(workspaceId, { type, id: workspaceUserId, workspace_id: workspaceId, workspace_user: workspaceUser }, exclude);
+  }
+
+  /**
+   * An application's message to each member who may see it, with only the tables they may see
+   * (Baserow serializes `application_created` per recipient for this); members who see the same
+   * get one delivery.
+   */
+  private async toEachMember(workspaceId: number, json: ApplicationJson, message: (visible: ApplicationJson) => ServerMessage, exclude: string | null): Promise<void> {
+    const byPayload = new Map<string, number[]>();
+    for (const userId of await this.repo.memberUserIds([workspaceId])) {
+      const [visible] = await this.applications.visibleTo(userId, [json]);
+      if (!visible) continue;
+      const key = JSON.stringify(visible);
+      byPayload.set(key, [...(byPayload.get(key) ?? []), userId]);
+    }
+    await this.broadcaster.send(...[...byPayload].map(([key, userIds]) => toUsers(userIds, message(JSON.parse(key) as ApplicationJson), exclude)));
   }
 
   /** WORKSPACE(w): the members as they are now. */

@@ -4,7 +4,7 @@ import { FieldError, validationError } from '../core/errors/api-error';
 import { INT32_MAX } from '../core/validation/ids';
 import type { UserEntity } from '../users/user.entity';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
-import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
+import { ApplicationOperations as A, OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { AuthenticatedToken } from './token-authenticator';
 import { generateTokenKey, hashTokenKey, TokenKeyCipher } from './token-keys';
 import { parsePermissions, PermissionsJson, permissionsJson } from './token-permissions';
@@ -106,8 +106,11 @@ export class TokensService {
   /** `GET /api/database/tables/all-tables/`: the tables the token has any permission on (Baserow ignores the operation). */
   async tables(token: AuthenticatedToken): Promise<TableListItem[]> {
     const tables = await this.repo.tablesOfWorkspace(token.workspaceId);
+    // Never more than the owner's roles let them see.
+    const reader = await this.permissions.reader(token.user.id, token.workspaceId);
     return tables
       .filter((table) => token.grants.allows(TOKEN_OPERATIONS, table, token.workspaceId))
+      .filter((table) => reader.sees(A.listTables, { workspaceId: token.workspaceId, applicationId: table.databaseId, tableId: table.id }))
       .map((table) => ({ id: table.id, name: table.name, order: table.order, database_id: table.databaseId }));
   }
 

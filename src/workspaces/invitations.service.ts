@@ -9,7 +9,7 @@ import { OperationType, WorkspaceOperations as W } from '../permissions';
 import { NotificationsService } from '../notifications/notifications.service';
 import type { UserEntity } from '../users/user.entity';
 import { normalizeEmail } from '../users/user.serializer';
-import { WorkspaceInvitationEntity, WorkspaceRole } from './workspace.entity';
+import { storedWorkspaceRole, WorkspaceInvitationEntity } from './workspace.entity';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeInvitation,
@@ -78,7 +78,7 @@ export class InvitationsService {
   async create(
     user: UserEntity,
     workspaceId: number,
-    input: { email: string; permissions: WorkspaceRole; message: string; base_url: string },
+    input: { email: string; permissions: string; message: string; base_url: string },
   ): Promise<WorkspaceInvitationJson> {
     const { invitation, workspaceName } = await this.db.run(async () => {
       const workspace = await this.workspaces.require(workspaceId, user.id, W.createInvitation);
@@ -97,7 +97,7 @@ export class InvitationsService {
         workspaceId,
         invitedById: user.id,
         email,
-        permissions: input.permissions,
+        permissions: storedWorkspaceRole(input.permissions),
         message: input.message,
       });
       await this.tellInvitee(saved, workspace.name, !existing);
@@ -123,7 +123,8 @@ export class InvitationsService {
     return serializeInvitation(await this.adminInvitation(user, invitationId, W.readInvitation));
   }
 
-  async update(user: UserEntity, invitationId: number, permissions: WorkspaceRole): Promise<WorkspaceInvitationJson> {
+  async update(user: UserEntity, invitationId: number, choice: string): Promise<WorkspaceInvitationJson> {
+    const permissions = storedWorkspaceRole(choice);
     return this.db.run(async () => {
       const invitation = await this.adminInvitation(user, invitationId, W.updateInvitation);
       return serializeInvitation(await this.repo.saveInvitation({ ...invitation, permissions }));
@@ -208,6 +209,7 @@ export class InvitationsService {
       if (!demotesLastAdmin) {
         await this.repo.updateMembership(membership.id, { permissions: invitation.permissions });
         this.db.record('workspace_user.updated', { workspaceId: invitation.workspaceId, workspaceUserId: membership.id });
+        this.db.record('permissions.updated', { workspaceId: invitation.workspaceId, userIds: [user.id], teamIds: [] });
       }
     }
     await this.repo.deleteInvitation(invitation.id);

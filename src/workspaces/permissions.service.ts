@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SettingsService } from '../settings/settings.service';
 import type { UserEntity } from '../users/user.entity';
+import { PermissionService } from '../permissions';
 import { ADMIN_ONLY_OPERATIONS } from '../permissions/roles';
 import { WorkspaceUserEntity } from './workspace.entity';
 
@@ -32,7 +33,10 @@ const TEMPLATE_OPERATIONS = [
  */
 @Injectable()
 export class PermissionsService {
-  constructor(private readonly settings: SettingsService) {}
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly roles: PermissionService,
+  ) {}
 
   private async global(user: UserEntity): Promise<PermissionEntry[]> {
     const { allowGlobalWorkspaceCreation } = await this.settings.get();
@@ -54,9 +58,15 @@ export class PermissionsService {
     return [...(await this.global(user)), { name: 'member', permissions: false }];
   }
 
+  /**
+   * In a workspace: Baserow enterprise's `role` manager object before `basic` when the member has
+   * an enterprise role or a role assignment (the web client asks the managers in order).
+   */
   async forWorkspace(user: UserEntity, membership: WorkspaceUserEntity): Promise<PermissionEntry[]> {
+    const role = await this.roles.permissionsObject(user.id, membership.workspaceId);
     return [
       ...(await this.global(user)),
+      ...(role ? [{ name: 'role', permissions: role }] : []),
       { name: 'basic', permissions: { admin_only_operations: ADMIN_ONLY_OPERATIONS, is_admin: membership.permissions === 'ADMIN' } },
     ];
   }

@@ -17,8 +17,17 @@ export class WorkspaceEntity {
   trashed: boolean;
 }
 
-export type WorkspaceRole = 'ADMIN' | 'MEMBER';
-export const WORKSPACE_ROLES: WorkspaceRole[] = ['ADMIN', 'MEMBER'];
+/** `workspace_user.permissions`: ADMIN, MEMBER (Baserow's BUILDER) or another enterprise role uid. */
+export type WorkspaceRole = 'ADMIN' | 'MEMBER' | 'EDITOR' | 'COMMENTER' | 'VIEWER' | 'NO_ACCESS' | 'NO_ROLE_LOW_PRIORITY';
+export const WORKSPACE_ROLES: WorkspaceRole[] = ['ADMIN', 'MEMBER', 'EDITOR', 'COMMENTER', 'VIEWER', 'NO_ACCESS', 'NO_ROLE_LOW_PRIORITY'];
+
+/** What a member's or an invitation's `permissions` may be set to: the stored values and Baserow's BUILDER. */
+export const WORKSPACE_ROLE_CHOICES: readonly string[] = [...WORKSPACE_ROLES, 'BUILDER'];
+
+/** The stored value of a role choice: BUILDER is kept as MEMBER, as Baserow keeps it. */
+export function storedWorkspaceRole(choice: string): WorkspaceRole {
+  return choice === 'BUILDER' ? 'MEMBER' : (choice as WorkspaceRole);
+}
 
 @Entity('workspace_user')
 export class WorkspaceUserEntity {

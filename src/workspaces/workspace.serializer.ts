@@ -8,10 +8,12 @@ export class WorkspaceUserJson {
   @ApiProperty({ description: "The member's first name." }) name: string;
   @ApiProperty() email: string;
   @ApiProperty({ description: 'The id of the workspace.' }) workspace: number;
-  @ApiProperty({ enum: ['ADMIN', 'MEMBER'] }) permissions: string;
+  @ApiProperty({ description: 'ADMIN, MEMBER or an enterprise role uid.' }) permissions: string;
   @ApiProperty({ nullable: true }) created_on: string | null;
   @ApiProperty() user_id: number;
   @ApiProperty() to_be_deleted: boolean;
+  @ApiProperty({ required: false, description: 'The members list only: the uid of the workspace-level role (MEMBER is BUILDER).' }) role_uid?: string;
+  @ApiProperty({ required: false, nullable: true, type: 'string', description: 'The members list only: the highest role on anything, teams included.' }) highest_role_uid?: string | null;
 }
 
 /** WorkspaceSerializer, as in `group_created` / `group_updated` and PATCH answers. */
@@ -27,7 +29,7 @@ export class WorkspaceItemJson {
   @ApiProperty() name: string;
   @ApiProperty({ type: [WorkspaceUserJson] }) users: WorkspaceUserJson[];
   @ApiProperty() order: number;
-  @ApiProperty({ enum: ['ADMIN', 'MEMBER'] }) permissions: string;
+  @ApiProperty({ description: 'ADMIN, MEMBER or an enterprise role uid.' }) permissions: string;
   @ApiProperty({ required: false }) unread_notifications_count?: number;
   @ApiProperty({ type: 'object', additionalProperties: true }) generative_ai_models_enabled: Record<string, string[]>;
 }
@@ -36,7 +38,7 @@ export class WorkspaceInvitationJson {
   @ApiProperty() id: number;
   @ApiProperty() workspace: number;
   @ApiProperty() email: string;
-  @ApiProperty({ enum: ['ADMIN', 'MEMBER'] }) permissions: string;
+  @ApiProperty({ description: 'ADMIN, MEMBER or an enterprise role uid.' }) permissions: string;
   @ApiProperty() message: string;
   @ApiProperty() created_on: string;
 }

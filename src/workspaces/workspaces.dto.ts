@@ -1,5 +1,5 @@
 import { Field } from '../core/validation/field';
-import { WORKSPACE_ROLES } from './workspace.entity';
+import { WORKSPACE_ROLE_CHOICES } from './workspace.entity';
 
 export class WorkspaceNameDto {
   @Field({ kind: 'string', max: 165, example: 'My workspace' })
@@ -20,16 +20,16 @@ export class ListQueryDto {
 }
 
 export class UpdateWorkspaceUserDto {
-  @Field({ kind: 'choice', choices: WORKSPACE_ROLES })
-  permissions: 'ADMIN' | 'MEMBER';
+  @Field({ kind: 'choice', choices: WORKSPACE_ROLE_CHOICES, description: 'ADMIN, MEMBER or an enterprise role uid (BUILDER is stored as MEMBER).' })
+  permissions: string;
 }
 
 export class CreateInvitationDto {
   @Field({ kind: 'email' })
   email: string;
 
-  @Field({ kind: 'choice', choices: WORKSPACE_ROLES })
-  permissions: 'ADMIN' | 'MEMBER';
+  @Field({ kind: 'choice', choices: WORKSPACE_ROLE_CHOICES, description: 'ADMIN, MEMBER or an enterprise role uid (BUILDER is stored as MEMBER).' })
+  permissions: string;
 
   @Field({ kind: 'string', required: false, allowBlank: true, max: 250, default: '' })
   message: string;

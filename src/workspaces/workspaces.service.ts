@@ -7,9 +7,11 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TrashService } from '../trash/trash.service';
 import { UserEntity } from '../users/user.entity';
-import { WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
+import { storedWorkspaceRole, WorkspaceEntity, WorkspaceRole, WorkspaceUserEntity } from './workspace.entity';
 import { SettingsService } from '../settings/settings.service';
 import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
+import { RoleAssignmentRepository } from '../permissions/role-assignment.repository';
+import { roleOfMembership } from '../permissions/roles';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -53,6 +55,7 @@ export class WorkspacesService {
     private readonly actions: ActionLog,
     private readonly settings: SettingsService,
     private readonly permissions: PermissionService,
+    private readonly roleAssignments: RoleAssignmentRepository,
   ) {}
 
   /**
@@ -176,7 +179,10 @@ export class WorkspacesService {
 
   async listMembers(user: UserEntity, workspaceId: number, search?: string, sorts?: string): Promise<WorkspaceUserJson[]> {
     await this.require(workspaceId, user.id, W.listWorkspaceUsers);
-    let members = (await this.repo.members([workspaceId])).map(serializeMember);
+    const rows = await this.repo.members([workspaceId]);
+    const highest = await this.permissions.highestRoles(workspaceId, rows.map((r) => ({ userId: r.user.id, permissions: r.membership.permissions })));
+    // Baserow enterprise's member data: the workspace role's uid and the highest role anywhere.
+    let members: WorkspaceUserJson[] = rows.map((row) => ({ ...serializeMember(row), role_uid: roleOfMembership(row.membership.permissions), highest_role_uid: highest.get(row.user.id) ?? null }));
     if (search) {
       const needle = search.toLowerCase();
       members = members.filter((m) => m.name.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle));
@@ -184,18 +190,37 @@ export class WorkspacesService {
     return sortBy(members, sorts, ['name', 'email', 'role_uid'], (m, attr) => (attr === 'role_uid' ? m.permissions : (m as any)[attr]));
   }
 
-  async updateMember(user: UserEntity, workspaceUserId: number, permissions: WorkspaceRole): Promise<WorkspaceUserJson> {
+  async updateMember(user: UserEntity, workspaceUserId: number, choice: string): Promise<WorkspaceUserJson> {
+    const permissions = storedWorkspaceRole(choice);
     return this.db.run(async () => {
       const membership = await this.repo.findMembershipById(workspaceUserId);
       if (!membership) throw WorkspaceErrors.workspaceUserDoesNotExist();
       await this.require(membership.workspaceId, user.id, W.updateWorkspaceUser);
-      if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
-        throw WorkspaceErrors.lastAdmin();
-      }
-      await this.repo.updateMembership(membership.id, { permissions });
-      this.db.record('workspace_user.updated', { workspaceId: membership.workspaceId, workspaceUserId });
+      await this.changeRole(membership, permissions, WorkspaceErrors.lastAdmin);
       return (await this.memberJson(workspaceUserId))!;
     });
+  }
+
+  /**
+   * The member's workspace-level role (`workspace_user.permissions`; BUILDER is stored as MEMBER,
+   * as Baserow stores it), as the role API sets it. Call inside a unit of work, permission checked.
+   */
+  async setMemberRole(workspaceId: number, userId: number, permissions: WorkspaceRole, lastAdmin: () => ApiError): Promise<void> {
+    const membership = await this.repo.findMembership(workspaceId, userId);
+    if (!membership) throw Errors.userNotInWorkspace();
+    await this.changeRole(membership, permissions, lastAdmin);
+  }
+
+  /** Changes a membership's role (never the last admin's away), telling the workspace and, when it changed, the member's sockets. */
+  private async changeRole(membership: WorkspaceUserEntity, permissions: WorkspaceRole, lastAdmin: () => ApiError): Promise<void> {
+    if (membership.permissions === 'ADMIN' && permissions !== 'ADMIN' && (await this.repo.countAdmins(membership.workspaceId)) <= 1) {
+      throw lastAdmin();
+    }
+    await this.repo.updateMembership(membership.id, { permissions });
+    this.db.record('workspace_user.updated', { workspaceId: membership.workspaceId, workspaceUserId: membership.id });
+    if (membership.permissions !== permissions) {
+      this.db.record('permissions.updated', { workspaceId: membership.workspaceId, userIds: [membership.userId], teamIds: [] });
+    }
   }
 
   async deleteMember(user: UserEntity, workspaceUserId: number): Promise<void> {
@@ -248,6 +273,7 @@ export class WorkspacesService {
     }
     const snapshot = (await this.memberJson(membership.id))!;
     await this.repo.deleteMembership(membership.id);
+    await this.roleAssignments.removeOfUser(membership.workspaceId, membership.userId);
     this.db.record('workspace_user.deleted', {
       workspaceId: membership.workspaceId,
       workspaceUser: snapshot,

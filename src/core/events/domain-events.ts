@@ -44,6 +44,8 @@ export interface DomainEventMap {
   'workspaces.reordered': { userId: number; workspaceIds: number[] };
   'workspace_user.added': { workspaceId: number; workspaceUserId: number };
   'workspace_user.updated': { workspaceId: number; workspaceUserId: number };
+  /** A role of the users (or of the teams' users) changed in the workspace: `permissions_updated` to their sockets. */
+  'permissions.updated': { workspaceId: number; userIds: number[]; teamIds: number[] };
   'workspace_user.deleted': { workspaceId: number; workspaceUser: WorkspaceUserSnapshot; tableIds: number[] };
   'application.created': { applicationId: number; workspaceId: number };
   'application.updated': { applicationId: number; workspaceId: number };

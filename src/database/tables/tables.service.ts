@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApplicationOperations as A, OperationType, TableOperations as T } from '../../permissions';
+import { ApplicationOperations as A, OperationType, PermissionService, TableOperations as T } from '../../permissions';
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { ApplicationsService } from '../../applications/applications.service';
@@ -83,6 +83,7 @@ export class TablesService {
     private readonly trash: TrashService,
     private readonly serializer: DatabaseSerializer,
     private readonly actions: ActionLog,
+    private readonly permissions: PermissionService,
   ) {}
 
   useDefaultViews(factory: DefaultViewFactory): void {
@@ -97,8 +98,10 @@ export class TablesService {
   }
 
   async list(user: UserEntity, databaseId: number): Promise<TableJson[]> {
-    await this.requireDatabase(user, databaseId, A.listTables);
-    return (await this.repo.ofDatabases([databaseId])).map(serializeTable);
+    const database = await this.requireDatabase(user, databaseId, A.listTables);
+    const reader = await this.permissions.reader(user.id, database.workspaceId);
+    const scope = (tableId: number) => ({ workspaceId: database.workspaceId, applicationId: databaseId, tableId });
+    return (await this.repo.ofDatabases([databaseId])).filter((t) => reader.sees(A.listTables, scope(t.id))).map(serializeTable);
   }
 
   async get(user: UserEntity, tableId: number): Promise<TableJson> {

@@ -75,7 +75,7 @@ export const ADMIN_ONLY_OPERATIONS = ops(
 );
 
 /**
- * The role API's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
+ * The role API's and team management's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
  * MEMBER (BUILDER) is refused them as BUILDER's default role is (PERMISSION_DENIED).
  */
 export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, A.readRole, A.updateRole, T.readRole, T.updateRole, ...TEAM_ADMIN);

@@ -30,6 +30,7 @@ import { ExportModule } from './database/export/export.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './permissions/roles.module';
+import { TeamsModule } from './teams/teams.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
@@ -49,6 +50,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     OwnedSchemaModule.forFeature({ migrations: MIGRATIONS }),
     ActionsModule,
     PermissionsModule,
+    TeamsModule,
     FilesModule,
     SettingsModule,
     TrashModule,

@@ -151,6 +151,18 @@ describe('OpenAPI document and Redoc', () => {
     expect(Object.keys(ref(item).properties).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'snapshot_from_application']);
   });
 
+  it("documents the teams routes with Baserow's operation ids and the team's keys", async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const ref = (schemaOrRef: any) => (schemaOrRef.$ref ? schema.components.schemas[schemaOrRef.$ref.split('/').pop()] : schemaOrRef);
+    const ops = (path: string) => Object.fromEntries(Object.entries(schema.paths[path]).map(([method, op]: [string, any]) => [method, op.operationId]));
+    expect(ops('/api/teams/workspace/{workspaceId}/')).toEqual({ get: 'workspace_list_teams', post: 'workspace_create_team' });
+    expect(ops('/api/teams/{teamId}/')).toEqual({ get: 'get_team', put: 'update_team', delete: 'delete_team' });
+    expect(ops('/api/teams/{teamId}/subjects/')).toEqual({ get: 'list_team_subjects', post: 'create_subject' });
+    expect(ops('/api/teams/{teamId}/subjects/{subjectId}/')).toEqual({ get: 'get_subject', delete: 'delete_subject' });
+    const team = ref(schema.paths['/api/teams/{teamId}/'].get.responses['200'].content['application/json'].schema);
+    expect(Object.keys(team.properties).sort()).toEqual(['created_on', 'default_role', 'id', 'name', 'subject_count', 'subject_sample', 'updated_on', 'workspace']);
+  });
+
   it('renders Redoc from this instance, without a CDN', async () => {
     const page = await t.request('GET', '/api/redoc/');
     expect(page.status).toBe(200);

@@ -131,6 +131,9 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
       { subject_type: 'auth.User', subject_id: Number(ids.userId), scope_type: 'workspace', scope_id: Number(ids.workspaceId), role: 'VIEWER' },
     ],
   }),
+  workspace_create_team: (ids) => ({ name: `Team ${randomBytes(3).toString('hex')}`, default_role: 'ADMIN', subjects: [{ subject_id: Number(ids.userId), subject_type: 'auth.User' }] }),
+  update_team: (ids) => ({ name: 'Renamed', default_role: 'ADMIN', subjects: [{ subject_id: Number(ids.userId), subject_type: 'auth.User' }] }),
+  create_subject: (ids) => ({ subject_id: Number(ids.userId), subject_type: 'auth.User' }),
   update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 
@@ -168,6 +171,8 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       `/api/jobs/${ids.jobId}/`,
       `/api/row_comments/${ids.tableId}/${ids.rowId}/?size=200`,
       `/api/snapshots/application/${ids.applicationId}/`,
+      `/api/teams/workspace/${ids.workspaceId}/`,
+      `/api/teams/${ids.teamId}/subjects/`,
     ];
     const answers = await Promise.all(paths.map((path) => t.request('GET', path, { token: user.token })));
     return JSON.stringify(answers.map((res) => [res.status, res.body]));
@@ -188,6 +193,7 @@ describe(`tenant matrix (${TEST_DB})`, () => {
       ['PATCH', `/api/database/views/${ids.viewId}/`, { name: `${secret} view` }],
       ['PATCH', `/api/database/views/decoration/${ids.decorationId}/`, { value_provider_type: 'conditional_color', value_provider_conf: { colors: [{ id: 'c', color: `${secret} colour`, filters: [] }] } }],
       ['POST', `/api/database/rows/table/${ids.tableId}/`, { [`field_${ids.fieldId}`]: `${secret} cell` }],
+      ['PUT', `/api/teams/${ids.teamId}/`, { name: `${secret} team`, default_role: 'VIEWER', subjects: [{ subject_id: Number(ids.userId), subject_type: 'auth.User' }] }],
       ['PATCH', `/api/row_comments/${ids.tableId}/comment/${ids.commentId}/`, { message: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: `${secret} comment` }] }] } }],
     ];
     for (const [method, path, body] of renames) expect((await t.request(method, path, { token: user.token, body })).status).toBe(200);

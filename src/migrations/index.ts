@@ -18,6 +18,7 @@ import { InstanceSettings1737500000000 } from './1737500000000-InstanceSettings'
 import { Snapshots1737600000000 } from './1737600000000-Snapshots';
 import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
 import { RoleAssignments1737800000000 } from './1737800000000-RoleAssignments';
+import { Teams1737810000000 } from './1737810000000-Teams';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 
 /**
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   Snapshots1737600000000,
   WorkspaceImportExport1737700000000,
   RoleAssignments1737800000000,
+  Teams1737810000000,
   SingleSignOn1737830000000,
 ];

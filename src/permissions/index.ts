@@ -1,4 +1,4 @@
-export { ApplicationOperations, OPERATIONS, TableOperations, ViewOperations, WorkspaceOperations } from './operations';
+export { ApplicationOperations, OPERATIONS, TableOperations, TeamOperations, ViewOperations, WorkspaceOperations } from './operations';
 export type { OperationType } from './operation-type';
 export { PermissionService } from './permission.service';
 export type { PermissionScope, RoleReader } from './permission.service';

@@ -18,7 +18,9 @@ export type OperationContext =
   | 'view_group_by'
   | 'view_decoration'
   | 'webhook'
-  | 'row_comment';
+  | 'row_comment'
+  | 'team'
+  | 'team_subject';
 
 /** One operation Rowspace checks, by Baserow's operation type name. */
 export interface OperationType {
@@ -51,6 +53,8 @@ const LEVELS: Record<OperationContext, ScopeLevel> = {
   view_decoration: 'table',
   webhook: 'table',
   row_comment: 'table',
+  team: 'workspace',
+  team_subject: 'workspace',
 };
 
 export function scopeLevel(context: OperationContext): ScopeLevel {

@@ -4,13 +4,15 @@ import { PermissionRepository } from './permission.repository';
 import { PermissionService } from './permission.service';
 import { RoleAssignmentEntity } from './role-assignment.entity';
 import { RoleAssignmentRepository } from './role-assignment.repository';
-import { TeamSubjects } from './team-subjects';
 
-/** The one permission check, with the role assignments it reads, available to every module. */
+/**
+ * The one permission check, with the role assignments it reads, available to every module. Teams
+ * come through `TeamSubjects`, which the (global) teams module provides.
+ */
 @Global()
 @Module({
   imports: [OwnedSchemaModule.forFeature({ entities: [RoleAssignmentEntity] })],
-  providers: [PermissionRepository, PermissionService, RoleAssignmentRepository, TeamSubjects],
-  exports: [PermissionService, RoleAssignmentRepository, TeamSubjects],
+  providers: [PermissionRepository, PermissionService, RoleAssignmentRepository],
+  exports: [PermissionService, RoleAssignmentRepository],
 })
 export class PermissionsModule {}

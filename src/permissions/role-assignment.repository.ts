@@ -90,6 +90,11 @@ export class RoleAssignmentRepository {
     await this.assignments.delete({ workspaceId, subjectType: SUBJECT_TYPES.user, subjectId: userId });
   }
 
+  /** A team deleted for good: its assignments go (Baserow's GenericRelation cascade). */
+  async removeOfTeam(teamId: number): Promise<void> {
+    await this.assignments.delete({ subjectType: SUBJECT_TYPES.team, subjectId: teamId });
+  }
+
   /** The workspace (and database) of each live database/table among `ids` (absent: no such live object). */
   async scopeOwners(scopeType: Exclude<ScopeType, 'workspace'>, ids: readonly number[]): Promise<Map<number, { workspaceId: number; databaseId: number }>> {
     if (!ids.length) return new Map();

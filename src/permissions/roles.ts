@@ -1,4 +1,4 @@
-import { ApplicationOperations as A, TableOperations as T, ViewOperations as V, WorkspaceOperations as W } from './operations';
+import { ApplicationOperations as A, TableOperations as T, TeamOperations as TM, ViewOperations as V, WorkspaceOperations as W } from './operations';
 import type { OperationType } from './operation-type';
 
 /** Baserow enterprise's default role uids, from the most to the least capable. */
@@ -20,15 +20,18 @@ export function roleOfMembership(permissions: string): RoleUid {
 
 const ops = (...list: OperationType[]) => list.map((op) => op.name);
 
+/** Managing teams: enterprise-only, and only ADMIN's default role allows it. */
+const TEAM_ADMIN = [TM.create, TM.update, TM.delete, TM.restore, TM.createSubject, TM.deleteSubject];
+
 // Baserow's default_roles.py, restricted to the operations Rowspace has; each role adds to the one below it.
 const VIEWER = ops(
   W.read, W.listApplications, A.listTables, A.read, T.read, T.listRows, T.readRow, V.read, T.readField, V.listSorts,
   V.readFieldOptions, V.readDecoration, V.listDecorations, V.listFilters, V.list, T.listFields, V.listAggregations,
   V.readAggregation, T.readAdjacentRow, T.listRowNames, V.readFilter, T.listenToAll, V.readOrder, V.readSort,
-  V.listGroupBys, V.readGroupBy, V.readFilterGroup, T.runExport,
+  V.listGroupBys, V.readGroupBy, V.readFilterGroup, T.runExport, TM.read, TM.list,
 );
 const COMMENTER = [...VIEWER, ...ops(T.createComment, T.deleteComment, T.listComments, T.restoreComment, T.updateComment, T.readRowHistory)];
-const EDITOR = [...COMMENTER, ...ops(T.createRow, T.updateRow, T.deleteRow, T.moveRow, T.importRows, W.listWorkspaceUsers, T.restoreRow)];
+const EDITOR = [...COMMENTER, ...ops(T.createRow, T.updateRow, T.deleteRow, T.moveRow, T.importRows, W.listWorkspaceUsers, T.restoreRow, TM.listSubjects, TM.readSubject)];
 const BUILDER = [
   ...EDITOR,
   ...ops(
@@ -46,7 +49,7 @@ const ADMIN = [
   ...ops(
     W.update, W.delete, W.readInvitation, W.assignRole, W.readRole, W.deleteWorkspaceUser, W.deleteInvitation, W.updateWorkspaceUser,
     W.createInvitation, W.listInvitations, W.updateInvitation, W.restore, A.emptyTrash, W.emptyTrash, T.readRole, T.updateRole,
-    A.readRole, A.updateRole, A.createSnapshot, A.restoreSnapshot, A.listSnapshots, A.deleteSnapshot,
+    A.readRole, A.updateRole, A.createSnapshot, A.restoreSnapshot, A.listSnapshots, A.deleteSnapshot, ...TEAM_ADMIN,
   ),
 ];
 
@@ -72,7 +75,7 @@ export const ADMIN_ONLY_OPERATIONS = ops(
 );
 
 /**
- * The role API's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
+ * The role API's and team management's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
  * MEMBER (BUILDER) is refused them as BUILDER's default role is (PERMISSION_DENIED).
  */
-export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, A.readRole, A.updateRole, T.readRole, T.updateRole);
+export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, A.readRole, A.updateRole, T.readRole, T.updateRole, ...TEAM_ADMIN);

@@ -1,29 +1,21 @@
-import { Injectable } from '@nestjs/common';
-
 /**
- * Teams as subjects of roles: the seam the teams module fills (it provides its own class for this
- * token). Until teams exist nobody is in a team and no team exists, so team subjects are refused
- * as unknown subjects, as Baserow refuses a team id it does not find.
+ * Teams as subjects of roles: the seam the permission check, the role API and the realtime
+ * listener read teams through. The teams module provides its implementation for this token
+ * (src/teams/team-subjects.from-teams.ts); the permissions module knows no team table.
  */
-@Injectable()
-export class TeamSubjects {
-  /** The teams of the workspace the user is a subject of. */
-  async teamIdsOf(_userId: number, _workspaceId: number): Promise<number[]> {
-    return [];
-  }
+export abstract class TeamSubjects {
+  /** The live teams of the workspace the user is a subject of. */
+  abstract teamIdsOf(userId: number, workspaceId: number): Promise<number[]>;
 
   /** Which of the team ids are live teams of the workspace. */
-  async teamsOfWorkspace(_workspaceId: number, _teamIds: readonly number[]): Promise<Set<number>> {
-    return new Set();
-  }
+  abstract teamsOfWorkspace(workspaceId: number, teamIds: readonly number[]): Promise<Set<number>>;
 
-  /** The users of each team of the workspace. */
-  async usersByTeam(_workspaceId: number): Promise<Map<number, number[]>> {
-    return new Map();
-  }
+  /** The users (members of the workspace) of each live team of the workspace. */
+  abstract usersByTeam(workspaceId: number): Promise<Map<number, number[]>>;
 
   /** The users the teams include (who `permissions_updated` goes to when a team's role changes). */
-  async userIdsOf(_teamIds: readonly number[]): Promise<number[]> {
-    return [];
-  }
+  abstract userIdsOf(teamIds: readonly number[]): Promise<number[]>;
+
+  /** A member leaves the workspace: they leave its teams (call inside the removal's unit of work). */
+  abstract leaveTeams(workspaceId: number, userId: number): Promise<void>;
 }

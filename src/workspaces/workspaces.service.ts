@@ -12,6 +12,7 @@ import { SettingsService } from '../settings/settings.service';
 import { OperationType, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { RoleAssignmentRepository } from '../permissions/role-assignment.repository';
 import { roleOfMembership } from '../permissions/roles';
+import { TeamSubjects } from '../permissions/team-subjects';
 import { WorkspaceRepository } from './workspace.repository';
 import {
   serializeMember,
@@ -56,6 +57,7 @@ export class WorkspacesService {
     private readonly settings: SettingsService,
     private readonly permissions: PermissionService,
     private readonly roleAssignments: RoleAssignmentRepository,
+    private readonly teams: TeamSubjects,
   ) {}
 
   /**
@@ -274,6 +276,7 @@ export class WorkspacesService {
     const snapshot = (await this.memberJson(membership.id))!;
     await this.repo.deleteMembership(membership.id);
     await this.roleAssignments.removeOfUser(membership.workspaceId, membership.userId);
+    await this.teams.leaveTeams(membership.workspaceId, membership.userId);
     this.db.record('workspace_user.deleted', {
       workspaceId: membership.workspaceId,
       workspaceUser: snapshot,

@@ -6,7 +6,7 @@ import { exportWorkspace, uploadImport } from './workspace-zips';
  * Everything one tenant owns that a route can name by id: a user with their example
  * workspace (database, tables Customers and Projects, fields, rows, a grid view), a finished
  * job, a snapshot of the database, a pending invitation with its token, a decoration of the grid view, a webhook, a second member of the
- * workspace, and the notification of that member's acceptance. The fuzz
+ * workspace, the notification of that member's acceptance, and a team with that member in it. The fuzz
  * suite and the tenant matrix resolve a route's path parameters from it by name.
  */
 export interface Tenant {
@@ -49,6 +49,8 @@ export const PATH_PARAMETERS = [
   'resourceId',
   'authProviderId',
   'providerId',
+  'teamId',
+  'subjectId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -156,6 +158,11 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
     if (!notification) throw new Error('fixture: no notification of the accepted invitation');
     const users = await ok<any[]>(t, 'GET', `/api/workspaces/users/workspace/${workspace.id}/`, token);
     const membership = users.find((u) => u.user_id === member.id);
+    const team = await ok<any>(t, 'POST', `/api/teams/workspace/${workspace.id}/`, token, {
+      name: `${name} team`,
+      default_role: 'VIEWER',
+      subjects: [{ subject_id: member.id, subject_type: 'auth.User' }],
+    });
     return {
       user,
       member,
@@ -194,6 +201,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         // Auth providers belong to the instance, not to a tenant: the password provider (made by the migration).
         authProviderId: '1',
         providerId: '1',
+        teamId: String(team.id),
+        // The team's subject (the member), as `/api/teams/{teamId}/subjects/{subjectId}/` names it.
+        subjectId: String(team.subject_sample[0].team_subject_id),
       },
       tokenKey: databaseToken.key,
     };
@@ -230,6 +240,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/database/views/filter-group/${ids.viewFilterGroupId}/`, user.token],
     [`/api/database/views/sort/${ids.viewSortId}/`, user.token],
     [`/api/database/views/group_by/${ids.viewGroupById}/`, user.token],
+    [`/api/teams/${ids.teamId}/subjects/${ids.subjectId}/`, user.token],
   ];
   for (const [path, token] of checks) {
     if ((await t.request('GET', path, { token })).status !== 200) return false;

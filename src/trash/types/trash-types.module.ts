@@ -12,10 +12,11 @@ import { TrashParents } from './parents';
 import { RowCommentTrashType } from './row-comment.trash-type';
 import { RowsTrashType, RowTrashType } from './rows.trash-type';
 import { TableTrashType } from './table.trash-type';
+import { TeamTrashType } from './team.trash-type';
 import { ViewTrashType } from './view.trash-type';
 import { WorkspaceTrashType } from './workspace.trash-type';
 
-const TRASH_TYPES = [WorkspaceTrashType, ApplicationTrashType, TableTrashType, FieldTrashType, ViewTrashType, RowTrashType, RowsTrashType, RowCommentTrashType];
+const TRASH_TYPES = [WorkspaceTrashType, ApplicationTrashType, TableTrashType, FieldTrashType, ViewTrashType, RowTrashType, RowsTrashType, RowCommentTrashType, TeamTrashType];
 
 /** The core's trashable types, one file each, registered with the trash when the app starts. */
 @Module({

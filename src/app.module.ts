@@ -33,6 +33,7 @@ import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SnapshotsModule } from './snapshots/snapshots.module';
+import { AuditModule } from './audit/audit.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
 import { AdminModule } from './admin/admin.module';
@@ -71,6 +72,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     SnapshotsModule,
     ActionTypesModule,
     AdminModule,
+    AuditModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

@@ -1,3 +1,5 @@
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -59,6 +61,7 @@ export class AuthService {
     private readonly licenses: LicensesService,
     private readonly notifications: NotificationsService,
     private readonly emailVerification: EmailVerificationService,
+    private readonly actions: ActionLog,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
@@ -158,9 +161,13 @@ export class AuthService {
     const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verify(await this.dummyHash, 'x');
     if (!user || !valid) {
       await this.limiter.recordFailure(email, ip);
+      await this.recordFailedSignIn(email, 'invalid credentials');
       throw new ApiError('ERROR_INVALID_CREDENTIALS', 401, 'No active account found with the given credentials.');
     }
-    if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    if (!user.isActive) {
+      await this.recordFailedSignIn(email, 'account disabled');
+      throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    }
     await this.limiter.recordSuccess(email, ip);
     return this.signIn(user);
   }
@@ -182,8 +189,14 @@ export class AuthService {
       user.deletionScheduledAt = null;
       await this.users.update(user.id, { lastLogin: user.lastLogin, deletionScheduledAt: null });
       if (restored) this.db.record('user.restored', { userId: user.id });
+      this.actions.record('sign_in_user', { userId: user.id, email: user.email }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: user.id } });
     });
     return this.tokenAnswer(user);
+  }
+
+  /** A refused password sign-in, for the audit log (its own transaction: the request writes nothing else). */
+  private recordFailedSignIn(email: string, reason: string): Promise<void> {
+    return this.db.run(async () => this.actions.record('sign_in_user_failed', { email, reason }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: null, email } }));
   }
 
   /** The refresh token of a token-refresh/token-verify body: DRF-style 400 for wrong-typed values. */

@@ -17,6 +17,7 @@ import { Actions1737300000000 } from './1737300000000-Actions';
 import { InstanceSettings1737500000000 } from './1737500000000-InstanceSettings';
 import { Snapshots1737600000000 } from './1737600000000-Snapshots';
 import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
+import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   InstanceSettings1737500000000,
   Snapshots1737600000000,
   WorkspaceImportExport1737700000000,
+  AuditLog1737820000000,
 ];

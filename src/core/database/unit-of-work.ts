@@ -29,6 +29,16 @@ export interface RecordedAction {
   userId: number | null;
   clientSessionId: string | null;
   actionGroupId: string | null;
+  /** Absent: done now; an undo or redo of an earlier action (recorded for the audit log only). */
+  command?: 'UNDO' | 'REDO';
+  /** The client's address (audit log). */
+  ipAddress: string | null;
+  /** The actor's e-mail when no user id names them (a failed sign-in). */
+  userEmail?: string | null;
+  /** The workspace's name when it may be gone by commit (a workspace deleted for good). */
+  workspaceName?: string | null;
+  /** When it was done (the transaction's commit otherwise). */
+  at?: string;
 }
 
 /**

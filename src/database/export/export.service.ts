@@ -1,3 +1,6 @@
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
@@ -79,6 +82,8 @@ export class ExportService {
     private readonly runner: JobRunner,
     private readonly jobs: JobRepository,
     private readonly storage: FileStorage,
+    private readonly db: UnitOfWork,
+    private readonly actions: ActionLog,
   ) {}
 
   async exportTable(user: UserEntity, tableId: number, body: ExportTableDto): Promise<Record<string, unknown>> {
@@ -95,7 +100,13 @@ export class ExportService {
       user,
       EXPORT_JOB_TYPE,
       { table: tableId, view: body.view_id || null, exporter_type: exporter.type, exported_file_name: null, url: null },
-      (progress) => this.write(plan, exporter, options, progress),
+      async (progress) => {
+        const done = await this.write(plan, exporter, options, progress);
+        // Baserow's `export_table` action: not undoable, for the audit log.
+        const params = { tableId, viewId: body.view_id || null, exporterType: exporter.type };
+        await this.db.run(async () => this.actions.record('export_table', params, { scope: ActionScopes.table(tableId), workspaceId: context.workspaceId }));
+        return done;
+      },
     );
     return serializeExportJob(job);
   }

@@ -9,8 +9,6 @@ export interface ActionPlace {
   workspaceId: number | null;
   /** The actor when the request has none yet (a sign-in: the user; a failed one: null and the e-mail tried). */
   actor?: { userId: number | null; email?: string | null };
-  /** The workspace's name, when it may be gone by commit (a workspace deleted for good). */
-  workspaceName?: string;
 }
 
 /** Whether an action is done, or an undo or redo of one runs (Baserow's ActionCommandType). */
@@ -59,7 +57,6 @@ export class ActionLog {
       workspaceId: place.workspaceId,
       userId: place.actor ? place.actor.userId : actor.userId,
       userEmail: place.actor?.email ?? null,
-      workspaceName: place.workspaceName ?? null,
       clientSessionId: actor.clientSessionId ?? null,
       actionGroupId: actor.actionGroupId ?? null,
       ipAddress: actor.ipAddress ?? null,

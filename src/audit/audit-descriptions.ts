@@ -188,6 +188,10 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
   rotate_db_token_key: token('Rotate DB token key', 'The Database Token "%(token_name)s" (%(token_id)s) has been rotated'),
   delete_db_token_key: token('Delete DB token', 'The Database Token "%(token_name)s" (%(token_id)s) has been deleted'),
 
+  create_user: {
+    ...user('Create User', 'User "%(user_email)s" (%(user_id)s) created via "%(auth_provider_type)s" (%(auth_provider_id)s) auth provider (invitation: %(with_invitation_token)s)'),
+    params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: 'password', auth_provider_id: null, with_invitation_token: !!p.withInvitation }),
+  },
   sign_in_user: user('Sign In User', 'User "%(user_email)s" (%(user_id)s) signed in via "%(auth_provider_type)s" (%(auth_provider_id)s) auth provider'),
   // Not audited by Baserow 1.35.3 (it has no action for them); Rowspace's own, in its words.
   sign_in_user_failed: { short: 'Failed sign in', long: 'Sign in as "%(user_email)s" refused: %(reason)s', params: (p) => ({ user_email: p.email, reason: p.reason }) },

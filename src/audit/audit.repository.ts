@@ -31,8 +31,6 @@ export interface NewAuditEntry {
   /** Given: written as it is; otherwise the user's current e-mail. */
   userEmail: string | null;
   workspaceId: number | null;
-  /** Given: written as it is; otherwise the workspace's current name. */
-  workspaceName: string | null;
   type: string;
   command: 'DO' | 'UNDO' | 'REDO';
   timestamp: string;
@@ -104,7 +102,7 @@ export class AuditRepository {
       () => p(entry.userId),
       () => (entry.userEmail !== null || !entry.userId ? p(entry.userEmail) : `(SELECT "email" FROM "user" WHERE "id" = ${p(entry.userId)})`),
       () => p(entry.workspaceId),
-      () => (entry.workspaceName !== null || !entry.workspaceId ? p(entry.workspaceName) : name('workspace', entry.workspaceId)),
+      () => (entry.workspaceId ? name('workspace', entry.workspaceId) : 'NULL'),
       () => p(entry.type),
       () => p(entry.command),
       () => p(entry.timestamp),

@@ -70,7 +70,8 @@ export class AuditService {
   async list(user: UserEntity, query: AuditListQuery, url: URL): Promise<Page<AuditEntryJson>> {
     await this.authorize(user, query.workspaceId);
     const sorts = query.sorts ? parseSortParameter(query.sorts, SORT_KEYS) : [];
-    const { page, size, offset } = pageWindow(query.page, query.size);
+    // Baserow's paginator: a page below 1 is the first.
+    const { page, size, offset } = pageWindow(Math.max(1, query.page ?? 1), query.size);
     const count = await this.repo.count(query);
     const rows = await this.repo.list(query, sorts, size, offset);
     return { count, ...pageLinks(url, page, size, count), results: rows.map(serializeEntry) };

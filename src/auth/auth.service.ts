@@ -1,3 +1,4 @@
+import { RequestContext } from '../core/context/request-context';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
 import { randomUUID } from 'node:crypto';
@@ -128,6 +129,9 @@ export class AuthService {
           // Signing up signs in (Baserow's `user_signed_in` after creation): an active user.
           lastLogin: now,
         });
+        // From here the new user acts (the audit log's actor of what the sign-up creates).
+        RequestContext.setActor(created.id, null);
+        this.actions.record('create_user', { userId: created.id, email, withInvitation: invitation != null }, { scope: ActionScopes.root(), workspaceId: null });
         if (invitation) await this.invitations.join(created, invitation);
         else if (workspaceCreation || isStaff) await this.example.create(created);
         return created;

@@ -35,10 +35,6 @@ export interface RecordedAction {
   ipAddress: string | null;
   /** The actor's e-mail when no user id names them (a failed sign-in). */
   userEmail?: string | null;
-  /** The workspace's name when it may be gone by commit (a workspace deleted for good). */
-  workspaceName?: string | null;
-  /** When it was done (the transaction's commit otherwise). */
-  at?: string;
 }
 
 /**

@@ -84,6 +84,26 @@ describe(`audit log (${TEST_DB})`, () => {
     expect(Object.keys(log.results[0]).sort()).toEqual(['action_type', 'description', 'id', 'ip_address', 'timestamp', 'type', 'user', 'workspace']);
   });
 
+  it('records what is not undoable: exports, trash restores and empties', async () => {
+    const table = (await as(alice, 'POST', `/api/database/tables/database/${databaseId}/`, { name: 'Exported' })).body;
+    const exported = await as(alice, 'POST', `/api/database/export/table/${table.id}/`, { exporter_type: 'csv' });
+    expect((await endedJob(t, alice.token, exported.body.id)).state).toBe('finished');
+    const workspaceExport = await as(alice, 'POST', `/api/workspaces/${workspaceId}/export/async/`, { application_ids: [databaseId], only_structure: true });
+    expect((await endedJob(t, alice.token, workspaceExport.body.id)).state).toBe('finished');
+    expect((await as(alice, 'DELETE', `/api/database/tables/${table.id}/`)).status).toBe(204);
+    expect((await as(alice, 'PATCH', '/api/trash/restore/', { trash_item_type: 'table', trash_item_id: table.id })).status).toBe(204);
+    expect((await as(alice, 'DELETE', `/api/trash/workspace/${workspaceId}/`)).status).toBe(204);
+    const database = (await as(alice, 'GET', `/api/applications/${databaseId}/`)).body.name;
+    const log = (await entries(alice, `?workspace_id=${workspaceId}&size=5`)).results.map((e: any) => [e.action_type, e.description]).reverse();
+    expect(log).toEqual([
+      ['export_table', `View "None" (None) exported to csv in table "Exported" (${table.id}) of database "${database}" (${databaseId}).`],
+      ['export_applications', `Applications "['${database}']" ([${databaseId}]) exported in group "${workspaceName}" (${workspaceId}).`],
+      ['delete_table', `Table "Exported" (${table.id}) deleted in database "${database}" (${databaseId}).`],
+      ['restore_from_trash', `Item of type "table" (${table.id}) has been restored from trash in group "${workspaceName}" (${workspaceId}).`],
+      ['empty_trash', `Trash for application "None" (None) has been emptied in group "${workspaceName}" (${workspaceId}).`],
+    ]);
+  });
+
   it('filters by user, workspace, action type and time, sorts and pages; wrong types get the validation error', async () => {
     const mine = await entries(staff, `?user_id=${alice.id}&action_type=create_row`);
     expect(mine.count).toBeGreaterThan(0);

@@ -174,12 +174,33 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
     params: (p) => ({ snapshot_name: p.snapshotName, snapshot_id: p.snapshotId, application_name: p.applicationName, application_id: p.applicationId }),
   },
 
+  empty_trash: {
+    short: 'Empty trash',
+    long: 'Trash for application "%(application_name)s" (%(application_id)s) has been emptied',
+    context: WORKSPACE,
+    subjects: (p) => ({ applicationId: p.applicationId }),
+    params: (p) => ({ application_id: p.applicationId ?? null, application_name: p.applicationId ? undefined : null }),
+  },
+  restore_from_trash: {
+    short: 'Restore from trash',
+    long: 'Item of type "%(item_type)s" (%(item_id)s) has been restored from trash',
+    context: WORKSPACE,
+    params: (p) => ({ item_type: p.itemType, item_id: p.itemId }),
+  },
+
+  export_applications: {
+    short: 'Export applications',
+    long: 'Applications "%(application_names)s" (%(application_ids)s) exported',
+    context: WORKSPACE,
+    params: (p) => ({ application_ids: p.applicationIds, application_names: p.applicationNames }),
+  },
   export_table: {
     short: 'Export Table',
     long: 'View "%(view_name)s" (%(view_id)s) exported to %(export_type)s',
     context: TABLE,
     subjects: inView,
-    params: (p) => ({ export_type: p.exporterType }),
+    // A table exported without a view shows the view as None, as Baserow's.
+    params: (p) => ({ export_type: p.exporterType, ...(p.viewId ? {} : { view_id: null, view_name: null }) }),
   },
 
   create_db_token: token('Create DB token', 'A Database Token with name "%(token_name)s" (%(token_id)s) has been created'),

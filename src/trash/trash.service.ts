@@ -1,3 +1,5 @@
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityTarget, ObjectLiteral } from 'typeorm';
@@ -69,6 +71,7 @@ export class TrashService {
     private readonly repo: TrashRepository,
     private readonly types: TrashTypeRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly actions: ActionLog,
   ) {}
 
   // ------------------------------------------------------------------ trashing (called by the modules' deletes)
@@ -195,6 +198,8 @@ export class TrashService {
     await this.db.run(async () => {
       await this.requireScope(user, workspaceId, applicationId);
       await this.repo.markForDeletion(workspaceId, applicationId);
+      // Baserow's `empty_trash` (not undoable: for the audit log).
+      this.actions.record('empty_trash', { workspaceId, applicationId }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
     });
     await this.deleteMarked();
   }
@@ -214,6 +219,8 @@ export class TrashService {
       // Two restores of one item: the second finds the entry gone.
       if (!(await this.repo.deleteEntry(entry.id))) throw TrashErrors.itemDoesNotExist();
       await trashType.restore(entry, user);
+      // Baserow's `restore_from_trash` (an undo's restore is the undo's, not recorded again).
+      this.actions.record('restore_from_trash', { itemType: type, itemId }, { scope: ActionScopes.workspace(entry.workspaceId), workspaceId: entry.workspaceId });
     });
   }
 

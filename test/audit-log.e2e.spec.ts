@@ -104,6 +104,20 @@ describe(`audit log (${TEST_DB})`, () => {
     ]);
   });
 
+  it("records a user's own account changes, the user acting", async () => {
+    const carol = await signUp(t, 'Carol');
+    expect((await as(carol, 'PATCH', '/api/user/account/', { first_name: 'Caroline' })).status).toBe(200);
+    expect((await as(carol, 'POST', '/api/user/change-password/', { old_password: carol.password, new_password: 'another-password-1' })).status).toBe(204);
+    const log = (await entries(staff, `?user_id=${carol.id}&size=10`)).results.map((e: any) => [e.action_type, e.description, e.user]).reverse();
+    const who = `${carol.email} (${carol.id})`;
+    expect(log.filter(([type]: string[]) => type.endsWith('_user') || type.endsWith('_password'))).toEqual([
+      ['create_user', `User "${carol.email}" (${carol.id}) created via "password" (None) auth provider (invitation: False)`, who],
+      ['update_user', `User "${carol.email}" (${carol.id}) updated`, who],
+      ['change_user_password', `User "${carol.email}" (${carol.id}) changed password`, who],
+    ]);
+    expect(log.map(([type]: string[]) => type)).toContain('create_group');
+  });
+
   it('filters by user, workspace, action type and time, sorts and pages; wrong types get the validation error', async () => {
     const mine = await entries(staff, `?user_id=${alice.id}&action_type=create_row`);
     expect(mine.count).toBeGreaterThan(0);

@@ -213,6 +213,10 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
     ...user('Create User', 'User "%(user_email)s" (%(user_id)s) created via "%(auth_provider_type)s" (%(auth_provider_id)s) auth provider (invitation: %(with_invitation_token)s)'),
     params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: 'password', auth_provider_id: null, with_invitation_token: !!p.withInvitation }),
   },
+  update_user: user('Update User', 'User "%(user_email)s" (%(user_id)s) updated'),
+  schedule_user_deletion: user('Schedule user deletion', 'User "%(user_email)s" (%(user_id)s) scheduled to be deleted after grace time'),
+  change_user_password: user('Change user password', 'User "%(user_email)s" (%(user_id)s) changed password'),
+  reset_user_password: user('Reset user password', 'User "%(user_email)s" (%(user_id)s) reset password'),
   sign_in_user: user('Sign In User', 'User "%(user_email)s" (%(user_id)s) signed in via "%(auth_provider_type)s" (%(auth_provider_id)s) auth provider'),
   // Not audited by Baserow 1.35.3 (it has no action for them); Rowspace's own, in its words.
   sign_in_user_failed: { short: 'Failed sign in', long: 'Sign in as "%(user_email)s" refused: %(reason)s', params: (p) => ({ user_email: p.email, reason: p.reason }) },

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { ActionTypeRegistry } from '../src/actions/action-type';
 import { AuditCleanupService } from '../src/audit/audit-cleanup.service';
+import { AUDIT_ACTION_TYPES, AUDIT_DESCRIPTIONS } from '../src/audit/audit-descriptions';
 import { NO_TIMED_WORK, SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, endedJob } from './support/fixtures';
 
@@ -116,6 +118,12 @@ describe(`audit log (${TEST_DB})`, () => {
       ['change_user_password', `User "${carol.email}" (${carol.id}) changed password`, who],
     ]);
     expect(log.map(([type]: string[]) => type)).toContain('create_group');
+  });
+
+  it('describes every undoable action type and every type it lists as Baserow does', () => {
+    const undoable = t.app.get(ActionTypeRegistry).names();
+    expect(undoable.filter((type) => !AUDIT_ACTION_TYPES.includes(type))).toEqual([]);
+    for (const type of AUDIT_ACTION_TYPES) expect(AUDIT_DESCRIPTIONS[type].short).toBeTruthy();
   });
 
   it('filters by user, workspace, action type and time, sorts and pages; wrong types get the validation error', async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { CSV_SEPARATORS, EXPORT_CHARSETS } from '../database/export/export.dto';
+import { storeExportFile } from '../database/export/export-file';
 import { CsvTableExporter } from '../database/export/exporters/csv.exporter';
 import { FileStorage } from '../files/storage/file-storage';
 import { JobProgress, JobRunner } from '../jobs/job-runner';
@@ -65,14 +65,10 @@ export class AuditExportService {
     };
     const excluded = new Set(data.exclude_columns ? String(data.exclude_columns).split(',') : []);
     const columns = Object.keys(AUDIT_CSV_COLUMNS).filter((column) => !excluded.has(column));
-    const name = `${randomUUID()}.csv`;
-    const key = `export_files/${name}`;
-    const out = new PassThrough();
-    const saving = this.storage.save(key, out, { contentType: 'text/csv', inline: false });
-    saving.catch(() => out.destroy());
-    try {
-      const options = { charset: EXPORT_CHARSETS[data.export_charset], csvColumnSeparator: CSV_SEPARATORS[data.csv_column_separator], csvIncludeHeader: data.csv_first_row_header };
+    const options = { charset: EXPORT_CHARSETS[data.export_charset], csvColumnSeparator: CSV_SEPARATORS[data.csv_column_separator], csvIncludeHeader: data.csv_first_row_header };
+    return storeExportFile(this.storage, `${randomUUID()}.csv`, 'text/csv', async (out) => {
       const writer = await new CsvTableExporter().open(out, columns.map((column) => AUDIT_CSV_COLUMNS[column]), options);
+      filters.upToId = await this.db.run(() => this.repo.lastId());
       const count = await this.db.run(() => this.repo.count(filters));
       for (let offset = 0; offset < count; offset += PAGE) {
         const rows = await this.db.run(() => this.repo.list(filters, [], PAGE, offset));
@@ -80,15 +76,7 @@ export class AuditExportService {
         await progress.set({ progress: Math.min(100, Math.floor(((offset + rows.length) / count) * 100)) });
       }
       await writer.finish();
-      out.end();
-      await saving;
-    } catch (error) {
-      out.destroy();
-      await saving.catch(() => undefined);
-      await this.storage.delete(key).catch(() => undefined);
-      throw error;
-    }
-    return { exported_file_name: name, url: await this.storage.url(key, { downloadName: name }) };
+    });
   }
 }
 

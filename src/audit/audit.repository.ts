@@ -67,6 +67,8 @@ export interface AuditFilters {
   to?: string | null;
   ipAddress?: string | null;
   search?: string | null;
+  /** Entries up to this id only (an export's pages stay put while new entries arrive). */
+  upToId?: number | null;
 }
 
 export type AuditSortKey = 'user' | 'workspace' | 'type' | 'timestamp' | 'ip_address';
@@ -120,6 +122,12 @@ export class AuditRepository {
       () => name('database_field', fieldId),
     ];
     return `(${parts.map((part) => part()).join(', ')})`;
+  }
+
+  /** The newest entry's id (0: none). */
+  async lastId(): Promise<number> {
+    const [{ id }] = await this.query(`SELECT MAX("id") AS "id" FROM ${TABLE}`);
+    return Number(id ?? 0);
   }
 
   async count(filters: AuditFilters): Promise<number> {
@@ -179,6 +187,7 @@ export class AuditRepository {
     if (filters.from) parts.push(`"action_timestamp" >= ${sql.param(filters.from)}`);
     if (filters.to) parts.push(`"action_timestamp" <= ${sql.param(filters.to)}`);
     if (filters.ipAddress) parts.push(`"ip_address" = ${sql.param(filters.ipAddress)}`);
+    if (filters.upToId) parts.push(`"id" <= ${sql.param(filters.upToId)}`);
     if (filters.search) parts.push(`CAST("id" AS VARCHAR(20)) LIKE ${sql.param(`%${filters.search}%`)}`);
     return parts.join(' AND ');
   }

@@ -2,7 +2,6 @@ import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../../core/database/columns';
 import { ApiError, validationError } from '../../core/errors/api-error';
@@ -19,6 +18,7 @@ import { RowListQuery, RowSelection } from '../rows/row-list.query';
 import { RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 import { CSV_SEPARATORS, EXPORT_CHARSETS, ExportTableDto } from './export.dto';
+import { storeExportFile } from './export-file';
 import { ExportOptions, TableExporter, TableExporterRegistry } from './table-exporter';
 
 export const EXPORT_JOB_TYPE = 'export_table';
@@ -151,12 +151,7 @@ export class ExportService {
   /** The job's work: the file, written page by page; nothing stays stored when it fails or is cancelled. */
   private async write(plan: ExportPlan, exporter: TableExporter, options: ExportOptions, progress: JobProgress): Promise<Record<string, unknown>> {
     const name = `export_${randomBytes(24).toString('base64url')}.${exporter.extension}`;
-    const key = `export_files/${name}`;
-    const out = new PassThrough();
-    const saving = this.storage.save(key, out, { contentType: exporter.contentType, inline: false });
-    // Surfaced through `saving`; a write waiting on a failed store is released by the stream's error.
-    saving.catch(() => out.destroy());
-    try {
+    return storeExportFile(this.storage, name, exporter.contentType, async (out) => {
       const { count } = await this.rows.select(plan.context, plan.selection, false, 0, 0);
       const writer = await exporter.open(out, ['id', ...plan.fields.map((field) => field.name)], options);
       let done = 0;
@@ -168,15 +163,7 @@ export class ExportService {
         await new Promise((resolve) => setImmediate(resolve));
       }
       await writer.finish();
-      out.end();
-      await saving;
-    } catch (error) {
-      out.destroy();
-      await saving.catch(() => undefined);
-      await this.storage.delete(key).catch(() => undefined);
-      throw error;
-    }
-    return { exported_file_name: name, url: await this.storage.url(key, { downloadName: name }) };
+    });
   }
 
   private cell(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {

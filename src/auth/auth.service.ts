@@ -1,6 +1,3 @@
-import { RequestContext } from '../core/context/request-context';
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -24,6 +21,9 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 import { isUniqueViolation } from '../core/database/constraint-errors';
+import { RequestContext } from '../core/context/request-context';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 export interface UserData {
   user: UserJson;

@@ -1,6 +1,3 @@
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
-import { UnitOfWork } from '../core/database/unit-of-work';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -31,6 +28,9 @@ import { archiveName, exportKey } from './import-export.entity';
 import { ImportExportRepository } from './import-export.repository';
 import { SigningKeysService } from './signing-keys.service';
 import { workspacePeople } from './workspace-people';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
+import { UnitOfWork } from '../core/database/unit-of-work';
 
 export const EXPORT_JOB_TYPE = 'export_applications';
 /** Baserow's WORKSPACE_EXPORTS_LIMIT: the exports a workspace's list shows. */

@@ -1,5 +1,3 @@
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Caches, MetadataCache } from '../core/cache/caches';
@@ -12,6 +10,8 @@ import { instanceWideLicenses } from '../licenses/served-licenses';
 import { SettingsEntity } from './settings.entity';
 import { SettingsRepository } from './settings.repository';
 import type { UpdateSettingsDto } from './settings.dto';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 /** Baserow's SettingsSerializer. */
 export interface SettingsJson {

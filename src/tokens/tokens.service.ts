@@ -1,5 +1,3 @@
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors, FieldError, validationError } from '../core/errors/api-error';
@@ -13,6 +11,8 @@ import { parsePermissions, PermissionsJson, permissionsJson } from './token-perm
 import { DatabaseTokenEntity, TOKEN_OPERATIONS } from './token.entity';
 import { PermissionRow, TokenRepository } from './token.repository';
 import { TokenErrors } from './tokens.errors';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 export interface TokenJson {
   id: number;

@@ -1,5 +1,3 @@
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityTarget, ObjectLiteral } from 'typeorm';
@@ -14,6 +12,8 @@ import { TrashEntryEntity } from './trash-entry.entity';
 import { TrashErrors } from './trash.errors';
 import { TrashRepository } from './trash.repository';
 import { TrashTypeRegistry } from './trash-type';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 /** What a delete records about the item it moved to the trash. */
 export interface NewTrashEntry {

@@ -1,5 +1,3 @@
-import { ActionLog } from '../actions/action-log';
-import { ActionScopes } from '../actions/action-type';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
@@ -16,6 +14,8 @@ import { PasswordHasher } from './password-hasher';
 import { UserEntity } from './user.entity';
 import { UserRepository } from './user.repository';
 import { AccountJson, normalizeEmail, serializeAccount } from './user.serializer';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 const RESET = 'reset_password';
 const RESET_LIFETIME_SECONDS = 48 * 3600;

@@ -1,6 +1,3 @@
-import { ActionLog } from '../../actions/action-log';
-import { ActionScopes } from '../../actions/action-type';
-import { UnitOfWork } from '../../core/database/unit-of-work';
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../../core/database/columns';
@@ -20,6 +17,9 @@ import { TableContext, TableContextService } from '../table-context';
 import { CSV_SEPARATORS, EXPORT_CHARSETS, ExportTableDto } from './export.dto';
 import { storeExportFile } from './export-file';
 import { ExportOptions, TableExporter, TableExporterRegistry } from './table-exporter';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 
 export const EXPORT_JOB_TYPE = 'export_table';
 /**

@@ -36,6 +36,7 @@ import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SnapshotsModule } from './snapshots/snapshots.module';
+import { AuditModule } from './audit/audit.module';
 import { ActionsModule } from './actions/actions.module';
 import { ActionTypesModule } from './actions/types/action-types.module';
 import { AdminModule } from './admin/admin.module';
@@ -79,6 +80,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     ActionTypesModule,
     AdminModule,
     SsoModule,
+    AuditModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

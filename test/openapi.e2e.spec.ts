@@ -47,6 +47,10 @@ describe('OpenAPI document and Redoc', () => {
       'Public view': described('JWT', 'Baserow-View-Authorization'),
     });
     expect(schema.paths['/api/workspaces/'].get.operationId).toBe('list_workspaces');
+    // Baserow enterprise's audit log, at both of its mounts.
+    expect(schema.paths['/api/audit-log/'].get.operationId).toBe('audit_log_list');
+    expect(schema.paths['/api/audit-log/export/'].post.operationId).toBe('async_audit_log_export');
+    expect(schema.paths['/api/admin/audit-log/action-types/'].get.operationId).toBe('admin_audit_log_action_types');
   });
 
   it('gives every route an operation id and the security its Authentication declares', async () => {

@@ -29,6 +29,9 @@ const readsMetadata = (statements: string[]) => statements.filter((sql) => METAD
 const SEARCH_CHECK = /database_search_pending|rowspace\.search_marks/;
 
 /** A write's statements without the full-text index's check, which comes at most once, right before COMMIT. */
+/** The audit log's one INSERT of a transaction (see src/audit/audit-writer.ts). */
+const AUDIT_INSERT = /^INSERT INTO "baserow_enterprise_auditlogentry"/;
+
 function writeStatements(statements: string[]): string[] {
   const checks = statements.filter((sql) => SEARCH_CHECK.test(sql));
   expect(checks.length).toBeLessThanOrEqual(1);
@@ -107,8 +110,10 @@ describe(`statements per warm request (${TEST_DB})`, () => {
     const items = Array.from({ length: 20 }, (_, i) => ({ [`field_${num}`]: 100 + i }));
     await statementsOf('POST', `/api/database/rows/table/${tableId}/batch/`, { items });
     // The transaction, the new rows' order, the INSERT answering the rows, their history entries,
-    // the action (undo, audit); a table without webhooks queues no call.
-    const writes = [/^(BEGIN|START TRANSACTION)/, /^SELECT MAX\("order"\)/, /^INSERT INTO "database_table_\d+" .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, /^INSERT INTO "core_action"/, /^COMMIT/];
+    // the action's audit log entry (one INSERT whose subqueries copy the names it shows; without a
+    // ClientSessionId the action is not undoable, so it joins no undo stack); a table without
+    // webhooks queues no call.
+    const writes = [/^(BEGIN|START TRANSACTION)/, /^SELECT MAX\("order"\)/, /^INSERT INTO "database_table_\d+" .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, AUDIT_INSERT, /^COMMIT/];
     const batch = await statementsOf('POST', `/api/database/rows/table/${tableId}/batch/`, { items });
     expect(batch.status).toBe(200);
     expect(batch.body.items.map((row: any) => row[`field_${num}`])).toEqual(items.map((item) => String(item[`field_${num}`])));
@@ -120,13 +125,22 @@ describe(`statements per warm request (${TEST_DB})`, () => {
     const singleWrites = writeStatements(single.statements);
     writes.forEach((pattern, i) => expect(singleWrites[i]).toMatch(pattern));
     expect(singleWrites).toHaveLength(writes.length);
-    // The row before (history and messages), the UPDATE answering the row after, its history entry, the action.
+    // The row before (history and messages), the UPDATE answering the row after, its history entry, the action, its audit entry.
     const patch = await statementsOf('PATCH', `/api/database/rows/table/${tableId}/1/`, { [`field_${num}`]: 8 });
     expect([patch.status, patch.body[`field_${num}`]]).toEqual([200, '8']);
-    const updates = [/^(BEGIN|START TRANSACTION)/, /^SELECT \* FROM "database_table_\d+" WHERE "id" IN/, /^UPDATE "database_table_\d+" SET .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, /^INSERT INTO "core_action"/, /^COMMIT/];
+    const updates = [/^(BEGIN|START TRANSACTION)/, /^SELECT \* FROM "database_table_\d+" WHERE "id" IN/, /^UPDATE "database_table_\d+" SET .* RETURNING \*$/, /^INSERT INTO "database_rowhistory"/, AUDIT_INSERT, /^COMMIT/];
     const patchWrites = writeStatements(patch.statements);
     expect(patchWrites).toHaveLength(updates.length);
     updates.forEach((pattern, i) => expect(patchWrites[i]).toMatch(pattern));
+    // With a ClientSessionId (the web client) the action also joins the undo stack: the audit log's
+    // INSERT is the one statement a write sends beyond what it sent before the audit log.
+    const withSession = { Authorization: `JWT ${ada.token}`, ClientSessionId: 'statements' };
+    const undoable = await statementsOf('PATCH', `/api/database/rows/table/${tableId}/1/`, { [`field_${num}`]: 9 }, withSession);
+    expect(undoable.status).toBe(200);
+    const undoableUpdates = [...updates.slice(0, 4), /^INSERT INTO "core_action"/, AUDIT_INSERT, /^COMMIT/];
+    const undoableWrites = writeStatements(undoable.statements);
+    expect(undoableWrites).toHaveLength(undoableUpdates.length);
+    undoableUpdates.forEach((pattern, i) => expect(undoableWrites[i]).toMatch(pattern));
   });
 
   test('a write checks for full-text marks only once a table has an index, and its row is then found at once', async () => {

@@ -134,6 +134,8 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   workspace_create_team: (ids) => ({ name: `Team ${randomBytes(3).toString('hex')}`, default_role: 'ADMIN', subjects: [{ subject_id: Number(ids.userId), subject_type: 'auth.User' }] }),
   update_team: (ids) => ({ name: 'Renamed', default_role: 'ADMIN', subjects: [{ subject_id: Number(ids.userId), subject_type: 'auth.User' }] }),
   create_subject: (ids) => ({ subject_id: Number(ids.userId), subject_type: 'auth.User' }),
+  async_audit_log_export: () => ({}),
+  admin_async_audit_log_export: () => ({}),
   update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 
@@ -223,6 +225,11 @@ describe(`tenant matrix (${TEST_DB})`, () => {
     const all = operationsOf((await t.request('GET', '/api/schema.json')).body);
     const staffRoutes = all.filter((op) => op.path.startsWith('/api/admin/') || ['update_settings', 'get_instance_id'].includes(op.operationId));
     expect(staffRoutes.map((op) => op.operationId).sort()).toEqual([
+      'admin_async_audit_log_export',
+      'admin_audit_log_action_types',
+      'admin_audit_log_list',
+      'admin_audit_log_users',
+      'admin_audit_log_workspaces',
       'admin_create_user',
       'admin_dashboard',
       'admin_delete_user',
@@ -254,6 +261,29 @@ describe(`tenant matrix (${TEST_DB})`, () => {
     }
     expect(problems).toEqual([]);
   }, ROUTE_PASS_TIMEOUT_MS);
+
+  it("refuses a stranger the audit log of Alice's workspace (query and export filter), showing nothing of hers", async () => {
+    const problems: string[] = [];
+    const workspace = alice.ids.workspaceId;
+    const reads = ['/api/audit-log/', '/api/audit-log/users/', '/api/audit-log/action-types/', '/api/admin/audit-log/', '/api/admin/audit-log/users/', '/api/admin/audit-log/action-types/'];
+    const calls: [string, string, unknown][] = [
+      ...reads.map((path): [string, string, unknown] => ['GET', `${path}?workspace_id=${workspace}`, undefined]),
+      ['POST', '/api/audit-log/export/', { filter_workspace_id: Number(workspace) }],
+      ['POST', '/api/admin/audit-log/export/', { filter_workspace_id: Number(workspace) }],
+    ];
+    for (const [method, path, body] of calls) {
+      const before = await fingerprint(dataSource);
+      const res = await t.request(method, path, { token: bob.user.token, body });
+      if (res.status !== 400 || res.body?.error !== 'ERROR_USER_NOT_IN_GROUP') problems.push(`${method} ${path}: expected 400 ERROR_USER_NOT_IN_GROUP, got ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.text.includes(secret) || res.text.includes(alice.user.email)) problems.push(`${method} ${path}: leaked Alice's data: ${res.text.slice(0, 200)}`);
+      if ((await fingerprint(dataSource)) !== before) problems.push(`${method} ${path}: changed the database`);
+    }
+    // Bob's own workspace (he is its admin) shows his entries only.
+    const own = await t.request('GET', `/api/audit-log/?workspace_id=${bob.ids.workspaceId}&size=100`, { token: bob.user.token });
+    expect(own.status).toBe(200);
+    expect(own.text.includes(secret) || own.text.includes(alice.user.email)).toBe(false);
+    expect(problems).toEqual([]);
+  });
 
   it("answers a token of Bob's workspace on Alice's routes that accept tokens with 401, showing and changing nothing", async () => {
     const problems: string[] = [];

@@ -324,14 +324,16 @@ describe(`undo and redo (${TEST_DB})`, () => {
       expect((await s.undo({ table: tableId })).body.result_code).toBe('SUCCESS');
     });
 
-    test('actions without a ClientSessionId are recorded but never undone', async () => {
+    test('actions without a ClientSessionId are never undone: they are in the audit log, not on an undo stack', async () => {
       const { tableId, primary } = await newTable('No session');
       const dataSource = t.app.get(DataSource);
-      const before = Number((await dataSource.query('SELECT COUNT(*) AS "n" FROM "core_action"'))[0].n);
+      const count = async (table: string) => Number((await dataSource.query(`SELECT COUNT(*) AS "n" FROM "${table}"`))[0].n);
+      const [actions, audit] = [await count('core_action'), await count('baserow_enterprise_auditlogentry')];
       await s.plain('POST', rowsUrl(tableId), { [`field_${primary}`]: 'Anonymous' });
-      const after = await dataSource.query('SELECT "session", "type" FROM "core_action" ORDER BY "id" DESC LIMIT 1');
-      expect(Number((await dataSource.query('SELECT COUNT(*) AS "n" FROM "core_action"'))[0].n)).toBe(before + 1);
-      expect(after[0]).toEqual({ session: null, type: 'create_row' });
+      expect(await count('core_action')).toBe(actions);
+      expect(await count('baserow_enterprise_auditlogentry')).toBe(audit + 1);
+      const [entry] = await dataSource.query('SELECT "action_type", "action_command_type" FROM "baserow_enterprise_auditlogentry" ORDER BY "id" DESC LIMIT 1');
+      expect(entry).toEqual({ action_type: 'create_row', action_command_type: 'DO' });
       expect((await s.undo({ table: tableId })).body).toEqual(done('NOTHING_TO_DO'));
     });
 

@@ -10,6 +10,7 @@ export interface ActionRecord {
   type: string;
   scope: string;
   params: Record<string, unknown>;
+  workspaceId: number | null;
   actionGroup: string | null;
   createdOn: string;
   undoneAt: string | null;
@@ -31,7 +32,7 @@ export interface UndoStack {
 const COLUMNS = ['user_id', 'workspace_id', 'session', 'action_group', 'type', 'params', 'scope', 'created_on', 'updated_on'];
 /** Actions per INSERT: 9 parameters each stays far below both databases' parameter limits. */
 const CHUNK = 1000;
-const SELECT = `SELECT "id", "type", "scope", "params", "action_group", "created_on", "undone_at", "error" FROM "core_action"`;
+const SELECT = `SELECT "id", "type", "scope", "params", "workspace_id", "action_group", "created_on", "undone_at", "error" FROM "core_action"`;
 
 /** The SQL of `core_action`; everything runs in the caller's unit of work. */
 @Injectable()
@@ -124,6 +125,7 @@ function record(row: Record<string, unknown>): ActionRecord {
     type: String(row.type),
     scope: String(row.scope),
     params: JSON.parse(String(row.params)) as Record<string, unknown>,
+    workspaceId: row.workspace_id === null || row.workspace_id === undefined ? null : Number(row.workspace_id),
     actionGroup: (row.action_group as string | null) ?? null,
     createdOn: String(row.created_on),
     undoneAt: (row.undone_at as string | null) ?? null,

@@ -37,8 +37,10 @@ const sessionNotSet = () => new ApiError('ERROR_CLIENT_SESSION_ID_HEADER_NOT_SET
  * the requested scopes (with the rest of its action group) is undone through the services that
  * did it, in one transaction, and its messages reach every socket, the undoing client's too.
  * An action that cannot be undone any more (its object is gone) is marked with the error and
- * skipped, so the next undo moves on. Also writes each transaction's actions before it commits
- * and deletes actions older than MINUTES_UNTIL_ACTION_CLEANED_UP.
+ * skipped, so the next undo moves on; a successful undo or redo is recorded for the readers
+ * (the audit log) as Baserow sends `action_done` with UNDO or REDO. Also writes each
+ * transaction's undoable actions before it commits, hands all of them to the readers, and
+ * deletes actions older than MINUTES_UNTIL_ACTION_CLEANED_UP.
  */
 @Injectable()
 export class ActionsService implements OnModuleInit, OnModuleDestroy {
@@ -56,7 +58,12 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.db.beforeCommit(async () => {
       const actions = this.db.takeActions();
-      if (actions.length) await this.repo.insert(actions, isoMicros(new Date()));
+      if (!actions.length) return;
+      const now = isoMicros(new Date());
+      // Only what can be undone joins the undo stack: the audit log is the record of the rest.
+      const undoable = actions.filter((action) => !action.command && action.clientSessionId && this.registry.get(action.type));
+      if (undoable.length) await this.repo.insert(undoable, now);
+      for (const reader of this.log.readers) await reader(actions, now);
     });
     this.cleanup = setInterval(() => void this.deleteOld().catch((error) => this.logger.error('Old actions cleanup failed', error instanceof Error ? error.stack : String(error))), this.config.oldActionCleanupIntervalMinutes * 60_000);
     this.cleanup.unref();
@@ -74,17 +81,19 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
 
   async undo(user: UserEntity, body: unknown): Promise<UndoRedoJson> {
     const stack = this.stackOf(user, body);
-    const actions = await this.replaying(user, stack.session, 'UNDO', () => this.undoNext(user, stack));
+    const ip = RequestContext.current().ipAddress ?? null;
+    const actions = await this.replaying(user, stack.session, 'UNDO', () => this.undoNext(user, stack, ip));
     return answer(actions);
   }
 
   async redo(user: UserEntity, body: unknown): Promise<UndoRedoJson> {
     const stack = this.stackOf(user, body);
-    const actions = await this.replaying(user, stack.session, 'REDO', () => this.redoNext(user, stack));
+    const ip = RequestContext.current().ipAddress ?? null;
+    const actions = await this.replaying(user, stack.session, 'REDO', () => this.redoNext(user, stack, ip));
     return answer(actions);
   }
 
-  private async undoNext(user: UserEntity, stack: UndoStack): Promise<ActionRecord[]> {
+  private async undoNext(user: UserEntity, stack: UndoStack, ipAddress: string | null): Promise<ActionRecord[]> {
     let picked: ActionRecord[] = [];
     const now = isoMicros(new Date());
     try {
@@ -97,6 +106,7 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
           if (changed) action.params = changed;
         }
         await this.repo.mark(picked, now, null, now);
+        this.log.recordReplayed('UNDO', picked, ipAddress);
         return picked.map((action) => ({ ...action, error: null }));
       });
     } catch (error) {
@@ -108,7 +118,7 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async redoNext(user: UserEntity, stack: UndoStack): Promise<ActionRecord[]> {
+  private async redoNext(user: UserEntity, stack: UndoStack, ipAddress: string | null): Promise<ActionRecord[]> {
     let picked: ActionRecord[] = [];
     const now = isoMicros(new Date());
     try {
@@ -125,6 +135,7 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
           }
         }
         await this.repo.mark(picked, null, picked.find((action) => action.error)?.error ?? null, now);
+        if (!picked.some((action) => action.error)) this.log.recordReplayed('REDO', picked, ipAddress);
         return picked;
       });
     } catch (error) {

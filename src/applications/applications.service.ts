@@ -219,7 +219,7 @@ export class ApplicationsService {
       Object.assign(copy, { name: `${base} ${number}`, order: at + 1, trashed: false });
       await this.repo.update(copy.id, { name: copy.name, order: copy.order, trashed: false });
       this.db.record('application.created', { applicationId: copy.id, workspaceId: copy.workspaceId });
-      this.recordAction('duplicate_application', copy.workspaceId, { applicationId: copy.id, originalApplicationId: original.id });
+      this.recordAction('duplicate_application', copy.workspaceId, { applicationId: copy.id, originalApplicationId: original.id, originalApplicationName: original.name });
       // The applications after it moved one place on: the other clients learn the new order.
       if (after.length) {
         const ordered = [...siblings.filter((s) => s.order <= at), copy, ...after].map((a) => a.id);

@@ -22,6 +22,9 @@ import { TokenRepository } from './token.repository';
 import { TokenService } from './token.service';
 import { isUniqueViolation } from '../core/database/constraint-errors';
 import { PasswordSignIn, PasswordSignInErrors } from '../sso/password-sign-in';
+import { RequestContext } from '../core/context/request-context';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 export interface UserData {
   user: UserJson;
@@ -61,6 +64,7 @@ export class AuthService {
     private readonly notifications: NotificationsService,
     private readonly emailVerification: EmailVerificationService,
     private readonly passwordSignIn: PasswordSignIn,
+    private readonly actions: ActionLog,
   ) {
     this.dummyHash = this.hasher.hash(randomUUID());
   }
@@ -157,6 +161,9 @@ export class AuthService {
           // Signing up signs in (Baserow's `user_signed_in` after creation): an active user.
           lastLogin: now,
         });
+        // From here the new user acts (the audit log's actor of what the sign-up creates).
+        RequestContext.setActor(created.id, null);
+        this.actions.record('create_user', { userId: created.id, email: input.email, withInvitation: invitation != null }, { scope: ActionScopes.root(), workspaceId: null });
         if (invitation) await this.invitations.join(created, invitation);
         else if (workspaceCreation || isStaff) await this.example.create(created);
         await input.then?.(created);
@@ -195,9 +202,13 @@ export class AuthService {
     const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verify(await this.dummyHash, 'x');
     if (!user || !valid) {
       await this.limiter.recordFailure(email, ip);
+      await this.recordFailedSignIn(email, 'invalid credentials');
       throw new ApiError('ERROR_INVALID_CREDENTIALS', 401, 'No active account found with the given credentials.');
     }
-    if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    if (!user.isActive) {
+      await this.recordFailedSignIn(email, 'account disabled');
+      throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
+    }
     // Password sign-in turned off (the password provider disabled): staff only, as Baserow's `log_in_user`.
     if (!user.isStaff && !(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     await this.limiter.recordSuccess(email, ip);
@@ -221,8 +232,14 @@ export class AuthService {
       user.deletionScheduledAt = null;
       await this.users.update(user.id, { lastLogin: user.lastLogin, deletionScheduledAt: null });
       if (restored) this.db.record('user.restored', { userId: user.id });
+      this.actions.record('sign_in_user', { userId: user.id, email: user.email }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: user.id } });
     });
     return this.tokenAnswer(user);
+  }
+
+  /** A refused password sign-in, for the audit log (its own transaction: the request writes nothing else). */
+  private recordFailedSignIn(email: string, reason: string): Promise<void> {
+    return this.db.run(async () => this.actions.record('sign_in_user_failed', { email, reason }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: null, email } }));
   }
 
   /** The refresh token of a token-refresh/token-verify body: DRF-style 400 for wrong-typed values. */

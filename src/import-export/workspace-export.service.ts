@@ -29,6 +29,9 @@ import { archiveName, exportKey } from './import-export.entity';
 import { ImportExportRepository } from './import-export.repository';
 import { SigningKeysService } from './signing-keys.service';
 import { workspacePeople } from './workspace-people';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
+import { UnitOfWork } from '../core/database/unit-of-work';
 
 export const EXPORT_JOB_TYPE = 'export_applications';
 /** Baserow's WORKSPACE_EXPORTS_LIMIT: the exports a workspace's list shows. */
@@ -56,18 +59,26 @@ export class WorkspaceExportService {
     private readonly repo: ImportExportRepository,
     private readonly storage: FileStorage,
     private readonly keys: SigningKeysService,
+    private readonly db: UnitOfWork,
+    private readonly actions: ActionLog,
   ) {}
 
   async exportAsync(user: UserEntity, workspaceId: number, body: { application_ids?: number[] | null; only_structure?: boolean }): Promise<Record<string, unknown>> {
     await this.workspaces.require(workspaceId, user.id, W.read);
     const ids = body.application_ids ?? [];
     const onlyStructure = body.only_structure ?? false;
-    await this.applicationsToExport(workspaceId, ids);
+    const applications = await this.applicationsToExport(workspaceId, ids);
     const job = await this.runner.start(
       user,
       EXPORT_JOB_TYPE,
       { exported_file_name: null, url: null, created_on: toApiDateTime(new Date()), workspace_id: workspaceId },
-      (progress) => this.write(user, workspaceId, ids, onlyStructure, progress),
+      async (progress) => {
+        const done = await this.write(user, workspaceId, ids, onlyStructure, progress);
+        // Baserow's `export_applications` (not undoable: for the audit log).
+        const params = { applicationIds: applications.map((a) => a.id), applicationNames: applications.map((a) => a.name) };
+        await this.db.run(async () => this.actions.record('export_applications', params, { scope: ActionScopes.workspace(workspaceId), workspaceId }));
+        return done;
+      },
     );
     return serializeJob(job);
   }

@@ -78,7 +78,7 @@ export class JobRunner implements OnApplicationShutdown {
         // The job's actions join the starting request's undo session and action group; its row
         // changes (an import) call no webhooks, as in Baserow.
         const undo = { clientSessionId: actor.clientSessionId ?? null, actionGroupId: actor.actionGroupId ?? null };
-        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, sendWebhookEvents: false, ...undo }, () => this.execute(job, work));
+        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, sendWebhookEvents: false, ipAddress: actor.ipAddress ?? null, ...undo }, () => this.execute(job, work));
       })
       .finally(() => {
         this.running.delete(task);

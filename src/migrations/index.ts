@@ -19,6 +19,7 @@ import { Snapshots1737600000000 } from './1737600000000-Snapshots';
 import { WorkspaceImportExport1737700000000 } from './1737700000000-WorkspaceImportExport';
 import { RoleAssignments1737800000000 } from './1737800000000-RoleAssignments';
 import { Teams1737810000000 } from './1737810000000-Teams';
+import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 
 /**
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   WorkspaceImportExport1737700000000,
   RoleAssignments1737800000000,
   Teams1737810000000,
+  AuditLog1737820000000,
   SingleSignOn1737830000000,
 ];

@@ -49,7 +49,7 @@ const ADMIN = [
   ...ops(
     W.update, W.delete, W.readInvitation, W.assignRole, W.readRole, W.deleteWorkspaceUser, W.deleteInvitation, W.updateWorkspaceUser,
     W.createInvitation, W.listInvitations, W.updateInvitation, W.restore, A.emptyTrash, W.emptyTrash, T.readRole, T.updateRole,
-    A.readRole, A.updateRole, A.createSnapshot, A.restoreSnapshot, A.listSnapshots, A.deleteSnapshot, ...TEAM_ADMIN,
+    A.readRole, A.updateRole, A.createSnapshot, A.restoreSnapshot, A.listSnapshots, A.deleteSnapshot, W.listAuditLogEntries, ...TEAM_ADMIN,
   ),
 ];
 
@@ -75,7 +75,7 @@ export const ADMIN_ONLY_OPERATIONS = ops(
 );
 
 /**
- * The role API's and team management's operations: enterprise-only, so Baserow's `basic` manager never answered them. A
- * MEMBER (BUILDER) is refused them as BUILDER's default role is (PERMISSION_DENIED).
+ * The role API's, team management's and the audit log's operations: enterprise-only, so Baserow's `basic` manager never
+ * answered them. A MEMBER (BUILDER) is refused them as BUILDER's default role is (PERMISSION_DENIED).
  */
-export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, A.readRole, A.updateRole, T.readRole, T.updateRole, ...TEAM_ADMIN);
+export const ROLE_ADMIN_OPERATIONS = ops(W.assignRole, W.readRole, W.listAuditLogEntries, A.readRole, A.updateRole, T.readRole, T.updateRole, ...TEAM_ADMIN);

@@ -10,6 +10,8 @@ import { instanceWideLicenses } from '../licenses/served-licenses';
 import { SettingsEntity } from './settings.entity';
 import { SettingsRepository } from './settings.repository';
 import type { UpdateSettingsDto } from './settings.dto';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 /** Baserow's SettingsSerializer. */
 export interface SettingsJson {
@@ -52,6 +54,7 @@ export class SettingsService {
     private readonly userFiles: UserFilesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     caches: Caches,
+    private readonly actions: ActionLog,
   ) {
     this.cache = caches.metadata<number, SettingsEntity | null>('settings', 1);
   }
@@ -97,7 +100,12 @@ export class SettingsService {
     }
     await this.get();
     if (Object.keys(values).length) {
-      await this.db.run(() => this.repo.update(values as Partial<SettingsEntity>));
+      // Baserow has no action for this; the audit log records it by the keys sent.
+      const keys = Object.keys(input as object).filter((key) => (input as Record<string, unknown>)[key] !== undefined);
+      await this.db.run(async () => {
+        await this.repo.update(values as Partial<SettingsEntity>);
+        this.actions.record('update_settings', { keys }, { scope: ActionScopes.root(), workspaceId: null });
+      });
     }
     return this.serialize(await this.get());
   }

@@ -89,7 +89,7 @@ export class TemplatesService {
     const { template } = await this.check(user, workspaceId, templateId);
     const installed = await this.applications.importDocuments(user, workspaceId, structuredClone(template.applications), written, (created) =>
       // Undone by trashing the applications, redone by restoring them (Baserow's install_template).
-      this.applications.recordAction('install_template', workspaceId, { templateId, applicationIds: created.map((application) => application.id) }),
+      this.applications.recordAction('install_template', workspaceId, { templateId, templateName: template.name, applicationIds: created.map((application) => application.id) }),
     );
     return this.applications.serialize(installed);
   }

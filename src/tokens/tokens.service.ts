@@ -11,6 +11,8 @@ import { parsePermissions, PermissionsJson, permissionsJson } from './token-perm
 import { DatabaseTokenEntity, TOKEN_OPERATIONS } from './token.entity';
 import { PermissionRow, TokenRepository } from './token.repository';
 import { TokenErrors } from './tokens.errors';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 export interface TokenJson {
   id: number;
@@ -47,7 +49,13 @@ export class TokensService {
     private readonly permissions: PermissionService,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly cipher: TokenKeyCipher,
+    private readonly actions: ActionLog,
   ) {}
+
+  /** A token action (Baserow's `create_db_token`…): not undoable, for the audit log. */
+  private recordAction(type: string, token: DatabaseTokenEntity, params: Record<string, unknown> = {}): void {
+    this.actions.record(type, { tokenId: token.id, name: token.name, ...params }, { scope: ActionScopes.workspace(token.workspaceId), workspaceId: token.workspaceId });
+  }
 
   async list(user: UserEntity): Promise<TokenJson[]> {
     return this.serialize(await this.repo.ofMember(user.id));
@@ -66,6 +74,7 @@ export class TokensService {
       const created = await this.repo.create({ name, workspaceId, userId: user.id, keyHash: hashTokenKey(key), keyEncrypted: this.cipher.encrypt(key), version: 0, createdOn: new Date() });
       // A new token may do everything in its workspace.
       await this.repo.replacePermissions(created.id, TOKEN_OPERATIONS.map((type) => ({ type, databaseId: null, tableId: null })));
+      this.recordAction('create_db_token', created);
       return created;
     });
     return (await this.serialize([token]))[0];
@@ -82,14 +91,20 @@ export class TokensService {
       const rows = update.permissions === undefined ? null : await this.permissionRows(token, update.permissions);
       if (update.name !== undefined) {
         await this.repo.update(token.id, { name: update.name });
+        const before = token.name;
         token.name = update.name;
+        this.recordAction('update_db_token_name', token, { before });
       }
-      if (rows) await this.repo.replacePermissions(token.id, rows);
+      if (rows) {
+        await this.repo.replacePermissions(token.id, rows);
+        this.recordAction('update_db_token_permissions', token);
+      }
       if (update.rotate_key) {
         const key = generateTokenKey();
         token.keyHash = hashTokenKey(key);
         token.keyEncrypted = this.cipher.encrypt(key);
         await this.repo.update(token.id, { keyHash: token.keyHash, keyEncrypted: token.keyEncrypted });
+        this.recordAction('rotate_db_token_key', token);
       }
       return token;
     });
@@ -100,6 +115,7 @@ export class TokensService {
     await this.db.run(async () => {
       const token = await this.require(user, tokenId, W.updateToken);
       await this.repo.delete(token.id);
+      this.recordAction('delete_db_token_key', token);
     });
   }
 

@@ -13,6 +13,8 @@ import { TrashEntryEntity } from './trash-entry.entity';
 import { TrashErrors } from './trash.errors';
 import { TrashRepository } from './trash.repository';
 import { TrashTypeRegistry } from './trash-type';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 /** What a delete records about the item it moved to the trash. */
 export interface NewTrashEntry {
@@ -71,6 +73,7 @@ export class TrashService {
     private readonly types: TrashTypeRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly permissions: PermissionService,
+    private readonly actions: ActionLog,
   ) {}
 
   // ------------------------------------------------------------------ trashing (called by the modules' deletes)
@@ -197,6 +200,8 @@ export class TrashService {
     await this.db.run(async () => {
       await this.requireScope(user, workspaceId, applicationId, applicationId === null ? W.emptyTrash : A.emptyTrash);
       await this.repo.markForDeletion(workspaceId, applicationId);
+      // Baserow's `empty_trash` (not undoable: for the audit log).
+      this.actions.record('empty_trash', { workspaceId, applicationId }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
     });
     await this.deleteMarked();
   }
@@ -216,6 +221,8 @@ export class TrashService {
       // Two restores of one item: the second finds the entry gone.
       if (!(await this.repo.deleteEntry(entry.id))) throw TrashErrors.itemDoesNotExist();
       await trashType.restore(entry, user);
+      // Baserow's `restore_from_trash` (an undo's restore is the undo's, not recorded again).
+      this.actions.record('restore_from_trash', { itemType: type, itemId }, { scope: ActionScopes.workspace(entry.workspaceId), workspaceId: entry.workspaceId });
     });
   }
 

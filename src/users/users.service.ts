@@ -15,6 +15,8 @@ import { PasswordHasher } from './password-hasher';
 import { UserEntity } from './user.entity';
 import { UserRepository } from './user.repository';
 import { AccountJson, normalizeEmail, serializeAccount } from './user.serializer';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 
 const RESET = 'reset_password';
 const RESET_LIFETIME_SECONDS = 48 * 3600;
@@ -38,7 +40,13 @@ export class UsersService {
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly passwordSignIn: PasswordSignIn,
+    private readonly actions: ActionLog,
   ) {}
+
+  /** A user action of Baserow's (`update_user`, `change_user_password`…): not undoable, for the audit log; `user` acts. */
+  private recordAction(type: string, user: UserEntity): void {
+    this.actions.record(type, { userId: user.id, email: user.email }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: user.id } });
+  }
 
   /** Updates the given profile keys and answers the whole account, as Baserow's AccountSerializer. */
   async updateAccount(user: UserEntity, input: Record<string, unknown>): Promise<AccountJson> {
@@ -72,6 +80,7 @@ export class UsersService {
       }
       await this.users.update(user.id, values as Partial<UserEntity>);
       this.db.record('user.updated', { userId: user.id });
+      this.recordAction('update_user', user);
       return serializeAccount(Object.assign(stored, values));
     });
   }
@@ -80,14 +89,15 @@ export class UsersService {
   async changePassword(user: UserEntity, oldPassword: string, newPassword: string): Promise<void> {
     if (!user.isStaff && !(await this.passwordSignIn.enabled())) throw PasswordSignInErrors.disabled();
     if (!(await this.hasher.verify(user.passwordHash, oldPassword))) throw new ApiError('ERROR_INVALID_OLD_PASSWORD', 400, '');
-    await this.setPassword(user, newPassword);
+    await this.setPassword(user, newPassword, 'change_user_password');
   }
 
-  private async setPassword(user: UserEntity, password: string): Promise<void> {
+  private async setPassword(user: UserEntity, password: string, action: 'change_user_password' | 'reset_user_password'): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     await this.db.run(async () => {
       await this.users.update(user.id, { passwordHash, passwordChangedAt: new Date() });
       this.db.record('user.password_changed', { userId: user.id });
+      this.recordAction(action, user);
     });
   }
 
@@ -112,7 +122,7 @@ export class UsersService {
     const user = await this.users.findById(Number(payload.user_id));
     if (!user) throw new ApiError('ERROR_USER_NOT_FOUND', 400, '');
     if (payload.pw !== passwordFingerprint(user)) throw new ApiError('BAD_TOKEN_SIGNATURE', 400, '');
-    await this.setPassword(user, password);
+    await this.setPassword(user, password, 'reset_user_password');
   }
 
   private async settingsAllowReset(): Promise<boolean> {
@@ -128,6 +138,7 @@ export class UsersService {
       if (user.isStaff && !(await this.users.otherStaffExists(user.id))) throw new ApiError('ERROR_USER_IS_LAST_ADMIN', 400, '');
       await this.users.update(user.id, { deletionScheduledAt: new Date() });
       this.db.record('user.deletion_scheduled', { userId: user.id });
+      this.recordAction('schedule_user_deletion', user);
     });
   }
 

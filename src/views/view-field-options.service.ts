@@ -76,7 +76,7 @@ export class ViewFieldOptionsService {
       type.prepareFieldOptions?.(changes, current, context);
       await this.applyFieldOptions(view, context, changes);
       this.db.record('view.field_options_updated', { viewId: view.id, tableId: view.tableId });
-      this.actions.record('update_view_field_options', { viewId: view.id, ...changedOptions(changes, current) }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
+      this.actions.record('update_view_field_options', { viewId: view.id, tableId: view.tableId, ...changedOptions(changes, current) }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
       return { field_options: await this.fieldOptions(view, context) };
     });
   }

@@ -342,7 +342,7 @@ export class ViewsService {
       const ordered = await this.applyOrder([...siblings.map((v) => v.id), copy.id], ids);
       this.db.record('view.created', { viewId: copy.id, tableId: view.tableId });
       this.db.record('views.reordered', { tableId: view.tableId, viewIds: ordered });
-      this.recordAction('duplicate_view', context, ActionScopes.table(view.tableId), { viewId: copy.id, originalViewId: view.id });
+      this.recordAction('duplicate_view', context, ActionScopes.table(view.tableId), { viewId: copy.id, originalViewId: view.id, originalViewName: view.name });
       return { viewId: copy.id, table: context };
     });
     const copy = await this.repo.findLive(copyId);

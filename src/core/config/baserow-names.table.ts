@@ -293,6 +293,8 @@ export const BASEROW_NAMES: BaserowName[] = [
   ].map((name) => same(name, 'database webhooks', 'int')),
   same('BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS', 'days workspace exports and import uploads are kept', 'int'),
   same('BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES', 'how often expired exports and uploads are deleted', 'int'),
+  same('BASEROW_ENTERPRISE_AUDIT_LOG_RETENTION_DAYS', 'days audit log entries are kept', 'int'),
+  same('BASEROW_ENTERPRISE_AUDIT_LOG_CLEANUP_INTERVAL_MINUTES', 'how often audit log entries past their retention are deleted', 'int'),
   same('BASEROW_MAX_SNAPSHOTS_PER_GROUP', 'restorable application snapshots per workspace (-1: no limit)', 'int'),
   same('BASEROW_SNAPSHOT_EXPIRATION_TIME_DAYS', 'days a snapshot is kept before the hourly cleanup deletes it', 'int'),
   same('BASEROW_WEBHOOKS_ALLOW_PRIVATE_ADDRESS', 'webhooks may call private addresses ("false" means false here)', 'bool'),

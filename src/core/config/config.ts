@@ -151,6 +151,9 @@ export interface AppConfig {
   /** Baserow's BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES and _REMOVAL_AFTER_DAYS: exports and uploads are deleted after that many days. */
   importExportCleanupIntervalMinutes: number;
   importExportRemovalAfterDays: number;
+  /** Baserow's BASEROW_ENTERPRISE_AUDIT_LOG_RETENTION_DAYS and _CLEANUP_INTERVAL_MINUTES: audit log entries older than that many days are deleted. */
+  auditLogRetentionDays: number;
+  auditLogCleanupIntervalMinutes: number;
   // Long writes (imports, table creation from data, duplications, template installs).
   /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
   longWriteChunkRows: number;
@@ -454,6 +457,8 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
       .filter(Boolean),
     importExportCleanupIntervalMinutes: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_CLEANUP_INTERVAL_MINUTES', 5, 1, 7 * 24 * 60),
     importExportRemovalAfterDays: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS', 5, 0, 3650),
+    auditLogRetentionDays: int(env, 'BASEROW_ENTERPRISE_AUDIT_LOG_RETENTION_DAYS', 365, 0, 36500),
+    auditLogCleanupIntervalMinutes: int(env, 'BASEROW_ENTERPRISE_AUDIT_LOG_CLEANUP_INTERVAL_MINUTES', 24 * 60, 1, 7 * 24 * 60),
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),

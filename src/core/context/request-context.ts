@@ -23,6 +23,8 @@ export interface Actor {
   clientSessionId?: string | null;
   /** The `ClientUndoRedoActionGroupId` header of a JWT request: actions undone together (null: none). */
   actionGroupId?: string | null;
+  /** The client's address (Express's `req.ip` under `trust proxy`, IPv4 without `::ffff:`), for the audit log. */
+  ipAddress?: string | null;
 }
 
 const actorSlot = new AsyncSlot<Actor>('actor');

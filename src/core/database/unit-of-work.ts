@@ -29,6 +29,12 @@ export interface RecordedAction {
   userId: number | null;
   clientSessionId: string | null;
   actionGroupId: string | null;
+  /** Absent: done now; an undo or redo of an earlier action (recorded for the audit log only). */
+  command?: 'UNDO' | 'REDO';
+  /** The client's address (audit log). */
+  ipAddress: string | null;
+  /** The actor's e-mail when no user id names them (a failed sign-in). */
+  userEmail?: string | null;
 }
 
 /**

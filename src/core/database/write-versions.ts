@@ -26,6 +26,7 @@ const UNCACHED_TABLES = new Set([
   'database_webhookdelivery',
   // What a write did (undo, audit), and the notifications and mentions it caused: no cache reads them.
   'core_action',
+  'baserow_enterprise_auditlogentry',
   'notification',
   'notification_recipient',
   'notification_email_state',

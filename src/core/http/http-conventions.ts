@@ -103,8 +103,14 @@ function bodyReadError(error: unknown, limitBytes: number): unknown {
 export const requestContext: RequestHandler = (req, _res, next) => {
   // Baserow's `send_webhook_events` of the row routes (any route may carry it: only row changes read it).
   const sendWebhookEvents = req.url.includes('send_webhook_events=') ? sendWebhookEventsParam(req.query.send_webhook_events) : undefined;
-  RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents }, next);
+  RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents, ipAddress: clientAddress(req.ip) }, next);
 };
+
+/** An address as Baserow's audit log shows it: an IPv4 client of a dual-stack socket without its `::ffff:` prefix. */
+export function clientAddress(ip: string | undefined): string | null {
+  if (!ip) return null;
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip;
+}
 
 /** Absent or empty means true; otherwise Baserow's flag values (any case, trimmed): never a 400. */
 export function sendWebhookEventsParam(value: unknown): boolean {

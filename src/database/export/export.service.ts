@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ViewOperations as V } from '../../permissions';
 import { TableOperations as T } from '../../permissions';
-import { PassThrough } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { toApiDateTime } from '../../core/database/columns';
 import { ApiError, validationError } from '../../core/errors/api-error';
@@ -18,7 +17,11 @@ import { RowListQuery, RowSelection } from '../rows/row-list.query';
 import { RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService } from '../table-context';
 import { CSV_SEPARATORS, EXPORT_CHARSETS, ExportTableDto } from './export.dto';
+import { storeExportFile } from './export-file';
 import { ExportOptions, TableExporter, TableExporterRegistry } from './table-exporter';
+import { ActionLog } from '../../actions/action-log';
+import { ActionScopes } from '../../actions/action-type';
+import { UnitOfWork } from '../../core/database/unit-of-work';
 
 export const EXPORT_JOB_TYPE = 'export_table';
 /**
@@ -81,6 +84,8 @@ export class ExportService {
     private readonly runner: JobRunner,
     private readonly jobs: JobRepository,
     private readonly storage: FileStorage,
+    private readonly db: UnitOfWork,
+    private readonly actions: ActionLog,
   ) {}
 
   async exportTable(user: UserEntity, tableId: number, body: ExportTableDto): Promise<Record<string, unknown>> {
@@ -97,7 +102,13 @@ export class ExportService {
       user,
       EXPORT_JOB_TYPE,
       { table: tableId, view: body.view_id || null, exporter_type: exporter.type, exported_file_name: null, url: null },
-      (progress) => this.write(plan, exporter, options, progress),
+      async (progress) => {
+        const done = await this.write(plan, exporter, options, progress);
+        // Baserow's `export_table` action: not undoable, for the audit log.
+        const params = { tableId, viewId: body.view_id || null, exporterType: exporter.type };
+        await this.db.run(async () => this.actions.record('export_table', params, { scope: ActionScopes.table(tableId), workspaceId: context.workspaceId }));
+        return done;
+      },
     );
     return serializeExportJob(job);
   }
@@ -142,12 +153,7 @@ export class ExportService {
   /** The job's work: the file, written page by page; nothing stays stored when it fails or is cancelled. */
   private async write(plan: ExportPlan, exporter: TableExporter, options: ExportOptions, progress: JobProgress): Promise<Record<string, unknown>> {
     const name = `export_${randomBytes(24).toString('base64url')}.${exporter.extension}`;
-    const key = `export_files/${name}`;
-    const out = new PassThrough();
-    const saving = this.storage.save(key, out, { contentType: exporter.contentType, inline: false });
-    // Surfaced through `saving`; a write waiting on a failed store is released by the stream's error.
-    saving.catch(() => out.destroy());
-    try {
+    return storeExportFile(this.storage, name, exporter.contentType, async (out) => {
       const { count } = await this.rows.select(plan.context, plan.selection, false, 0, 0);
       const writer = await exporter.open(out, ['id', ...plan.fields.map((field) => field.name)], options);
       let done = 0;
@@ -159,15 +165,7 @@ export class ExportService {
         await new Promise((resolve) => setImmediate(resolve));
       }
       await writer.finish();
-      out.end();
-      await saving;
-    } catch (error) {
-      out.destroy();
-      await saving.catch(() => undefined);
-      await this.storage.delete(key).catch(() => undefined);
-      throw error;
-    }
-    return { exported_file_name: name, url: await this.storage.url(key, { downloadName: name }) };
+    });
   }
 
   private cell(field: FieldEntity, apiValue: unknown, rich: boolean): unknown {

@@ -50,7 +50,7 @@ export class FieldJobsService {
       const rows = duplicateData && !this.fields.types.of(field).readOnly ? await this.serializer.exportRows(context, [field]) : null;
       const change = await this.serializer.importFieldInto(context, { ...doc, name: `${base} ${number}`, primary: false }, rows, user.id);
       await this.serializer.fieldDuplicated(await this.contexts.reload(context), field.id, change.field.id);
-      this.fields.recordAction('duplicate_field', context, { fieldId: change.field.id, originalFieldId: field.id });
+      this.fields.recordAction('duplicate_field', context, { fieldId: change.field.id, originalFieldId: field.id, originalFieldName: field.name, withData: duplicateData });
       return change;
     });
   }

@@ -320,7 +320,7 @@ export class TablesService {
         Object.assign(copy, { name: `${original.table.name} ${number}`, order, trashed: false });
         await this.repo.update(copy.id, { name: copy.name, order, trashed: false });
         this.db.record('table.created', { tableId: copy.id, databaseId: copy.databaseId, workspaceId: original.workspaceId });
-        this.recordAction('duplicate_table', copy.databaseId, original.workspaceId, { tableId: copy.id, originalTableId: original.table.id });
+        this.recordAction('duplicate_table', copy.databaseId, original.workspaceId, { tableId: copy.id, originalTableId: original.table.id, originalTableName: original.table.name });
       },
     });
     return table;

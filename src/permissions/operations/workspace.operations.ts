@@ -30,4 +30,5 @@ export const WorkspaceOperations = operations({
   markNotificationAsRead: { name: 'workspace.mark_notification_as_read', context: 'workspace', memberOnly: true },
   assignRole: { name: 'workspace.assign_role', context: 'workspace' },
   readRole: { name: 'workspace.read_role', context: 'workspace' },
+  listAuditLogEntries: { name: 'workspace.list_audit_log_entries', context: 'workspace' },
 });

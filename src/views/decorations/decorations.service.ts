@@ -46,8 +46,9 @@ export class DecorationsService {
   ) {}
 
   /** A decoration action (`create_decoration`…), scope `view<id>`. */
-  private recordAction(type: string, viewId: number, workspaceId: number, params: Record<string, unknown>): void {
-    this.actions.record(type, { viewId, ...params }, { scope: ActionScopes.view(viewId), workspaceId });
+  private recordAction(type: string, viewId: number, context: { workspaceId: number; table: { id: number } }, params: Record<string, unknown>): void {
+    const workspaceId = context.workspaceId;
+    this.actions.record(type, { viewId, tableId: context.table.id, ...params }, { scope: ActionScopes.view(viewId), workspaceId });
   }
 
   async list(user: UserEntity, viewId: number): Promise<DecorationJson[]> {
@@ -72,7 +73,7 @@ export class DecorationsService {
       const order = (values.order as number | undefined) ?? (await this.repo.lastOrder(access.view.id)) + 1;
       const decoration = await this.repo.create({ id, viewId: access.view.id, type, valueProviderType: provider, valueProviderConf: conf, order });
       this.db.record('view_decoration.created', { id: decoration.id, viewId: access.view.id, tableId: access.view.tableId });
-      this.recordAction('create_decoration', access.view.id, access.context.workspaceId, { id: decoration.id, decoration: decorationBody(decoration) });
+      this.recordAction('create_decoration', access.view.id, access.context, { id: decoration.id, decoration: decorationBody(decoration) });
       return decorationJson(decoration);
     });
   }
@@ -92,7 +93,7 @@ export class DecorationsService {
       await this.repo.update(decoration.id, changes);
       this.db.record('view_decoration.updated', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
       const after = { ...decoration, ...changes };
-      this.recordAction('update_decoration', decoration.viewId, access.context.workspaceId, { id: decoration.id, before: decorationBody(decoration), body: decorationBody(after) });
+      this.recordAction('update_decoration', decoration.viewId, access.context, { id: decoration.id, before: decorationBody(decoration), body: decorationBody(after) });
       return decorationJson(after);
     });
   }
@@ -102,7 +103,7 @@ export class DecorationsService {
     await this.db.run(async () => {
       const { decoration, access } = await this.requireDecoration(user, decorationId, operation);
       await this.repo.delete(decoration.id);
-      this.recordAction('delete_decoration', decoration.viewId, access.context.workspaceId, { id: decoration.id, decoration: decorationBody(decoration) });
+      this.recordAction('delete_decoration', decoration.viewId, access.context, { id: decoration.id, decoration: decorationBody(decoration) });
       this.db.record('view_decoration.deleted', { id: decoration.id, viewId: decoration.viewId, tableId: access.view.tableId });
     });
   }

@@ -55,8 +55,8 @@ export class ViewFiltersService {
   ) {}
 
   /** A filter action (`create_view_filter`…), scope `view<id>`; `filter` as a create body would give it. */
-  private recordAction(type: string, view: { id: number }, context: { workspaceId: number }, params: Record<string, unknown>): void {
-    this.actions.record(type, { viewId: view.id, ...params }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
+  private recordAction(type: string, view: { id: number; tableId: number }, context: { workspaceId: number }, params: Record<string, unknown>): void {
+    this.actions.record(type, { viewId: view.id, tableId: view.tableId, ...params }, { scope: ActionScopes.view(view.id), workspaceId: context.workspaceId });
   }
 
   private filterSpecs(partial: boolean): Record<string, FieldSpec> {

@@ -174,8 +174,8 @@ export class ViewSortsService {
   }
 
   /** `create_view_sort`, `update_view_group`… (Baserow's names: a group-by is a "view group"), scope `view<id>`. */
-  private recordAction(kind: Kind, verb: 'create' | 'update' | 'delete', context: { workspaceId: number }, viewId: number, params: Record<string, unknown>): void {
+  private recordAction(kind: Kind, verb: 'create' | 'update' | 'delete', context: { workspaceId: number; table: { id: number } }, viewId: number, params: Record<string, unknown>): void {
     const type = `${verb}_${kind === this.sorts ? 'view_sort' : 'view_group'}`;
-    this.actions.record(type, { viewId, ...params }, { scope: ActionScopes.view(viewId), workspaceId: context.workspaceId });
+    this.actions.record(type, { viewId, tableId: context.table.id, ...params }, { scope: ActionScopes.view(viewId), workspaceId: context.workspaceId });
   }
 }

@@ -1,5 +1,4 @@
-import { ErrorTree, validationError } from '../core/errors/api-error';
-import { checkObject, Field, FieldSpec } from '../core/validation/field';
+import { checkItems, Field, FieldSpec } from '../core/validation/field';
 import type { RoleAssignmentInput } from './role-assignments.service';
 
 /** Baserow's CreateRoleAssignmentSerializer, field by field (types, role and ids are checked by the service, answering Baserow's 404s). */
@@ -35,12 +34,5 @@ export class RoleAssignmentsQueryDto {
 
 /** The batch's items checked as the single route's body is, errors under `items.<index>` as DRF nests them. */
 export function checkAssignmentItems(items: Record<string, unknown>[]): RoleAssignmentInput[] {
-  const tree: ErrorTree = {};
-  const values = items.map((item, index) => {
-    const { values: checked, errors } = checkObject(ROLE_ASSIGNMENT_FIELDS, item);
-    if (Object.keys(errors).length) tree[String(index)] = errors;
-    return checked as unknown as RoleAssignmentInput;
-  });
-  if (Object.keys(tree).length) throw validationError({ items: tree });
-  return values;
+  return checkItems<RoleAssignmentInput>(ROLE_ASSIGNMENT_FIELDS, items, 'items');
 }

@@ -1,5 +1,4 @@
-import { ErrorTree, validationError } from '../core/errors/api-error';
-import { checkObject, Field, FieldSpec } from '../core/validation/field';
+import { checkItems, Field, FieldSpec } from '../core/validation/field';
 import { SUBJECT_TYPES } from '../permissions/role-assignment.entity';
 
 /** What may be a team's subject (Baserow's SUPPORTED_SUBJECT_TYPES): users. */
@@ -56,12 +55,5 @@ export class TeamsQueryDto {
 
 /** The team's `subjects` items checked as the subject route's body is, errors under `subjects.<index>`. */
 export function checkTeamSubjects(items: Record<string, unknown>[]): TeamSubjectInput[] {
-  const tree: ErrorTree = {};
-  const values = items.map((item, index) => {
-    const { values: checked, errors } = checkObject(TEAM_SUBJECT_FIELDS, item);
-    if (Object.keys(errors).length) tree[String(index)] = errors;
-    return checked as unknown as TeamSubjectInput;
-  });
-  if (Object.keys(tree).length) throw validationError({ subjects: tree });
-  return values;
+  return checkItems<TeamSubjectInput>(TEAM_SUBJECT_FIELDS, items, 'subjects');
 }

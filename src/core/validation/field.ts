@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, ValidationArguments } from 'class-validator';
-import { ErrorTree, FieldError } from '../errors/api-error';
+import { ErrorTree, FieldError, validationError } from '../errors/api-error';
 import { INT32_MAX, NO_ID } from './ids';
 
 /**
@@ -365,4 +365,20 @@ export function checkObject(
     else values[key] = result.value;
   }
   return { values, errors };
+}
+
+/**
+ * The items of a list in a body (a batch's `items`, a team's `subjects`) each checked against the
+ * specs, as the route taking one of them checks its body; the errors are reported under
+ * `<key>.<index>`, as DRF nests them.
+ */
+export function checkItems<T>(specs: Readonly<Record<string, FieldSpec>>, items: Record<string, unknown>[], key: string): T[] {
+  const tree: ErrorTree = {};
+  const values = items.map((item, index) => {
+    const { values: checked, errors } = checkObject(specs, item);
+    if (Object.keys(errors).length) tree[String(index)] = errors;
+    return checked as unknown as T;
+  });
+  if (Object.keys(tree).length) throw validationError({ [key]: tree });
+  return values;
 }

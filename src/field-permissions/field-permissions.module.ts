@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { OwnedSchemaModule } from '../core/database/owned-schema';
+import { DatabaseModule } from '../database/database.module';
+import { FieldWriteRules } from '../permissions/field-write-rules';
+import { FieldPermissionEntity } from './field-permission.entity';
+import { FieldPermissionRepository } from './field-permission.repository';
+import { FieldPermissionsController } from './field-permissions.controller';
+import { FieldPermissionsService } from './field-permissions.service';
+import { FieldWriteRulesFromTable } from './field-write-rules.from-table';
+
+/**
+ * Field permissions (`/api/field-permissions/`), Baserow enterprise's. Global because it provides
+ * `FieldWriteRules`, the seam through which the permission check and forms read the rules.
+ */
+@Global()
+@Module({
+  imports: [OwnedSchemaModule.forFeature({ entities: [FieldPermissionEntity] }), DatabaseModule],
+  controllers: [FieldPermissionsController],
+  providers: [FieldPermissionRepository, FieldPermissionsService, { provide: FieldWriteRules, useClass: FieldWriteRulesFromTable }],
+  exports: [FieldWriteRules],
+})
+export class FieldPermissionsModule {}

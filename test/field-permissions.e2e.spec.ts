@@ -1,5 +1,6 @@
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable, endedJob } from './support/fixtures';
+import { recordStatements } from './support/statements';
 import { undoClient } from './support/undo';
 import { connect, expectNone, WsClient } from './support/ws';
 
@@ -99,6 +100,17 @@ describe(`field permissions on row writes (${TEST_DB})`, () => {
     expect((await create(ada.token, { [name(nameId)]: 'no secret' })).status).toBe(200);
     const after = (await rowsOf()).find((r) => r.id === row.id);
     expect(after[name(secretId)]).toBe('EDITOR/EDITOR');
+  });
+
+  test('warm row writes read no rule and no role (metadata caches)', async () => {
+    await protect('BUILDER');
+    const row = (await create(bob.token, { [name(secretId)]: 'warm' })).body;
+    expect((await update(bob.token, row.id, { [name(secretId)]: 'warmer' })).status).toBe(200);
+    const sent = recordStatements(t.app);
+    expect((await update(bob.token, row.id, { [name(secretId)]: 'warmest' })).status).toBe(200);
+    expect((await create(bob.token, { [name(secretId)]: 'warm too' })).status).toBe(200);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((sql) => /fieldpermissions|enterprise_roleassignment|enterprise_team|workspace_user/.test(sql))).toEqual([]);
   });
 
   test('a batch touching a protected field is refused whole', async () => {

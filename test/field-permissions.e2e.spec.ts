@@ -72,6 +72,29 @@ describe(`field permissions API (${TEST_DB})`, () => {
   });
 });
 
+describe(`the workspace's permissions tell the web client (${TEST_DB})`, () => {
+  const managerOf = async (token: string) => {
+    const managers = (await api('GET', `/api/workspaces/${workspaceId}/permissions/`, undefined, token)).body as { name: string; permissions: any }[];
+    return managers.find((m) => m.name === 'write_field_values')?.permissions;
+  };
+
+  test("Baserow's write_field_values manager: the fields the member may not write, and those forms may not", async () => {
+    expect(await managerOf(bob.token)).toBeUndefined();
+    await protect('ADMIN');
+    expect(await managerOf(bob.token)).toEqual({
+      'database.table.field.write_values': { default: true, exceptions: [secretId] },
+      'database.table.field.submit_anonymous_values': { default: true, exceptions: [secretId] },
+    });
+    await protect('BUILDER', true);
+    expect(await managerOf(ada.token)).toEqual({
+      'database.table.field.write_values': { default: true, exceptions: [] },
+      'database.table.field.submit_anonymous_values': { default: true, exceptions: [] },
+    });
+    const names = (await api('GET', `/api/workspaces/${workspaceId}/permissions/`)).body.map((m: any) => m.name);
+    expect(names.slice(names.indexOf('write_field_values'))).toEqual(['write_field_values', 'basic']);
+  });
+});
+
 describe(`field permissions on row writes (${TEST_DB})`, () => {
   const create = (token: string, body: Record<string, unknown>) => api('POST', `/api/database/rows/table/${tableId}/`, body, token);
   const update = (token: string, rowId: number, body: Record<string, unknown>) => api('PATCH', `/api/database/rows/table/${tableId}/${rowId}/`, body, token);

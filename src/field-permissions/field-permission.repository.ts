@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
-import type { FieldWriteRole, FieldWriteRule } from '../permissions/field-write-rules';
+import type { FieldWriteRole, FieldWriteRule, PlacedFieldWriteRule } from '../permissions/field-write-rules';
 import { FieldPermissionEntity } from './field-permission.entity';
 
 /** The field permissions table: one rule per field (none: the default, EDITOR). */
@@ -28,7 +28,26 @@ export class FieldPermissionRepository {
       .innerJoin('database_field', 'f', 'f.id = p.field_id')
       .where('f.table_id = :tableId', { tableId })
       .getRawMany<Record<string, unknown>>();
-    return new Map(rows.map((r) => [Number(r.field_id), { role: r.role as FieldWriteRole, allowInForms: r.allow_in_forms === true || r.allow_in_forms === 1 }]));
+    return new Map(rows.map((r) => [Number(r.field_id), ruleOf(r)]));
+  }
+
+  /** The rules of the live fields of the workspace's live tables, with their places. */
+  async ofWorkspace(workspaceId: number): Promise<PlacedFieldWriteRule[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder()
+      .select('p.field_id', 'field_id')
+      .addSelect('p.role', 'role')
+      .addSelect('p.allow_in_forms', 'allow_in_forms')
+      .addSelect('t.id', 'table_id')
+      .addSelect('t.database_id', 'database_id')
+      .from('baserow_enterprise_fieldpermissions', 'p')
+      .innerJoin('database_field', 'f', 'f.id = p.field_id')
+      .innerJoin('database_table', 't', 't.id = f.table_id')
+      .innerJoin('application', 'a', 'a.id = t.database_id')
+      .where('a.workspace_id = :workspaceId AND f.trashed = :f AND t.trashed = :f AND a.trashed = :f', { workspaceId, f: false })
+      .orderBy('p.field_id')
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({ ...ruleOf(r), fieldId: Number(r.field_id), tableId: Number(r.table_id), databaseId: Number(r.database_id) }));
   }
 
   async save(fieldId: number, role: FieldWriteRole, allowInForms: boolean): Promise<void> {
@@ -42,3 +61,5 @@ export class FieldPermissionRepository {
     await this.repo.delete({ fieldId });
   }
 }
+
+const ruleOf = (r: Record<string, unknown>): FieldWriteRule => ({ role: r.role as FieldWriteRole, allowInForms: r.allow_in_forms === true || r.allow_in_forms === 1 });

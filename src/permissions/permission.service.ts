@@ -163,6 +163,29 @@ export class PermissionService {
     return ruled.filter((id) => !fieldWriteAllowed(rules.get(id)!.role, grants));
   }
 
+  /**
+   * Baserow enterprise's `write_field_values` permission manager object: the fields (of the
+   * tables the member may read) whose cells they may not write, and those forms may not write;
+   * null when the workspace has no field rule (nothing to say: every field is writable).
+   */
+  async fieldWritePolicy(userId: number, workspaceId: number): Promise<Record<string, OperationPolicy> | null> {
+    const rules = await this.fieldRules.ofWorkspace(workspaceId);
+    const roles = rules.length ? await this.roles(workspaceId, userId) : null;
+    if (!roles) return null;
+    const write: number[] = [];
+    const submit: number[] = [];
+    for (const rule of rules) {
+      const scope = { workspaceId, applicationId: rule.databaseId, tableId: rule.tableId };
+      if (refusalOf(computedGrants(roles, TableOperations.read, scope), TableOperations.read)) continue;
+      if (!rule.allowInForms) submit.push(rule.fieldId);
+      if (!fieldWriteAllowed(rule.role, computedGrants(roles, TableOperations.updateRow, scope))) write.push(rule.fieldId);
+    }
+    return {
+      'database.table.field.write_values': { default: true, exceptions: write },
+      'database.table.field.submit_anonymous_values': { default: true, exceptions: submit },
+    };
+  }
+
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */
   async refusal(userId: number, operation: OperationType, scope: PermissionScope): Promise<ApiError | null> {
     const roles = await this.roles(scope.workspaceId, userId);

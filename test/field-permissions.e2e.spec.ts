@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable, endedJob } from './support/fixtures';
 import { recordStatements } from './support/statements';
@@ -53,6 +54,19 @@ describe(`field permissions API (${TEST_DB})`, () => {
     expect(nobody.body).toEqual({ role: 'NOBODY', allow_in_forms: true, field_id: secretId, can_write_values: false });
     const reset = await perms(secretId, { role: 'EDITOR', allow_in_forms: false });
     expect(reset.body).toEqual({ role: 'EDITOR', allow_in_forms: true, field_id: secretId, can_write_values: true });
+  });
+
+  test('a rule goes with its field: hidden while the field is trashed, deleted with it for good', async () => {
+    const temp = (await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Temp', type: 'text' })).body.id;
+    expect((await perms(temp, { role: 'NOBODY' })).status).toBe(200);
+    expect((await api('DELETE', `/api/database/fields/${temp}/`)).status).toBe(200);
+    expect(errorOf(await perms(temp))).toEqual([404, 'ERROR_FIELD_DOES_NOT_EXIST']);
+    const databaseId = await databaseOf(t, ada);
+    const kept = await t.app.get(DataSource).query('SELECT field_id FROM baserow_enterprise_fieldpermissions');
+    expect(kept.map((r: any) => Number(r.field_id))).toContain(temp);
+    expect((await api('DELETE', `/api/trash/workspace/${workspaceId}/?application_id=${databaseId}`)).status).toBe(204);
+    const left = await t.app.get(DataSource).query('SELECT field_id FROM baserow_enterprise_fieldpermissions');
+    expect(left.map((r: any) => Number(r.field_id))).not.toContain(temp);
   });
 
   test("Baserow's errors: unknown field, another workspace's field, bad bodies (CUSTOM is not settable), roles below BUILDER", async () => {

@@ -56,6 +56,25 @@ describe(`field permissions API (${TEST_DB})`, () => {
     expect(reset.body).toEqual({ role: 'EDITOR', allow_in_forms: true, field_id: secretId, can_write_values: true });
   });
 
+  test('a change is the undoable update_field_permissions, in the audit log', async () => {
+    const session = undoClient(t, () => ada, 'perms-session');
+    expect((await session.api('PATCH', `/api/field-permissions/${secretId}/`, { role: 'ADMIN', allow_in_forms: true })).status).toBe(200);
+    expect((await session.api('PATCH', `/api/field-permissions/${secretId}/`, { role: 'NOBODY' })).status).toBe(200);
+    const undone = await session.undo({ table: tableId });
+    expect(undone.body).toEqual({ actions: [{ action_type: 'update_field_permissions', action_scope: `table${tableId}` }], result_code: 'SUCCESS' });
+    expect((await perms(secretId)).body).toEqual({ role: 'ADMIN', allow_in_forms: true, field_id: secretId });
+    await session.undo({ table: tableId });
+    expect((await perms(secretId)).body).toEqual({ role: 'EDITOR', allow_in_forms: true, field_id: secretId });
+    await session.redo({ table: tableId });
+    expect((await perms(secretId)).body.role).toBe('ADMIN');
+    const log = await api('GET', `/api/audit-log/?action_type=update_field_permissions&workspace_id=${workspaceId}`);
+    expect(log.status).toBe(200);
+    expect(log.body.results[0]).toMatchObject({
+      action_type: 'update_field_permissions',
+      description: expect.stringMatching(new RegExp(`^REDONE: Field "Salary" \\(${secretId}\\): permissions updated to role "ADMIN" and "allow in forms" set to "True" in table "Salaries"`)),
+    });
+  });
+
   test('a rule goes with its field: hidden while the field is trashed, deleted with it for good', async () => {
     const temp = (await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Temp', type: 'text' })).body.id;
     expect((await perms(temp, { role: 'NOBODY' })).status).toBe(200);

@@ -27,6 +27,6 @@ export class FieldPermissionsController {
   })
   @ApiOkResponse({ type: FieldPermissionsJson })
   update(@CurrentUser() user: UserEntity, @IdParam('fieldId') fieldId: number, @Body() body: UpdateFieldPermissionsDto): Promise<FieldPermissionsJson> {
-    return this.service.update(user, fieldId, body);
+    return this.service.update(user, fieldId, body.role, body.allow_in_forms);
   }
 }

@@ -31,6 +31,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './permissions/roles.module';
 import { TeamsModule } from './teams/teams.module';
+import { FieldPermissionsModule } from './field-permissions/field-permissions.module';
 import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
@@ -52,6 +53,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     ActionsModule,
     PermissionsModule,
     TeamsModule,
+    FieldPermissionsModule,
     FilesModule,
     SettingsModule,
     TrashModule,

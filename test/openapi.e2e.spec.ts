@@ -167,6 +167,17 @@ describe('OpenAPI document and Redoc', () => {
     expect(Object.keys(team.properties).sort()).toEqual(['created_on', 'default_role', 'id', 'name', 'subject_count', 'subject_sample', 'updated_on', 'workspace']);
   });
 
+  it("documents the field permissions route with Baserow's operation ids and keys", async () => {
+    const schema = (await t.request('GET', '/api/schema.json')).body;
+    const ref = (schemaOrRef: any) => (schemaOrRef.$ref ? schema.components.schemas[schemaOrRef.$ref.split('/').pop()] : schemaOrRef);
+    const item = schema.paths['/api/field-permissions/{fieldId}/'];
+    expect([item.get.operationId, item.patch.operationId]).toEqual(['get_field_permissions', 'update_field_permissions']);
+    const answer = ref(item.patch.responses['200'].content['application/json'].schema);
+    expect(Object.keys(answer.properties).sort()).toEqual(['allow_in_forms', 'can_write_values', 'field_id', 'role']);
+    const body = ref(item.patch.requestBody.content['application/json'].schema);
+    expect(body.properties.role.enum).toEqual(['ADMIN', 'BUILDER', 'EDITOR', 'NOBODY']);
+  });
+
   it('renders Redoc from this instance, without a CDN', async () => {
     const page = await t.request('GET', '/api/redoc/');
     expect(page.status).toBe(200);

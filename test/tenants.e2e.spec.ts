@@ -71,6 +71,7 @@ const COMMENT_MESSAGE = { type: 'doc', content: [{ type: 'paragraph', content: [
 const VALID_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
   create_workspace_invitation: () => ({ email: `invitee-${randomBytes(3).toString('hex')}@example.com`, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' }),
   update_workspace_invitation: () => ({ permissions: 'ADMIN' }),
+  update_field_permissions: () => ({ role: 'NOBODY', allow_in_forms: true }),
   update_workspace: () => ({ name: 'Renamed' }),
   mark_notification_as_read: () => ({ read: true }),
   update_workspace_user: () => ({ permissions: 'ADMIN' }),

@@ -106,6 +106,13 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
   create_field: field('Create field', 'created'),
   update_field: field('Update field', 'updated'),
   delete_field: field('Delete field', 'deleted'),
+  update_field_permissions: {
+    short: 'Update field permissions',
+    long: 'Field "%(field_name)s" (%(field_id)s): permissions updated to role "%(role)s" and "allow in forms" set to "%(allow_in_forms)s"',
+    context: TABLE,
+    subjects: ofField((p) => p.fieldId),
+    params: (p) => ({ role: p.role, allow_in_forms: p.allowInForms ? 'True' : 'False' }),
+  },
   duplicate_field: {
     ...field('Duplicate field', 'duplicated (with_data=%(with_data)s) from field "%(original_field_name)s" (%(original_field_id)s)'),
     params: (p) => ({ with_data: !!p.withData, original_field_id: p.originalFieldId, original_field_name: p.originalFieldName }),

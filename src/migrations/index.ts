@@ -21,6 +21,7 @@ import { RoleAssignments1737800000000 } from './1737800000000-RoleAssignments';
 import { Teams1737810000000 } from './1737810000000-Teams';
 import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
+import { FieldPermissions1737840000000 } from './1737840000000-FieldPermissions';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   Teams1737810000000,
   AuditLog1737820000000,
   SingleSignOn1737830000000,
+  FieldPermissions1737840000000,
 ];

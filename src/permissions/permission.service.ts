@@ -3,11 +3,12 @@ import { Caches, MetadataCache } from '../core/cache/caches';
 import { RequestContext } from '../core/context/request-context';
 import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
+import { FieldWriteRules } from './field-write-rules';
 import type { OperationType } from './operation-type';
 import { TableOperations } from './operations';
 import { PermissionRepository } from './permission.repository';
 import { OperationPolicy, permissionsObject, policyCandidates } from './permissions-object';
-import { ActorRoles, actorRoles, computedGrants, Grant, highestRole, refusalOf } from './precedence';
+import { ActorRoles, actorRoles, computedGrants, fieldWriteAllowed, Grant, highestRole, refusalOf } from './precedence';
 import { SUBJECT_TYPES } from './role-assignment.entity';
 import type { RoleUid } from './roles';
 import { RoleAssignmentRepository } from './role-assignment.repository';
@@ -47,6 +48,7 @@ export class PermissionService {
     private readonly repo: PermissionRepository,
     private readonly assignments: RoleAssignmentRepository,
     private readonly teams: TeamSubjects,
+    private readonly fieldRules: FieldWriteRules,
   ) {
     this.memberRoles = caches.metadata<string, string | null>('member-roles');
     this.actors = caches.metadata<string, ActorRoles | null>('actor-roles');
@@ -138,6 +140,50 @@ export class PermissionService {
     const below = new Map<string, { id: number; tableId: number }[]>();
     for (const context of ['field', 'view', 'view_filter', 'view_sort', 'view_group_by', 'view_decoration']) below.set(context, await this.repo.objectsIn(context, tableIds));
     return permissionsObject(roles, workspaceId, { applicationIds: candidates.applicationIds, tables: [...tables.values()], below: (context) => below.get(context) ?? [] });
+  }
+
+  /**
+   * Throws Baserow's error when a field of `fieldIds` may not have its cells written by the user
+   * (Baserow enterprise's `database.table.field.write_values`): its rule asks for a role above the
+   * user's effective role on the table, or nobody may write it. `scope` is the fields' table.
+   */
+  async requireFieldWrites(userId: number, scope: PermissionScope, fieldIds: readonly number[]): Promise<void> {
+    if ((await this.unwritableFields(userId, scope, fieldIds)).length) throw Errors.permissionDenied();
+  }
+
+  /** Those of the fields whose cells the user may not write (see `requireFieldWrites`). */
+  async unwritableFields(userId: number, scope: PermissionScope, fieldIds: readonly number[]): Promise<number[]> {
+    if (!fieldIds.length || scope.tableId == null) return [];
+    const rules = await this.fieldRules.ofTable(scope.tableId);
+    const ruled = fieldIds.filter((id) => rules.has(id));
+    if (!ruled.length) return [];
+    const roles = await this.roles(scope.workspaceId, userId);
+    if (!roles) throw Errors.userNotInWorkspace();
+    const grants = computedGrants(roles, TableOperations.updateRow, scope);
+    return ruled.filter((id) => !fieldWriteAllowed(rules.get(id)!.role, grants));
+  }
+
+  /**
+   * Baserow enterprise's `write_field_values` permission manager object: the fields (of the
+   * tables the member may read) whose cells they may not write, and those forms may not write;
+   * null when the workspace has no field rule (nothing to say: every field is writable).
+   */
+  async fieldWritePolicy(userId: number, workspaceId: number): Promise<Record<string, OperationPolicy> | null> {
+    const rules = await this.fieldRules.ofWorkspace(workspaceId);
+    const roles = rules.length ? await this.roles(workspaceId, userId) : null;
+    if (!roles) return null;
+    const write: number[] = [];
+    const submit: number[] = [];
+    for (const rule of rules) {
+      const scope = { workspaceId, applicationId: rule.databaseId, tableId: rule.tableId };
+      if (refusalOf(computedGrants(roles, TableOperations.read, scope), TableOperations.read)) continue;
+      if (!rule.allowInForms) submit.push(rule.fieldId);
+      if (!fieldWriteAllowed(rule.role, computedGrants(roles, TableOperations.updateRow, scope))) write.push(rule.fieldId);
+    }
+    return {
+      'database.table.field.write_values': { default: true, exceptions: write },
+      'database.table.field.submit_anonymous_values': { default: true, exceptions: submit },
+    };
   }
 
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */

@@ -1,4 +1,5 @@
 import { Errors, ApiError } from '../core/errors/api-error';
+import type { FieldWriteRole } from './field-write-rules';
 import type { OperationType, ScopeLevel } from './operation-type';
 import { scopeLevel } from './operation-type';
 import type { PermissionScope } from './permission.service';
@@ -111,4 +112,18 @@ export function highestRole(uids: Iterable<string>): RoleUid | null {
     if (best === null || ROLE_UIDS.indexOf(role) < ROLE_UIDS.indexOf(best)) best = role;
   }
   return best;
+}
+
+/** The role a grant amounts to when ranked (the historical ADMIN is ADMIN, MEMBER is BUILDER). */
+const rankOf = (grant: Grant): number => ROLE_UIDS.indexOf(grant === 'BASIC_ADMIN' ? 'ADMIN' : grant === 'BASIC_MEMBER' ? 'BUILDER' : grant);
+
+/**
+ * Whether the grants on a table let their holder write the cells of a field whose rule asks for
+ * `role`: one of them at or above it (EDITOR, BUILDER, ADMIN); never for NOBODY or CUSTOM (whose
+ * per-actor rules Baserow 1.35.3 does not implement).
+ */
+export function fieldWriteAllowed(role: FieldWriteRole, grants: readonly Grant[]): boolean {
+  if (role === 'NOBODY' || role === 'CUSTOM') return false;
+  const needed = ROLE_UIDS.indexOf(role);
+  return grants.some((g) => rankOf(g) <= needed);
 }

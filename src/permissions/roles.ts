@@ -41,7 +41,7 @@ const BUILDER = [
     V.deleteFilter, V.deleteDecoration, T.createWebhook, T.deleteWebhook, T.readWebhook, V.order, V.updateFieldOptions,
     W.createApplication, V.deleteSort, V.updateSlug, V.createPublic, V.updatePublic, A.delete, A.restore, A.readTrash, A.duplicate,
     A.update, V.updateSort, T.duplicate, V.createSort, V.createGroupBy, V.updateGroupBy, V.deleteGroupBy, W.readTrash, W.createToken,
-    W.readToken, W.updateToken, W.useToken, A.orderTables, W.orderApplications,
+    W.readToken, W.updateToken, W.useToken, A.orderTables, W.orderApplications, T.updateFieldPermissions, T.readFieldPermissions,
   ),
 ];
 const ADMIN = [

@@ -6,6 +6,7 @@ import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { DatabaseModule } from '../database/database.module';
 import { Broadcaster } from './broadcaster';
 import { DatabaseRealtimeListener } from './database.listener';
+import { FieldPermissionsListener } from './field-permissions.listener';
 import { PageTypeRegistry } from './pages/page-type';
 import { RowPageType } from './pages/row.page';
 import { TablePageType } from './pages/table.page';
@@ -38,6 +39,7 @@ import { ViewsListener } from './views.listener';
     DatabaseRealtimeListener,
     RowCommentsListener,
     RowHistoryListener,
+    FieldPermissionsListener,
     NotificationsListener,
     RealtimeRepository,
     PageTypeRegistry,

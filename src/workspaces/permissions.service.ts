@@ -59,13 +59,16 @@ export class PermissionsService {
   }
 
   /**
-   * In a workspace: Baserow enterprise's `role` manager object before `basic` when the member has
-   * an enterprise role or a role assignment (the web client asks the managers in order).
+   * In a workspace: Baserow enterprise's `write_field_values` manager object when the workspace
+   * has field permissions, and its `role` manager object when the member has an enterprise role
+   * or a role assignment, before `basic` (the web client asks the managers in order).
    */
   async forWorkspace(user: UserEntity, membership: WorkspaceUserEntity): Promise<PermissionEntry[]> {
     const role = await this.roles.permissionsObject(user.id, membership.workspaceId);
+    const fieldWrites = await this.roles.fieldWritePolicy(user.id, membership.workspaceId);
     return [
       ...(await this.global(user)),
+      ...(fieldWrites ? [{ name: 'write_field_values', permissions: fieldWrites }] : []),
       ...(role ? [{ name: 'role', permissions: role }] : []),
       { name: 'basic', permissions: { admin_only_operations: ADMIN_ONLY_OPERATIONS, is_admin: membership.permissions === 'ADMIN' } },
     ];

@@ -46,6 +46,8 @@ export interface DomainEventMap {
   'workspace_user.updated': { workspaceId: number; workspaceUserId: number };
   /** A role of the users (or of the teams' users) changed in the workspace: `permissions_updated` to their sockets. */
   'permissions.updated': { workspaceId: number; userIds: number[]; teamIds: number[] };
+  /** A field's write rule changed: `field_permissions_updated` to the members who may read the field. */
+  'field_permissions.updated': { workspaceId: number; databaseId: number; tableId: number; fieldId: number; role: string; allowInForms: boolean };
   'workspace_user.deleted': { workspaceId: number; workspaceUser: WorkspaceUserSnapshot; tableIds: number[] };
   'application.created': { applicationId: number; workspaceId: number };
   'application.updated': { applicationId: number; workspaceId: number };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TableOperations as T } from '../../permissions';
+import { PermissionService, TableOperations as T } from '../../permissions';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 
 import { quote } from '../../core/database/sql';
@@ -15,7 +15,7 @@ import type { UserEntity } from '../../users/user.entity';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
 import { FieldTypeRegistry, RawRow, fieldColumn } from '../fields/field-type';
-import { TableContext, TableContextService } from '../table-context';
+import { TableContext, TableContextService, tableScope } from '../table-context';
 import { TableRepository } from '../table.repository';
 import { RowHistoryService } from '../row-history/row-history.service';
 import { RowCascade, RowCascadeSource, RowVisibilitySource, RowWriteSession } from './row-cascade';
@@ -71,6 +71,7 @@ export class RowsService {
     private readonly input: RowInput,
     private readonly cascade: RowCascade,
     private readonly actions: ActionLog,
+    private readonly permissions: PermissionService,
   ) {}
 
   /** The views module provides saved filters and sorts for `view_id`. */
@@ -210,7 +211,7 @@ export class RowsService {
     const ready = await this.input.prepareOffLoop(await this.contexts.require(tableId, user.id, T.createRow), items, options.userFieldNames, user.id);
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id, T.createRow);
-      const result = await this.insertRows(user, context, ready, options, single);
+      const result = await this.insertRows(user, context, ready, { ...options, checkFieldWrites: true }, single);
       const params: CreateRowsParams = { tableId, rowIds: result.rows.map((row) => row.id) };
       this.actions.record(single ? 'create_row' : 'create_rows', params, this.actionPlace(context));
       return result;
@@ -225,18 +226,21 @@ export class RowsService {
   /**
    * Creates rows in a table the caller has checked access to (a form submission names its
    * table by the form's slug; `actor` is null when anonymous: no author, no history entry).
+   * With `checkFieldWrites`, the actor must be allowed to write each field given a value (field
+   * permissions; a form, which shows only the fields it may write, does not ask).
    */
   async insertRows(
     actor: UserEntity | null,
     context: TableContext,
     items: unknown[],
-    options: { before: number | null; userFieldNames: boolean },
+    options: { before: number | null; userFieldNames: boolean; checkFieldWrites?: boolean },
     single: boolean,
   ): Promise<{ rows: RowJson[]; updatedFieldIds: number[] }> {
     const tableId = context.table.id;
     const userId = actor?.id ?? null;
     return this.db.run(async () => {
       const { prepared, fieldIds } = await this.input.prepareItems(context, items, { userFieldNames: options.userFieldNames, create: true, single, userId });
+      if (actor && options.checkFieldWrites) await this.permissions.requireFieldWrites(actor.id, tableScope(context.table, context.workspaceId), fieldIds);
       const session = await this.cascade.begin(context);
       const orders = await this.newOrders(tableId, prepared.length, options.before);
       const columns = this.columnsOf(context);
@@ -373,6 +377,7 @@ export class RowsService {
     return this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id, T.updateRow);
       const { prepared, fieldIds } = await this.input.prepareItems(context, ready, { userFieldNames, create: false, single, userId: user.id });
+      await this.permissions.requireFieldWrites(user.id, tableScope(context.table, context.workspaceId), fieldIds);
       const session = await this.cascade.begin(context);
       const ids = prepared.map((p) => p.id);
       const before = await this.existingRows(context, ids, single);

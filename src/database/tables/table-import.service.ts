@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { TableOperations as T } from '../../permissions';
+import { PermissionService, TableOperations as T } from '../../permissions';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { LongWrite } from '../../core/database/long-write';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -14,7 +14,7 @@ import { CellError, FieldTypeRegistry, fieldColumn } from '../fields/field-type'
 import { RowRepository } from '../rows/row.repository';
 import type { RowWriteSession } from '../rows/row-cascade';
 import { ImportedCells, RowsService } from '../rows/rows.service';
-import { TableContext, TableContextService } from '../table-context';
+import { TableContext, TableContextService, tableScope } from '../table-context';
 
 /**
  * Rows prepared and inserted per batch (the row repository splits an INSERT further when a
@@ -75,6 +75,7 @@ export class TableImportService {
     private readonly types: FieldTypeRegistry,
     private readonly runner: JobRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly permissions: PermissionService,
   ) {}
 
   /** Checks the table and the configuration, then runs the import as a `file_import` job. */
@@ -164,7 +165,9 @@ export class TableImportService {
     report: ((done: number) => Promise<void> | undefined) | null,
   ): Promise<void> {
     const fields = this.importFields(context);
-    const skipped = new Set(configuration.skipped_fields ?? []);
+    // Fields the importing user may not write (field permissions) are left out, as Baserow's import does.
+    const unwritable = await this.permissions.unwritableFields(userId, tableScope(context.table, context.workspaceId), fields.map((field) => field.id));
+    const skipped = new Set([...(configuration.skipped_fields ?? []), ...unwritable]);
     for (let start = from; start < to; start += BATCH_ROWS) {
       const chunk = data.slice(start, Math.min(to, start + BATCH_ROWS));
       // The job owns its rows: the ones done are let go, so memory shrinks as the import goes.

@@ -34,6 +34,8 @@ export const TableOperations = operations({
   deleteField: { name: 'database.table.field.delete', context: 'field' },
   restoreField: { name: 'database.table.field.restore', context: 'field' },
   duplicateField: { name: 'database.table.field.duplicate', context: 'field' },
+  readFieldPermissions: { name: 'database.table.field.read_permissions', context: 'field' },
+  updateFieldPermissions: { name: 'database.table.field.update_permissions', context: 'field' },
   typeFormula: { name: 'database.table.formula.type', context: 'database_table' },
   listWebhooks: { name: 'database.table.list_webhooks', context: 'database_table' },
   createWebhook: { name: 'database.table.create_webhook', context: 'database_table' },

@@ -1,4 +1,5 @@
 import type { ReceivedFile } from '../../files/multipart';
+import { FieldWriteRules } from '../../permissions/field-write-rules';
 import { UserFileJson, UserFilesService } from '../../files/user-files.service';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
@@ -76,19 +77,24 @@ export class FormViewService {
     private readonly userFiles: UserFilesService,
     private readonly types: FieldTypeRegistry,
     private readonly notifications: NotificationsService,
+    private readonly fieldRules: FieldWriteRules,
   ) {}
 
   private require(slug: string, caller: SlugCaller): Promise<ViewAccess> {
     return this.views.requireBySlug(slug, caller, { type: 'form', notFound: ViewErrors.formDoesNotExist, passwordRequired: ViewErrors.noPermissionToPublicForm });
   }
 
-  /** The enabled fields a form can hold, by option order then field id; conditions on trashed fields left out. */
+  /**
+   * The enabled fields a form can hold, by option order then field id; conditions on trashed
+   * fields left out. A field whose permissions do not allow it in forms is not one of them.
+   */
   private async formFields(access: ViewAccess): Promise<FormField[]> {
     const { view, context } = access;
     // Read without creating the missing options: a refused submission writes nothing.
     const all = (await this.views.fieldOptions(view, context, false)) as unknown as Record<string, FormFieldOptions>;
+    const rules = await this.fieldRules.ofTable(context.table.id);
     return context.fields
-      .filter((field) => all[field.id]?.enabled && this.formType.canBeInForm(field))
+      .filter((field) => all[field.id]?.enabled && this.formType.canBeInForm(field) && rules.get(field.id)?.allowInForms !== false)
       .map((field) => {
         const options = all[field.id];
         return { field, options: { ...options, conditions: options.conditions.filter((c) => context.byId.has(c.field)) } };

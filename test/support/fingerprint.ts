@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 
+/**
+ * Tables that record requests rather than hold state: the audit log records refused attempts by
+ * design (a failed sign-in is an entry), so a refusal may add to it and still have changed nothing.
+ */
+const RECORDS = new Set(['baserow_enterprise_auditlogentry']);
+
 /** The last full digest of a data source and the write marker it was taken at. */
 const digests = new WeakMap<DataSource, { marker: string; digest: string }>();
 
 /**
- * A digest of every table of the database (metadata and user tables), to prove that a refused
+ * A digest of every table of the database (metadata and user tables, but the RECORDS), to prove that a refused
  * request changed nothing. Rows are compared as a set, so physical order does not matter.
  *
  * The tables are read only when something may have been written since the last digest. SQLite:
@@ -22,7 +28,7 @@ export async function fingerprint(dataSource: DataSource): Promise<string> {
   if (cached?.marker === marker) return cached.digest;
   const tables: { name: string }[] = await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY 1`);
   const hash = createHash('sha1');
-  for (const { name } of tables) {
+  for (const { name } of tables.filter((table) => !RECORDS.has(table.name))) {
     const rows: unknown[] = await dataSource.query(`SELECT * FROM "${name.replace(/"/g, '')}"`);
     hash.update(name).update(rows.map((row) => JSON.stringify(row)).sort().join('\n'));
   }
@@ -66,7 +72,7 @@ async function postgresDigest(dataSource: DataSource): Promise<string> {
   const cached = digests.get(dataSource);
   if (cached?.marker === marker) return cached.digest;
   const tables: { name: string }[] = await dataSource.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-  const parts = tables.map(({ name }) => {
+  const parts = tables.filter((table) => !RECORDS.has(table.name)).map(({ name }) => {
     const quoted = `"${name.replace(/"/g, '')}"`;
     return `SELECT '${name.replace(/'/g, '')}' AS name, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) AS digest FROM ${quoted} t`;
   });

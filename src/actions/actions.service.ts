@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { RequestContext } from '../core/context/request-context';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { ApiError, ErrorTree, validationError } from '../core/errors/api-error';
+import { repeatEvery } from '../core/lifecycle/repeat-every';
 import { bodyObjectError, checkObject, FieldSpec, pythonTypeName } from '../core/validation/field';
 import { isoMicros } from '../database/rows/row.repository';
 import type { UserEntity } from '../users/user.entity';
@@ -45,7 +46,7 @@ const sessionNotSet = () => new ApiError('ERROR_CLIENT_SESSION_ID_HEADER_NOT_SET
 @Injectable()
 export class ActionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ActionsService.name);
-  private cleanup: NodeJS.Timeout | null = null;
+  private stopCleanup = (): void => undefined;
 
   constructor(
     private readonly db: UnitOfWork,
@@ -65,13 +66,11 @@ export class ActionsService implements OnModuleInit, OnModuleDestroy {
       if (undoable.length) await this.repo.insert(undoable, now);
       for (const reader of this.log.readers) await reader(actions, now);
     });
-    this.cleanup = setInterval(() => void this.deleteOld().catch((error) => this.logger.error('Old actions cleanup failed', error instanceof Error ? error.stack : String(error))), this.config.oldActionCleanupIntervalMinutes * 60_000);
-    this.cleanup.unref();
+    this.stopCleanup = repeatEvery(this.config.oldActionCleanupIntervalMinutes, () => this.deleteOld(), (error) => this.logger.error('Old actions cleanup failed', error.stack));
   }
 
   onModuleDestroy(): void {
-    if (this.cleanup) clearInterval(this.cleanup);
-    this.cleanup = null;
+    this.stopCleanup();
   }
 
   /** Deletes actions nobody may undo any more (Baserow's periodic cleanup). */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { repeatEvery } from '../core/lifecycle/repeat-every';
 import { isoMicros } from '../database/rows/row.repository';
 import { AuditRepository } from './audit.repository';
 
@@ -12,7 +13,7 @@ import { AuditRepository } from './audit.repository';
 @Injectable()
 export class AuditCleanupService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AuditCleanupService.name);
-  private timer: NodeJS.Timeout | null = null;
+  private stop = (): void => undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -21,13 +22,11 @@ export class AuditCleanupService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.run().catch((error: Error) => this.logger.warn(`Cleaning the audit log failed: ${error.message}`)), this.config.auditLogCleanupIntervalMinutes * 60_000);
-    this.timer.unref();
+    this.stop = repeatEvery(this.config.auditLogCleanupIntervalMinutes, () => this.run(), (error) => this.logger.warn(`Cleaning the audit log failed: ${error.message}`));
   }
 
   onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stop();
   }
 
   /** One pass, as of `now`; answers how many entries were deleted. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
+import { repeatEvery } from '../core/lifecycle/repeat-every';
 import { FileStorage } from '../files/storage/file-storage';
 import { exportKey, importKey } from './import-export.entity';
 import { ImportExportRepository } from './import-export.repository';
@@ -17,7 +18,7 @@ const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class ResourceCleanupService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ResourceCleanupService.name);
-  private timer: NodeJS.Timeout | null = null;
+  private stop = (): void => undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -26,12 +27,11 @@ export class ResourceCleanupService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.run().catch((error: Error) => this.logger.warn(`Cleaning import/export resources failed: ${error.message}`)), this.config.importExportCleanupIntervalMinutes * 60_000);
-    this.timer.unref();
+    this.stop = repeatEvery(this.config.importExportCleanupIntervalMinutes, () => this.run(), (error) => this.logger.warn(`Cleaning import/export resources failed: ${error.message}`));
   }
 
   onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stop();
   }
 
   /** One pass, as of `now`; answers how many resources were deleted. */

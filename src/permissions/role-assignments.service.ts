@@ -119,14 +119,15 @@ export class RoleAssignmentsService {
   /** Baserow answers the indexes of the items that repeat an earlier item's subject and scope. */
   private refuseDuplicates(items: RoleAssignmentInput[]): void {
     const seen = new Map<string, number>();
-    const indexes: number[] = [];
+    // In the order they are found, each once (a Set: a batch of thousands stays linear).
+    const indexes = new Set<number>();
     items.forEach((item, index) => {
       const key = `${item.subject_type}:${item.subject_id}:${item.scope_type}:${item.scope_id}`;
       const first = seen.get(key);
       if (first === undefined) seen.set(key, index);
-      else if (!indexes.includes(first)) indexes.push(first);
+      else indexes.add(first);
     });
-    if (indexes.length) throw RoleErrors.duplicates(indexes);
+    if (indexes.size) throw RoleErrors.duplicates([...indexes]);
   }
 
   private scopeType(name: string): ScopeType {

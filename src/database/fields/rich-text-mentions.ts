@@ -3,6 +3,7 @@ import { In, IsNull, LessThanOrEqual } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../core/config/config';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { DomainEvent, RowSnapshot } from '../../core/events/domain-events';
+import { repeatEvery } from '../../core/lifecycle/repeat-every';
 import { WorkspaceUserEntity } from '../../workspaces/workspace.entity';
 import { TableContextService } from '../table-context';
 import { fieldColumn } from './field-type';
@@ -32,7 +33,7 @@ export function richTextMentions(content: unknown): number[] {
  */
 @Injectable()
 export class RichTextMentionNotifications implements OnModuleInit, OnModuleDestroy {
-  private cleanup: NodeJS.Timeout | null = null;
+  private stopCleanup = (): void => undefined;
 
   constructor(
     private readonly db: UnitOfWork,
@@ -44,13 +45,15 @@ export class RichTextMentionNotifications implements OnModuleInit, OnModuleDestr
   onModuleInit(): void {
     this.db.beforeCommit((events) => this.flush(events));
     // Removed mentions past their time go in the background; a write only drops those of the rows it compares.
-    const interval = this.config.staleMentionsCleanupMinutes * 60_000;
-    this.cleanup = setInterval(() => void this.db.run(() => this.mentions.delete({ markedForDeletionAt: LessThanOrEqual(this.staleBefore()) })).catch(() => undefined), interval);
-    this.cleanup.unref();
+    this.stopCleanup = repeatEvery(
+      this.config.staleMentionsCleanupMinutes,
+      () => this.db.run(() => this.mentions.delete({ markedForDeletionAt: LessThanOrEqual(this.staleBefore()) })),
+      () => undefined,
+    );
   }
 
   onModuleDestroy(): void {
-    if (this.cleanup) clearInterval(this.cleanup);
+    this.stopCleanup();
   }
 
   /** Mentions removed before this are forgotten: put back, they notify again. */

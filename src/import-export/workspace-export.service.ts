@@ -32,6 +32,7 @@ import { workspacePeople } from './workspace-people';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { yieldTurn } from '../core/lifecycle/yield-turn';
 
 export const EXPORT_JOB_TYPE = 'export_applications';
 /** Baserow's WORKSPACE_EXPORTS_LIMIT: the exports a workspace's list shows. */
@@ -217,7 +218,7 @@ async function writeApplicationJson(
         if (!rows.length) continue;
         await write(`${first ? '' : ', '}${rows.map((row) => JSON.stringify(toBaserowRow(table.fields, row, ctx))).join(', ')}`);
         first = false;
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldTurn();
       }
       await write(`]${tableHead.slice(at + '"rows":[]'.length)}`);
     }

@@ -189,7 +189,7 @@ export class WorkspaceImportService {
       if (item.type !== 'database') throw new ArchiveRefused('invalid', `The application type ${item.type} is not supported.`);
       if (!archive.has(item.files.schema)) throw new ArchiveRefused('missing', `The file ${item.files.schema} does not exist.`);
       const json = await parseApplicationJson((await archive.read(item.files.schema, this.config.importExportMaxApplicationBytes)).toString('utf8'), item.files.schema);
-      documents.push(fromBaserowDatabase(json, typeof json.name === 'string' ? json.name : item.name, people));
+      documents.push(await fromBaserowDatabase(json, typeof json.name === 'string' ? json.name : item.name, people));
     }
     await progress.set({ progress: 25 });
     await this.storeFiles(archive, documents);

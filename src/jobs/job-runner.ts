@@ -8,6 +8,7 @@ import { JobRepository } from './job.repository';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { LiveJobs } from './live-jobs';
 import { serializeJob } from './job.serializer';
+import { yieldTurn } from '../core/lifecycle/yield-turn';
 
 /**
  * What a job's work can do while it runs: report progress and keys of the job's own. The
@@ -74,7 +75,7 @@ export class JobRunner implements OnApplicationShutdown {
     // The work is no part of the starting request's transaction, if it has one.
     const task = this.db
       .outside(async () => {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldTurn();
         // The job's actions join the starting request's undo session and action group; its row
         // changes (an import) call no webhooks, as in Baserow.
         const undo = { clientSessionId: actor.clientSessionId ?? null, actionGroupId: actor.actionGroupId ?? null };

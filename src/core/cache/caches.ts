@@ -114,7 +114,7 @@ export class Caches implements OnModuleInit {
     this.versions.onChange((change, local) => {
       // Whatever metadata caches hold is of an older version now: free it at once.
       if (change.kind === 'metadata') for (const name of this.metadataCaches) this.caches.get(name)?.clear();
-      if (local) void this.publish({ from: this.instanceId, change });
+      if (local) return this.publish({ from: this.instanceId, change });
     });
     if (!this.redis.enabled) return;
     this.subscriber = this.redis.connect();

@@ -3,14 +3,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { AsyncSlot } from '../context/async-frame';
 import { UnitOfWork } from './unit-of-work';
+import { yieldTurn } from '../lifecycle/yield-turn';
 
 /** `LONG_WRITE_CHUNK_ROWS` is the chunk of rows of up to this many fields. */
 const CHUNK_FIELDS = 5;
 
-/** Lets whatever waits run first: requests are read, and a write queued for the writer takes it. */
-export function yieldTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * A long write (an import, a table created from data, a duplication, a template install) in

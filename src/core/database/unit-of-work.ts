@@ -109,6 +109,7 @@ export class UnitOfWork {
     } finally {
       // Rolled back too: on SQLite's one connection, reads outside it saw its rows.
       this.versions.rowsChanged(rowTables);
+      await this.versions.announced();
     }
     if (!options.dropEvents) await this.dispatch(events);
     return result;

@@ -73,7 +73,9 @@ type TrackedRunner = QueryRunner & { [TRACKED]?: { metadataWritten: boolean } };
 export class WriteVersions {
   private metadataVersion = 0;
   private readonly rowVersions = new Map<number, number>();
-  private readonly listeners = new Set<(change: VersionChange, local: boolean) => void>();
+  private readonly listeners = new Set<(change: VersionChange, local: boolean) => void | Promise<void>>();
+  /** Announcements of changes to the other instances still under way (see `announced`). */
+  private readonly announcing = new Set<Promise<void>>();
   private sharedRunner: (() => TrackedRunner | undefined) | null = null;
   /** Statements sent to the database by this process. */
   statements = 0;
@@ -102,7 +104,7 @@ export class WriteVersions {
   }
 
   /** Listens to changes: `local` when this process made them (the caches tell other instances). */
-  onChange(listener: (change: VersionChange, local: boolean) => void): () => void {
+  onChange(listener: (change: VersionChange, local: boolean) => void | Promise<void>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -118,7 +120,21 @@ export class WriteVersions {
   apply(change: VersionChange, local = false): void {
     if (change.kind === 'metadata') this.metadataVersion += 1;
     else for (const id of change.tableIds) this.rowVersions.set(id, this.rowsOf(id) + 1);
-    for (const listener of this.listeners) listener(change, local);
+    for (const listener of this.listeners) {
+      const announcement = listener(change, local);
+      if (!announcement) continue;
+      this.announcing.add(announcement);
+      void announcement.finally(() => this.announcing.delete(announcement));
+    }
+  }
+
+  /**
+   * Resolves once every change made so far has been told to the other instances (a publish to
+   * Redis, which hands it to their subscriptions before it answers): a transaction awaits it
+   * before its request answers, so the caller's next request, to any instance, sees the change.
+   */
+  async announced(): Promise<void> {
+    if (this.announcing.size) await Promise.all(this.announcing);
   }
 
   private metadataChanged(): void {

@@ -22,6 +22,7 @@ import { ExportOptions, TableExporter, TableExporterRegistry } from './table-exp
 import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
+import { yieldTurn } from '../../core/lifecycle/yield-turn';
 
 export const EXPORT_JOB_TYPE = 'export_table';
 /**
@@ -162,7 +163,7 @@ export class ExportService {
         done += rows.length;
         await progress.set({ progress: Math.min(100, Math.floor((done / Math.max(1, count)) * 100)) });
         // Between pages, other requests: a page's conversion is one short slice of the event loop.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldTurn();
       }
       await writer.finish();
     });

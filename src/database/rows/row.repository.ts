@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ColumnDefinition, Dialect, ORDER_ONE } from '../../core/database/dialect';
-import { yieldTurn } from '../../core/database/long-write';
+import { yieldTurn } from '../../core/lifecycle/yield-turn';
 import { DIALECT } from '../../core/database/tokens';
 import { idList, quote, Sql } from '../../core/database/sql';
 import { UnitOfWork } from '../../core/database/unit-of-work';

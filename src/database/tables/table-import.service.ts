@@ -15,6 +15,7 @@ import { RowRepository } from '../rows/row.repository';
 import type { RowWriteSession } from '../rows/row-cascade';
 import { ImportedCells, RowsService } from '../rows/rows.service';
 import { TableContext, TableContextService, tableScope } from '../table-context';
+import { yieldTurn } from '../../core/lifecycle/yield-turn';
 
 /**
  * Rows prepared and inserted per batch (the row repository splits an INSERT further when a
@@ -200,7 +201,7 @@ export class TableImportService {
       if (report) {
         await report(start + chunk.length);
         // SQLite's driver answers without leaving the microtask queue: let other requests (polls, cancels) in.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldTurn();
       }
     }
   }

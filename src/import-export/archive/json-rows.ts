@@ -1,8 +1,8 @@
+import { yieldTurn } from '../../core/lifecycle/yield-turn';
 import { ArchiveRefused } from '../import-export.errors';
 
 const SLICE = 1 << 21;
 const ROW_BATCH = 2000;
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Parses an exported application's JSON (`{…, "tables": [{…, "rows": [{…}, …]}]}`) without one
@@ -25,7 +25,7 @@ export async function parseApplicationJson(text: string, name: string): Promise<
   const OBJ = 123; // {
   const ARR = 91; // [
   for (let i = 0; i < text.length; i++) {
-    if (i % SLICE === 0 && i) await yieldNow();
+    if (i % SLICE === 0 && i) await yieldTurn();
     const c = text.charCodeAt(i);
     if (c === 34) {
       // A string: skip to its end; in key position its text is the key.
@@ -98,7 +98,7 @@ export async function parseApplicationJson(text: string, name: string): Promise<
           refuse();
         }
       }
-      await yieldNow();
+      await yieldTurn();
     }
     // A rows array holding more than objects is not what an export writes.
     const inside = text.slice(rows.open + 1, rows.close);

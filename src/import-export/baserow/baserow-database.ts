@@ -1,8 +1,12 @@
 import { DATABASE_DOCUMENT_FORMAT, DATABASE_DOCUMENT_VERSION, DatabaseDocument, FieldDocument, RowDocument, TableDocument } from '../../database/serialization/database-document';
+import { yieldTurn } from '../../core/lifecycle/yield-turn';
 import { ArchiveRefused } from '../import-export.errors';
 import { fromBaserowCell, pythonIsoformat, rowTimestamp, toBaserowCell, WorkspacePeople } from './baserow-cells';
 import { BaserowField, fromBaserowFields, toBaserowField } from './baserow-fields';
 import { BaserowView, fromBaserowView, toBaserowView } from './baserow-views';
+
+/** Rows converted between two turns of the event loop (about 3 ms of work each). */
+const ROW_SLICE = 1000;
 
 /**
  * The one translation between Baserow's serialized database (what `DatabaseApplicationType
@@ -69,7 +73,7 @@ const positiveInt = (value: unknown): value is number => Number.isInteger(value)
  * table, field or row refuses the archive, as does a field type Rowspace does not have);
  * views of types Rowspace does not have are left out. File cells keep the names of the zip's files.
  */
-export function fromBaserowDatabase(json: Record<string, unknown>, name: string, people: WorkspacePeople): DatabaseDocument {
+export async function fromBaserowDatabase(json: Record<string, unknown>, name: string, people: WorkspacePeople): Promise<DatabaseDocument> {
   const refuse = (what: string): never => {
     throw new ArchiveRefused('invalid', `The database ${JSON.stringify(name)} is malformed: ${what}.`);
   };
@@ -86,9 +90,13 @@ export function fromBaserowDatabase(json: Record<string, unknown>, name: string,
   });
   const fields = fromBaserowFields(tables);
   addFormulaReads(fields);
-  const docs: TableDocument[] = tables.map((table) => {
+  const docs: TableDocument[] = [];
+  for (const table of tables) {
     const tableFields = fields.get(table.id)!;
-    const rows: RowDocument[] = (table.rows ?? []).map((row) => {
+    const rows: RowDocument[] = [];
+    for (const row of table.rows ?? []) {
+      // A large table's conversion in slices, the event loop free in between.
+      if (rows.length % ROW_SLICE === ROW_SLICE - 1) await yieldTurn();
       if (!isObject(row) || !positiveInt(row.id)) refuse(`a row of table ${table.id}`);
       const r = row as Record<string, unknown>;
       const doc: RowDocument = {
@@ -104,14 +112,14 @@ export function fromBaserowDatabase(json: Record<string, unknown>, name: string,
         const value = fromBaserowCell(field, r[`field_${field.id}`], people);
         if (value !== undefined) doc[`field_${field.id}`] = value;
       }
-      return doc;
-    });
+      rows.push(doc);
+    }
     const views = (table.views ?? [])
       .filter((view): view is BaserowView => isObject(view) && positiveInt(view.id) && typeof view.type === 'string')
       .map((view) => fromBaserowView(view, people))
       .filter((view) => view !== null);
-    return { id: table.id, name: table.name, order: Number.isInteger(table.order) ? (table.order as number) : 0, fields: tableFields, views, rows };
-  });
+    docs.push({ id: table.id, name: table.name, order: Number.isInteger(table.order) ? (table.order as number) : 0, fields: tableFields, views, rows });
+  }
   return { format: DATABASE_DOCUMENT_FORMAT, version: DATABASE_DOCUMENT_VERSION, type: 'database', name, tables: docs };
 }
 

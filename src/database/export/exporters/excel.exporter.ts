@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Writable } from 'node:stream';
 import { loadExcel } from '../../excel';
 import { ExportWriter, TableExporter } from '../table-exporter';
+import { yieldTurn } from '../../../core/lifecycle/yield-turn';
 
 /** `excel`: an .xlsx workbook of one sheet, a header row and cells as text, written as a stream. */
 @Injectable()
@@ -19,7 +20,7 @@ export class ExcelTableExporter implements TableExporter {
       writeRows: async (rows) => {
         for (const row of rows) sheet.addRow(row.map((cell) => (cell === null || cell === undefined ? null : typeof cell === 'number' ? cell : String(cell)))).commit();
         // Let the zip stream flush what the rows produced before the next page.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldTurn();
       },
       finish: async () => {
         sheet.commit();

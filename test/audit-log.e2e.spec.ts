@@ -28,6 +28,13 @@ describe(`audit log (${TEST_DB})`, () => {
     return res.body;
   };
 
+  /** The password provider's id: Baserow names it in sign-up and sign-in entries. */
+  const passwordProviderId = async (): Promise<number> => {
+    const providers = await as(staff, 'GET', '/api/admin/auth-provider/');
+    expect(providers.status).toBe(200);
+    return providers.body.auth_provider_types.flatMap((type: { auth_providers: unknown[] }) => type.auth_providers).find((p: any) => p.type === 'password').id;
+  };
+
   beforeAll(async () => {
     t = await startApp({ ...NO_TIMED_WORK, RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0' });
     staff = await signUp(t, 'Staff');
@@ -67,9 +74,10 @@ describe(`audit log (${TEST_DB})`, () => {
     const database = (await as(alice, 'GET', `/api/applications/${databaseId}/`)).body.name;
     const inTable = `in table "Audited" (${table.id}) of database "${database}" (${databaseId}).`;
     const ip = '127.0.0.1';
+    const password = await passwordProviderId();
     expect(seen.reverse().slice(-13)).toEqual([
       { action_type: 'sign_in_user_failed', type: 'Failed sign in', description: `Sign in as "${alice.email}" refused: invalid credentials`, user: '', workspace: '', ip_address: ip },
-      { action_type: 'sign_in_user', type: 'Sign In User', description: `User "${alice.email}" (${alice.id}) signed in via "password" (None) auth provider`, user: aliceUser, workspace: '', ip_address: ip },
+      { action_type: 'sign_in_user', type: 'Sign In User', description: `User "${alice.email}" (${alice.id}) signed in via "password" (${password}) auth provider`, user: aliceUser, workspace: '', ip_address: ip },
       { action_type: 'create_table', type: 'Create table', description: `Table "Audited" (${table.id}) created in database "${database}" (${databaseId}).`, user: aliceUser, workspace: ws, ip_address: ip },
       { action_type: 'create_field', type: 'Create field', description: `Field "Amount" (${field.id}) created ${inTable}`, user: aliceUser, workspace: ws, ip_address: ip },
       { action_type: 'create_row', type: 'Create row', description: `Row (${row.id}) created ${inTable}`, user: aliceUser, workspace: ws, ip_address: ip },
@@ -113,11 +121,64 @@ describe(`audit log (${TEST_DB})`, () => {
     const log = (await entries(staff, `?user_id=${carol.id}&size=10`)).results.map((e: any) => [e.action_type, e.description, e.user]).reverse();
     const who = `${carol.email} (${carol.id})`;
     expect(log.filter(([type]: string[]) => type.endsWith('_user') || type.endsWith('_password'))).toEqual([
-      ['create_user', `User "${carol.email}" (${carol.id}) created via "password" (None) auth provider (invitation: False)`, who],
+      ['create_user', `User "${carol.email}" (${carol.id}) created via "password" (${await passwordProviderId()}) auth provider (invitation: False)`, who],
       ['update_user', `User "${carol.email}" (${carol.id}) updated`, who],
       ['change_user_password', `User "${carol.email}" (${carol.id}) changed password`, who],
     ]);
     expect(log.map(([type]: string[]) => type)).toContain('create_group');
+  });
+
+  it('records invitations, leaving, role assignments and teams with Baserow\'s descriptions', async () => {
+    const invite = async (email: string) => {
+      const res = await as(alice, 'POST', `/api/workspaces/invitations/workspace/${workspaceId}/`, { email, permissions: 'MEMBER', message: '', base_url: 'http://localhost:8000/invite' });
+      expect(res.status).toBe(200);
+      return res.body.id as number;
+    };
+    const since = new Date().toISOString();
+    const dropped = await invite('nobody-yet@example.com');
+    expect((await as(alice, 'PATCH', `/api/workspaces/invitations/${dropped}/`, { permissions: 'ADMIN' })).status).toBe(200);
+    expect((await as(alice, 'DELETE', `/api/workspaces/invitations/${dropped}/`)).status).toBe(204);
+    const erin = await signUp(t, 'Erin');
+    const frank = await signUp(t, 'Frank');
+    const accepted = await invite(erin.email);
+    const rejected = await invite(frank.email);
+    expect((await as(erin, 'POST', `/api/workspaces/invitations/${accepted}/accept/`)).status).toBe(200);
+    expect((await as(frank, 'POST', `/api/workspaces/invitations/${rejected}/reject/`)).status).toBe(204);
+    const one = { subject_type: 'auth.User', subject_id: erin.id, scope_type: 'application', scope_id: databaseId, role: 'VIEWER' };
+    expect((await as(alice, 'POST', `/api/role/${workspaceId}/`, one)).status).toBe(200);
+    const two = [
+      { ...one, role: 'EDITOR' },
+      { subject_type: 'auth.User', subject_id: erin.id, scope_type: 'workspace', scope_id: workspaceId, role: 'VIEWER' },
+    ];
+    expect((await as(alice, 'POST', `/api/role/${workspaceId}/batch/`, { items: two })).status).toBe(200);
+    const team = (await as(alice, 'POST', `/api/teams/workspace/${workspaceId}/`, { name: 'Auditors', default_role: 'VIEWER', subjects: [] })).body;
+    expect((await as(alice, 'PUT', `/api/teams/${team.id}/`, { name: 'Auditors 2', default_role: 'EDITOR', subjects: [] })).status).toBe(200);
+    const subject = (await as(alice, 'POST', `/api/teams/${team.id}/subjects/`, { subject_user_email: erin.email, subject_type: 'auth.User' })).body;
+    expect((await as(alice, 'DELETE', `/api/teams/${team.id}/subjects/${subject.id}/`)).status).toBe(204);
+    expect((await as(alice, 'DELETE', `/api/teams/${team.id}/`)).status).toBe(204);
+    expect((await as(erin, 'POST', `/api/workspaces/${workspaceId}/leave/`)).status).toBe(204);
+
+    const log = (await entries(staff, `?workspace_id=${workspaceId}&from_timestamp=${since}&size=30`)).results.map((e: any) => [e.action_type, e.description, e.user]).reverse();
+    const group = `"${workspaceName}" (${workspaceId})`;
+    const byAlice = `${alice.email} (${alice.id})`;
+    const inTeam = `in team "Auditors 2" (${team.id}) `;
+    expect(log).toEqual([
+      ['create_group_invitation', `Group invitation created for "nobody-yet@example.com" to join ${group} as MEMBER.`, byAlice],
+      ['update_group_invitation_permissions', `Invitation (${dropped}) permissions changed from MEMBER to ADMIN for nobody-yet@example.com  on group ${group}.`, byAlice],
+      ['delete_group_invitation', `Group invitation (${dropped}) deleted for "nobody-yet@example.com" to join ${group} as ADMIN.`, byAlice],
+      ['create_group_invitation', `Group invitation created for "${erin.email}" to join ${group} as MEMBER.`, byAlice],
+      ['create_group_invitation', `Group invitation created for "${frank.email}" to join ${group} as MEMBER.`, byAlice],
+      ['accept_group_invitation', `Invitation (${accepted}) sent by "${alice.email}" to join ${group} as MEMBER was accepted.`, `${erin.email} (${erin.id})`],
+      ['reject_group_invitation', `Invitation (${rejected}) sent by "${alice.email}" to join ${group} as MEMBER was rejected.`, `${frank.email} (${frank.id})`],
+      ['batch_assign_role', `Role VIEWER assigned to subject type "auth.User" (${erin.id}) on scope type "application" (${databaseId}).`, byAlice],
+      ['batch_assign_role', 'Multiple roles have been assigned', byAlice],
+      ['create_team', `Team "Auditors" (${team.id}) created.`, byAlice],
+      ['update_team', `Team "Auditors 2" (${team.id}) updated.`, byAlice],
+      ['create_team_subject', `Subject (${subject.id}) created ${inTeam}`, byAlice],
+      ['delete_team_subject', `Subject (${subject.id}) deleted ${inTeam}`, byAlice],
+      ['delete_team', `Team "Auditors 2" (${team.id}) deleted.`, byAlice],
+      ['leave_group', `Group ${group} left.`, `${erin.email} (${erin.id})`],
+    ]);
   });
 
   it('describes every undoable action type and every type it lists as Baserow does', () => {

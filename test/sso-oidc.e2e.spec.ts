@@ -160,6 +160,17 @@ describe(`single sign-on: OpenID Connect (${TEST_DB})`, () => {
     expect(new URL(again.landing).pathname).toBe('/dashboard');
     const users = await t.app.get(DataSource).query(`SELECT count(*) AS n FROM "user" WHERE email = 'carol@company.test'`);
     expect(Number(users[0].n)).toBe(1);
+    // The audit log names the provider of the sign-up and of each sign-in.
+    const carol = Number(refresh.body.user.id);
+    const log = await t.request('GET', `/api/admin/audit-log/?user_id=${carol}&action_type=create_user&size=5`, { token: staff.token });
+    expect(log.body.results.map((e: { description: string }) => e.description)).toEqual([
+      `User "carol@company.test" (${carol}) created via "openid_connect" (${providerId}) auth provider (invitation: False)`,
+    ]);
+    const signIns = await t.request('GET', `/api/admin/audit-log/?user_id=${carol}&action_type=sign_in_user&size=5`, { token: staff.token });
+    expect(signIns.body.results.map((e: { description: string }) => e.description)).toEqual([
+      `User "carol@company.test" (${carol}) signed in via "openid_connect" (${providerId}) auth provider`,
+      `User "carol@company.test" (${carol}) signed in via "openid_connect" (${providerId}) auth provider`,
+    ]);
     const withOriginal = new Browser(t);
     const first = await withOriginal.request('GET', `${t.url}/api/sso/oauth2/login/${providerId}/?original=%2Fdatabase%2F1%2Ftable%2F2`);
     expect(first.status).toBe(302);

@@ -19,7 +19,8 @@ export interface AuditSubjects {
 
 export interface AuditDescription {
   short: string;
-  long: string;
+  /** The template, or the template chosen by the entry's values (Baserow's `get_long_description`). */
+  long: string | ((values: P) => string);
   context?: string;
   subjects?: (p: P) => AuditSubjects;
   params?: (p: P) => P;
@@ -50,13 +51,44 @@ const sortField = (p: P): unknown => (p.json ?? p.before ?? {}).field;
 const decoration = (short: string, verb: string): AuditDescription => ({ short, long: `View decoration %(decorator_id)s ${verb}`, context: VIEW, subjects: inView, params: (p) => ({ decorator_id: p.id }) });
 const application = (short: string, long: string): AuditDescription => ({ short, long, context: WORKSPACE, subjects: ofApplication, params: (p) => ({ application_type: p.applicationType ?? 'database' }) });
 const token = (short: string, long: string): AuditDescription => ({ short, long, context: WORKSPACE, params: (p) => ({ token_id: p.tokenId, token_name: p.name, original_token_name: p.before }) });
-const user = (short: string, long: string): AuditDescription => ({ short, long, params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: 'password', auth_provider_id: p.authProviderId ?? null }) });
+/** Actions recorded with Baserow's params as they are (the invitation, role and team actions). */
+const asRecorded = (short: string, long: string, context?: string): AuditDescription => ({ short, long, context, params: (p) => p });
+const TEAM = 'in team "%(team_name)s" (%(team_id)s) ';
+const ONE_ROLE = 'Role %(role_uid)s assigned to subject type "%(subject_type_name)s" (%(subject_id)s) on scope type "%(scope_type_name)s" (%(scope_id)s).';
+const oneAssignment = (p: P): unknown[] | null => (Array.isArray(p.assignments) && p.assignments.length === 1 && Array.isArray(p.assignments[0]) ? p.assignments[0] : null);
+const user = (short: string, long: string): AuditDescription => ({ short, long, params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: p.authProviderType ?? 'password', auth_provider_id: p.authProviderId ?? null }) });
 
 export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
   create_group: { short: 'Create group', long: 'Group "%(group_name)s" (%(group_id)s) created.' },
   delete_group: { short: 'Delete group', long: 'Group "%(group_name)s" (%(group_id)s) deleted.' },
   update_group: { short: 'Update group', long: 'Group (%(group_id)s) name changed from "%(original_group_name)s" to "%(group_name)s."', params: (p) => ({ original_group_name: p.before, group_name: p.after }) },
   order_groups: { short: 'Order groups', long: 'Groups order changed.' },
+  leave_group: { short: 'Leave group', long: 'Group "%(group_name)s" (%(group_id)s) left.' },
+  create_group_invitation: asRecorded('Create group invitation', 'Group invitation created for "%(email)s" to join "%(group_name)s" (%(group_id)s) as %(permissions)s.'),
+  delete_group_invitation: asRecorded('Delete group invitation', 'Group invitation (%(invitation_id)s) deleted for "%(email)s" to join "%(group_name)s" (%(group_id)s) as %(permissions)s.'),
+  accept_group_invitation: asRecorded('Accept group invitation', 'Invitation (%(invitation_id)s) sent by "%(sender)s" to join "%(group_name)s" (%(group_id)s) as %(permissions)s was accepted.'),
+  reject_group_invitation: asRecorded('Reject group invitation', 'Invitation (%(invitation_id)s) sent by "%(sender)s" to join "%(group_name)s" (%(group_id)s) as %(permissions)s was rejected.'),
+  update_group_invitation_permissions: asRecorded(
+    'Update group invitation permissions',
+    'Invitation (%(invitation_id)s) permissions changed from %(original_permissions)s to %(permissions)s for %(email)s  on group "%(group_name)s" (%(group_id)s).',
+  ),
+
+  batch_assign_role: {
+    short: 'Assign multiple roles',
+    long: (values) => (oneAssignment(values) ? ONE_ROLE : 'Multiple roles have been assigned'),
+    // One assignment reads as its tuple's values (Baserow's AssignmentTuple._asdict()).
+    params: (p) => {
+      const one = oneAssignment(p);
+      if (!one) return p;
+      const [subject_type_name, subject_id, original_role_uid, role_uid, scope_type_name, scope_id] = one;
+      return { ...p, subject_type_name, subject_id, original_role_uid, role_uid, scope_type_name, scope_id };
+    },
+  },
+  create_team: asRecorded('Create team', 'Team "%(name)s" (%(team_id)s) created.'),
+  update_team: asRecorded('Update team', 'Team "%(name)s" (%(team_id)s) updated.'),
+  delete_team: asRecorded('Delete team', 'Team "%(team_name)s" (%(team_id)s) deleted.'),
+  create_team_subject: asRecorded('Create team subject', 'Subject (%(subject_id)s) created', TEAM),
+  delete_team_subject: asRecorded('Delete team subject', 'Subject (%(subject_id)s) deleted', TEAM),
 
   create_application: application('Create application', '"%(application_name)s" (%(application_id)s) %(application_type)s created'),
   delete_application: application('Delete application', 'Application "%(application_name)s" (%(application_id)s) of type %(application_type)s deleted'),
@@ -218,7 +250,7 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
 
   create_user: {
     ...user('Create User', 'User "%(user_email)s" (%(user_id)s) created via "%(auth_provider_type)s" (%(auth_provider_id)s) auth provider (invitation: %(with_invitation_token)s)'),
-    params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: 'password', auth_provider_id: null, with_invitation_token: !!p.withInvitation }),
+    params: (p) => ({ user_id: p.userId, user_email: p.email, auth_provider_type: p.authProviderType ?? 'password', auth_provider_id: p.authProviderId ?? null, with_invitation_token: !!p.withInvitation }),
   },
   update_user: user('Update User', 'User "%(user_email)s" (%(user_id)s) updated'),
   schedule_user_deletion: user('Schedule user deletion', 'User "%(user_email)s" (%(user_id)s) scheduled to be deleted after grace time'),
@@ -261,6 +293,9 @@ export function longDescription(type: string, command: string, values: P): strin
   const description = AUDIT_DESCRIPTIONS[type];
   let text: string;
   if (!description) text = `${shortDescription(type)}: ${JSON.stringify(values)}`;
-  else text = description.context ? `${renderTemplate(description.long, values)} ${renderTemplate(description.context, values)}` : renderTemplate(description.long, values);
+  else {
+    const long = typeof description.long === 'function' ? description.long(values) : description.long;
+    text = description.context ? `${renderTemplate(long, values)} ${renderTemplate(description.context, values)}` : renderTemplate(long, values);
+  }
   return command === 'UNDO' ? `UNDONE: ${text}` : command === 'REDO' ? `REDONE: ${text}` : text;
 }

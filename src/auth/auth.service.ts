@@ -127,10 +127,13 @@ export class AuthService {
     language: string;
     invitationToken: string | null;
     emailVerified?: boolean;
+    /** The provider the account signs up with (the audit log's); the password provider when not given. */
+    authProvider?: AuthProviderRef;
     /** In the account's transaction, after it is created (single sign-on links the provider). */
     then?: (user: UserEntity) => Promise<void>;
   }): Promise<UserEntity> {
     const settings = await this.settings.get();
+    const provider = input.authProvider ?? (await this.passwordSignIn.provider());
     const invitation = input.invitationToken ? await this.invitations.byToken(input.invitationToken) : null;
     if (invitation && invitation.email !== input.email) throw InvitationErrors.emailMismatch();
     // Baserow's rule: open sign-ups, or an invitation while invited people may sign up.
@@ -163,7 +166,7 @@ export class AuthService {
         });
         // From here the new user acts (the audit log's actor of what the sign-up creates).
         RequestContext.setActor(created.id, null);
-        this.actions.record('create_user', { userId: created.id, email: input.email, withInvitation: invitation != null }, { scope: ActionScopes.root(), workspaceId: null });
+        this.actions.record('create_user', { userId: created.id, email: input.email, withInvitation: invitation != null, ...providerParams(provider) }, { scope: ActionScopes.root(), workspaceId: null });
         if (invitation) await this.invitations.join(created, invitation);
         else if (workspaceCreation || isStaff) await this.example.create(created);
         await input.then?.(created);
@@ -220,7 +223,8 @@ export class AuthService {
    * with enforced verification an unverified user is mailed a link and, unless staff, refused;
    * then the last login is recorded and a scheduled deletion cancelled.
    */
-  async signIn(user: UserEntity): Promise<TokenAnswer> {
+  async signIn(user: UserEntity, authProvider?: AuthProviderRef): Promise<TokenAnswer> {
+    const provider = authProvider ?? (await this.passwordSignIn.provider());
     if (!user.isActive) throw new ApiError('ERROR_DEACTIVATED_USER', 401, 'User account has been disabled.');
     if ((await this.settings.get()).emailVerification === 'enforced' && !user.emailVerified) {
       await this.emailVerification.sendPending(user);
@@ -232,7 +236,7 @@ export class AuthService {
       user.deletionScheduledAt = null;
       await this.users.update(user.id, { lastLogin: user.lastLogin, deletionScheduledAt: null });
       if (restored) this.db.record('user.restored', { userId: user.id });
-      this.actions.record('sign_in_user', { userId: user.id, email: user.email }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: user.id } });
+      this.actions.record('sign_in_user', { userId: user.id, email: user.email, ...providerParams(provider) }, { scope: ActionScopes.root(), workspaceId: null, actor: { userId: user.id } });
     });
     return this.tokenAnswer(user);
   }
@@ -292,3 +296,13 @@ export class AuthService {
 
 
 const emailExists = () => new ApiError('ERROR_EMAIL_ALREADY_EXISTS', 400, '');
+
+/** The auth provider an account signs up or in with, as the audit log names it. */
+export interface AuthProviderRef {
+  id: number;
+  type: string;
+}
+
+function providerParams(provider: AuthProviderRef | null): { authProviderId: number | null; authProviderType: string } {
+  return { authProviderId: provider?.id ?? null, authProviderType: provider?.type ?? 'password' };
+}

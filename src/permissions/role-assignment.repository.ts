@@ -63,6 +63,11 @@ export class RoleAssignmentRepository {
     return rows.map((r) => ({ subjectType: r.subjectType, subjectId: r.subjectId, role: r.role }));
   }
 
+  /** Every assignment row of the workspace (not the members' workspace roles, which are `workspaceLevel`). */
+  scopedOfWorkspace(workspaceId: number): Promise<RoleAssignmentEntity[]> {
+    return this.assignments.find({ where: { workspaceId } });
+  }
+
   /** The assignments on one scope of the workspace, in id order. */
   atScope(workspaceId: number, scopeType: ScopeType, scopeId: number): Promise<RoleAssignmentEntity[]> {
     return this.assignments.find({ where: { workspaceId, scopeType, scopeId }, order: { id: 'ASC' } });

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors } from '../core/errors/api-error';
 import type { UserEntity } from '../users/user.entity';
@@ -58,6 +60,7 @@ export class RoleAssignmentsService {
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly permissions: PermissionService,
     private readonly teams: TeamSubjects,
+    private readonly actions: ActionLog,
   ) {}
 
   /** The assignments on one scope of the workspace (on the workspace: every member's role, and the teams'). */
@@ -81,6 +84,7 @@ export class RoleAssignmentsService {
       if (options.batch) this.refuseDuplicates(items);
       const resolved = await this.resolve(workspaceId, items);
       for (const item of uniqueScopes(resolved)) await this.permissions.require(user.id, ROLE_OPERATIONS_OF[item.scopeType].update, item.scope);
+      const previous = await this.currentRoles(workspaceId, resolved);
       const results: (RoleAssignmentJson | null)[] = [];
       const changedUsers = new Set<number>();
       const changedTeams = new Set<number>();
@@ -89,8 +93,23 @@ export class RoleAssignmentsService {
         (item.subjectType === SUBJECT_TYPES.user ? changedUsers : changedTeams).add(item.subjectId);
       }
       this.db.record('permissions.updated', { workspaceId, userIds: [...changedUsers], teamIds: [...changedTeams] });
+      // Baserow's BatchAssignRoleActionType params: one (subject type, subject, role before, role, scope type, scope) per item.
+      const assignments = resolved.map((item) => [item.subjectType, item.subjectId, previous.get(assignmentKey(item)) ?? null, item.role, item.scopeType, item.scopeId]);
+      this.actions.record('batch_assign_role', { assignments }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
       return results;
     });
+  }
+
+  /** The role each item's subject holds on its scope before the change (a member's workspace role as its uid). */
+  private async currentRoles(workspaceId: number, items: Resolved[]): Promise<Map<string, string>> {
+    const roles = new Map<string, string>();
+    if (items.some((item) => item.scopeType === 'workspace' && item.subjectType === SUBJECT_TYPES.user)) {
+      for (const member of await this.repo.workspaceLevel(workspaceId)) {
+        roles.set(assignmentKey({ subjectType: SUBJECT_TYPES.user, subjectId: member.userId, scopeType: 'workspace', scopeId: workspaceId }), member.permissions === 'MEMBER' ? 'BUILDER' : member.permissions);
+      }
+    }
+    for (const held of await this.repo.scopedOfWorkspace(workspaceId)) roles.set(assignmentKey(held), held.role);
+    return roles;
   }
 
   private async apply(workspaceId: number, item: Resolved): Promise<RoleAssignmentJson | null> {
@@ -180,4 +199,8 @@ function uniqueScopes(items: Resolved[]): Resolved[] {
     seen.add(key);
     return true;
   });
+}
+
+function assignmentKey(item: { subjectType: string; subjectId: number; scopeType: string; scopeId: number }): string {
+  return `${item.subjectType}:${item.subjectId}@${item.scopeType}:${item.scopeId}`;
 }

@@ -39,7 +39,11 @@ export class PasswordSignIn {
   constructor(private readonly catalog: AuthProviderCatalog) {}
 
   async enabled(): Promise<boolean> {
-    const password = (await this.catalog.all()).find((provider) => provider.type === 'password');
-    return password?.enabled ?? true;
+    return (await this.provider())?.enabled ?? true;
+  }
+
+  /** The password provider (the audit log names it on password sign-ups and sign-ins, as Baserow does). */
+  async provider(): Promise<AuthProviderEntity | null> {
+    return (await this.catalog.all()).find((provider) => provider.type === 'password') ?? null;
   }
 }

@@ -68,11 +68,12 @@ export class SsoSignInService {
           language: info.language || 'en',
           invitationToken: info.workspaceInvitationToken || null,
           emailVerified: true,
+          authProvider: provider,
           then: (created) => this.providers.link(provider.id, created.id),
         });
       }
       await this.providers.link(provider.id, user.id);
-      const tokens = await this.auth.signIn(user);
+      const tokens = await this.auth.signIn(user, provider);
       return frontendLanding(this.config.webFrontendUrl, info.original, { token: tokens.refresh_token, user_session: tokens.user_session });
     } catch (error) {
       if (error instanceof ApiError) throw new SsoError(ERROR_CODES[error.code] ?? failure, error.message);

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { Errors } from '../core/errors/api-error';
 import { parseSortParameter } from '../core/http/sorts';
@@ -37,6 +39,7 @@ export class TeamsService {
     private readonly roles: RoleAssignmentRepository,
     private readonly permissions: PermissionService,
     private readonly trash: TrashService,
+    private readonly actions: ActionLog,
   ) {}
 
   async list(user: UserEntity, workspaceId: number, search: string | null | undefined, sorts: string | null | undefined): Promise<TeamJson[]> {
@@ -58,6 +61,7 @@ export class TeamsService {
       for (const subject of input.subjects) await this.addSubjectTo(team, { id: subject.subject_id }, subject.subject_type);
       await this.setRole(team, role);
       this.db.record('permissions.updated', { workspaceId, userIds: [], teamIds: [team.id] });
+      this.record('create_team', team, { name: input.name, subjects: input.subjects });
       return serializeTeam(await this.repo.row(team));
     });
   }
@@ -72,6 +76,7 @@ export class TeamsService {
     const role = defaultRoleOf(input);
     return this.db.run(async () => {
       const team = await this.team(user, teamId, TM.update);
+      const originalRole = (await this.roles.find(SUBJECT_TYPES.team, team.id, 'workspace', team.workspaceId))?.role ?? null;
       if (await this.repo.nameTaken(team.workspaceId, input.name, team.id)) throw TeamErrors.nameNotUnique();
       await this.repo.rename(team.id, input.name);
       const existing = await this.repo.memberSubjects([team.id]);
@@ -84,6 +89,7 @@ export class TeamsService {
       await this.repo.removeSubjects(leaving.map((s) => s.id));
       await this.setRole(team, role);
       this.db.record('permissions.updated', { workspaceId: team.workspaceId, userIds: leaving.map((s) => s.subjectId), teamIds: [team.id] });
+      this.record('update_team', team, { original_name: team.name, name: input.name, subjects: input.subjects, original_default_role_uid: originalRole, default_role_uid: role });
       return serializeTeam(await this.repo.row((await this.repo.find(team.id))!));
     });
   }
@@ -95,6 +101,7 @@ export class TeamsService {
       const userIds = await this.repo.userIdsOf([team.id]);
       await this.trash.trashItem(TeamEntity, user, { type: 'team', itemId: team.id, workspaceId: team.workspaceId, applicationId: null, name: team.name, parentName: null });
       this.db.record('permissions.updated', { workspaceId: team.workspaceId, userIds, teamIds: [] });
+      this.record('delete_team', team, { team_name: team.name });
     });
   }
 
@@ -110,6 +117,7 @@ export class TeamsService {
       const lookup = input.subject_user_email ? { email: input.subject_user_email } : { id: input.subject_id };
       const subject = await this.addSubjectTo(team, lookup, input.subject_type);
       this.db.record('permissions.updated', { workspaceId: team.workspaceId, userIds: [subject.subjectId], teamIds: [] });
+      this.record('create_team_subject', team, { team_name: team.name, subject_id: subject.id, subject_lookup: input.subject_user_email ? { email: input.subject_user_email } : { pk: input.subject_id }, subject_subject_type_natural_key: subject.subjectType });
       return serializeTeamSubject(subject);
     });
   }
@@ -124,6 +132,7 @@ export class TeamsService {
       const { team, subject } = await this.subjectOf(user, teamId, subjectId, TM.deleteSubject);
       await this.repo.removeSubjects([subject.id]);
       this.db.record('permissions.updated', { workspaceId: team.workspaceId, userIds: [subject.subjectId], teamIds: [] });
+      this.record('delete_team_subject', team, { team_name: team.name, subject_id: subject.id, subject_subject_id: subject.subjectId, subject_subject_type_natural_key: subject.subjectType });
     });
   }
 
@@ -145,6 +154,11 @@ export class TeamsService {
     if (!subject) throw TeamErrors.subjectDoesNotExist();
     await this.permissions.require(user.id, operation, { workspaceId: team.workspaceId });
     return { team, subject };
+  }
+
+  /** A team action for the audit log, with Baserow's params (teams are not undoable here). */
+  private record(type: string, team: TeamEntity, params: Record<string, unknown>): void {
+    this.actions.record(type, { team_id: team.id, ...params }, { scope: ActionScopes.workspace(team.workspaceId), workspaceId: team.workspaceId });
   }
 
   /** Baserow's create_subject: a supported type, an existing user, a member of the team's workspace. */

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ActionLog } from '../actions/action-log';
+import { ActionScopes } from '../actions/action-type';
 import { APP_CONFIG, AppConfig } from '../core/config/config';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -58,6 +60,7 @@ export class InvitationsService {
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notifications: NotificationsService,
+    private readonly actions: ActionLog,
   ) {}
 
   tokenOf(invitation: WorkspaceInvitationEntity): string {
@@ -101,6 +104,7 @@ export class InvitationsService {
         message: input.message,
       });
       await this.tellInvitee(saved, workspace.name, !existing);
+      this.actions.record('create_group_invitation', { email, permissions: input.permissions }, { scope: ActionScopes.root(), workspaceId });
       return { invitation: saved, workspaceName: workspace.name };
     });
     const link = `${input.base_url.replace(/\/+$/, '')}/${this.tokenOf(invitation)}`;
@@ -127,14 +131,24 @@ export class InvitationsService {
     const permissions = storedWorkspaceRole(choice);
     return this.db.run(async () => {
       const invitation = await this.adminInvitation(user, invitationId, W.updateInvitation);
+      this.actions.record(
+        'update_group_invitation_permissions',
+        { invitation_id: invitationId, email: invitation.email, permissions: choice, original_permissions: invitation.permissions },
+        { scope: ActionScopes.root(), workspaceId: invitation.workspaceId },
+      );
       return serializeInvitation(await this.repo.saveInvitation({ ...invitation, permissions }));
     });
   }
 
   async delete(user: UserEntity, invitationId: number): Promise<void> {
     await this.db.run(async () => {
-      await this.adminInvitation(user, invitationId, W.deleteInvitation);
+      const invitation = await this.adminInvitation(user, invitationId, W.deleteInvitation);
       await this.repo.deleteInvitation(invitationId);
+      this.actions.record(
+        'delete_group_invitation',
+        { invitation_id: invitationId, email: invitation.email, permissions: invitation.permissions },
+        { scope: ActionScopes.root(), workspaceId: invitation.workspaceId },
+      );
     });
   }
 
@@ -187,6 +201,7 @@ export class InvitationsService {
   async accept(user: UserEntity, invitationId: number): Promise<WorkspaceItemJson> {
     const workspaceId = await this.db.run(async () => {
       const invitation = await this.ownInvitation(user, invitationId);
+      await this.recordAnswer('accept_group_invitation', invitation);
       await this.join(user, invitation);
       return invitation.workspaceId;
     });
@@ -218,9 +233,16 @@ export class InvitationsService {
   async reject(user: UserEntity, invitationId: number): Promise<void> {
     await this.db.run(async () => {
       const invitation = await this.ownInvitation(user, invitationId);
+      await this.recordAnswer('reject_group_invitation', invitation);
       await this.answered(user, invitation, 'rejected');
       await this.repo.deleteInvitation(invitation.id);
     });
+  }
+
+  /** An invitee's answer, as the audit log reads it (sign-up through an invitation records none, as in Baserow). */
+  private async recordAnswer(type: 'accept_group_invitation' | 'reject_group_invitation', invitation: WorkspaceInvitationEntity): Promise<void> {
+    const sender = (await this.repo.userEmails([invitation.invitedById])).get(invitation.invitedById) ?? '';
+    this.actions.record(type, { invitation_id: invitation.id, sender, permissions: invitation.permissions }, { scope: ActionScopes.root(), workspaceId: invitation.workspaceId });
   }
 
   /** The invitation a signed token points at (400 on a bad signature, 404 when it is gone). */

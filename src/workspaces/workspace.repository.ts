@@ -147,6 +147,13 @@ export class WorkspaceRepository {
     return new Map(users.map((u) => [u.id, u.firstName]));
   }
 
+  /** E-mail addresses of users by id. */
+  async userEmails(ids: number[]): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const users = await this.db.manager.getRepository(UserEntity).find({ where: { id: In([...new Set(ids)]) }, select: { id: true, email: true } });
+    return new Map(users.map((u) => [u.id, u.email]));
+  }
+
   /** The account of an e-mail address, if any. */
   userByEmail(email: string): Promise<Pick<UserEntity, 'id'> | null> {
     return this.db.manager.getRepository(UserEntity).findOne({ where: { email }, select: { id: true } });

@@ -176,6 +176,7 @@ export class WorkspacesService {
     await this.db.run(async () => {
       const { membership } = await this.requireMembership(workspaceId, user.id, W.membership);
       await this.removeMembership(membership);
+      this.actions.record('leave_group', {}, { scope: ActionScopes.root(), workspaceId });
     });
   }
 

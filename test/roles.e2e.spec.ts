@@ -1,3 +1,4 @@
+import { ROLE_BATCH_MAX_ITEMS } from '../src/permissions/roles.dto';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable } from './support/fixtures';
 import { connect, expectNone } from './support/ws';
@@ -88,6 +89,9 @@ describe(`role assignments API (${TEST_DB})`, () => {
     expect(dup.body).toEqual({ error: 'ERROR_DUPLICATE_ROLE_ASSIGNMENTS', detail: 'The list of role assignments includes duplicates at indexes: [0]' });
     const bad = await api('POST', `/api/role/${workspaceId}/batch/`, { items: [{ ...item, subject_id: 'x' }] });
     expect([bad.status, bad.body.error, Object.keys(bad.body.detail.items)]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION', ['0']]);
+    // A batch is one transaction: at most ROLE_BATCH_MAX_ITEMS items.
+    const tooMany = await api('POST', `/api/role/${workspaceId}/batch/`, { items: Array.from({ length: ROLE_BATCH_MAX_ITEMS + 1 }, () => item) });
+    expect([tooMany.status, tooMany.body.error, tooMany.body.detail.items]).toEqual([400, 'ERROR_REQUEST_BODY_VALIDATION', [{ error: `Ensure this field has no more than ${ROLE_BATCH_MAX_ITEMS} elements.`, code: 'max_length' }]]);
     // All or nothing: the first item is not kept when the second fails.
     const failing = await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'database_table', tableId, 'EDITOR'), userItem(bob, 'database_table', 999999, 'EDITOR')] });
     expect([failing.status, failing.body.error]).toEqual([404, 'ERROR_SCOPE_DOES_NOT_EXIST']);

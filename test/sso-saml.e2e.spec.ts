@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { SAML_RESPONSE_MAX_CHARS } from '../src/sso/saml/saml-sign-in.service';
 import { SignedUp, signUp, startApp, TEST_DB, TestApp } from './support/app';
 import { LogCapture } from './support/log-capture';
 import { postedForm, ResponseValues, SamlIdp } from './support/saml-idp';
@@ -166,6 +167,8 @@ describe(`single sign-on: SAML (${TEST_DB})`, () => {
     for (const body of [{}, { SAMLResponse: 'not base64 xml', RelayState: FRONTEND }, { SAMLResponse: Buffer.from('<x').toString('base64'), RelayState: FRONTEND }]) {
       expect((await new Browser(t).request('POST', ACS, body as Record<string, string>)).location).toBe(invalid);
     }
+    const huge = Buffer.from(`<Response>${'<a>x</a>'.repeat(SAML_RESPONSE_MAX_CHARS / 8)}</Response>`).toString('base64');
+    expect((await new Browser(t).request('POST', ACS, { SAMLResponse: huge, RelayState: FRONTEND })).location).toBe(invalid);
     const json = await t.request('POST', '/api/sso/saml/acs/', { body: { SAMLResponse: 1 } });
     expect([json.status, json.headers.get('location')]).toEqual([302, invalid]);
 
@@ -185,6 +188,7 @@ describe(`single sign-on: SAML (${TEST_DB})`, () => {
       expect.stringContaining('SAMLResponse and RelayState are required'),
       expect.stringContaining('no enabled SAML provider has the issuer'),
       expect.stringContaining('the response is not XML'),
+      expect.stringContaining(`the SAMLResponse is longer than ${SAML_RESPONSE_MAX_CHARS} characters`),
       expect.stringContaining('SAMLResponse and RelayState are required'),
     ]);
     const users = await t.app.get(DataSource).query(`SELECT email FROM "user" WHERE email = 'mallory@company.test'`);

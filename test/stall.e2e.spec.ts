@@ -43,6 +43,9 @@ const CONCAT_LEVELS = 5;
 const CONCAT_CELL_BYTES = 1024;
 const PASSWORD_ROWS = 10;
 const SIGN_UPS = 3;
+/** A role batch of ROLE_TEAMS × ROLE_TABLES assignments (teams given a role on each table): the most a batch takes. */
+const ROLE_TEAMS = 40;
+const ROLE_TABLES = 50;
 
 jest.setTimeout(CASE_TIMEOUT_MS);
 
@@ -420,6 +423,24 @@ describe(`no request stalls the others (${TEST_DB})`, () => {
       expect(res.status).toBe(200);
       expect(res.body.items).toHaveLength(PASSWORD_ROWS);
     });
+  });
+
+  test(`9. a role batch of ${ROLE_TEAMS * ROLE_TABLES} assignments (${ROLE_TEAMS} teams on ${ROLE_TABLES} tables), then its removal`, async () => {
+    const user = await newOffender();
+    const tables: number[] = [];
+    for (let i = 0; i < ROLE_TABLES; i++) tables.push((await ok('POST', `/api/database/tables/database/${user.databaseId}/`, { token: user.token, json: { name: `T${i}` } })).id);
+    const teams: number[] = [];
+    for (let i = 0; i < ROLE_TEAMS; i++) teams.push((await ok('POST', `/api/teams/workspace/${user.workspaceId}/`, { token: user.token, json: { name: `Team ${i}`, subjects: [] } })).id);
+    const items = (role: string | null) => teams.flatMap((team) => tables.map((table) => ({ subject_type: 'baserow_enterprise.Team', subject_id: team, scope_type: 'database_table', scope_id: table, role })));
+    await whileMeasuring(async () => {
+      const given = await call('POST', `/api/role/${user.workspaceId}/batch/`, { token: user.token, json: { items: items('VIEWER') } });
+      expect(given.status).toBe(200);
+      expect(given.bytes).toBeGreaterThan(ROLE_TEAMS * ROLE_TABLES * 50);
+      const removed = await call('POST', `/api/role/${user.workspaceId}/batch/`, { token: user.token, json: { items: items(null) } });
+      expect(removed.status).toBe(200);
+    });
+    const left = await ok('GET', `/api/role/${user.workspaceId}/?scope_type=database_table&scope_id=${tables[0]}`, { token: user.token });
+    expect(left).toEqual([]);
   });
 
   test(`8. ${SIGN_UPS} sign-ups with the example workspace, one after another`, async () => {

@@ -132,6 +132,29 @@ describe(`teams API (${TEST_DB})`, () => {
     await api('DELETE', `/api/teams/${team.id}/`);
   });
 
+  test('a create or update writes its subjects in the same statements whatever their number', async () => {
+    const sent = recordStatements(t.app);
+    // The statements of the request's transaction (what holds the writer); after it, each member's socket is told.
+    const count = async (method: string, path: string, body: unknown) => {
+      // The caller's permissions read first (a read after the last write), so both requests find them cached.
+      expect((await api('GET', `/api/teams/workspace/${workspaceId}/`)).status).toBe(200);
+      const from = sent.length;
+      const res = await api(method, path, body);
+      expect(res.status).toBe(200);
+      const mine = sent.slice(from);
+      return { id: res.body.id as number, statements: mine.indexOf('COMMIT') - mine.findIndex((sql) => sql.startsWith('BEGIN')) };
+    };
+    const one = await count('POST', `/api/teams/workspace/${workspaceId}/`, { name: 'One', subjects: [userSubject(bob)] });
+    const three = await count('POST', `/api/teams/workspace/${workspaceId}/`, { name: 'Three', subjects: [userSubject(ada), userSubject(bob), userSubject(cat)] });
+    expect(three.statements).toBe(one.statements);
+    const another = await count('POST', `/api/teams/workspace/${workspaceId}/`, { name: 'Another', subjects: [userSubject(bob)] });
+    const byOne = await count('PUT', `/api/teams/${one.id}/`, { name: 'One', subjects: [userSubject(bob), userSubject(ada)] });
+    const byTwo = await count('PUT', `/api/teams/${another.id}/`, { name: 'Another', subjects: [userSubject(bob), userSubject(ada), userSubject(cat)] });
+    expect(byTwo.statements).toBe(byOne.statements);
+    expect((await api('GET', `/api/teams/${another.id}/subjects/`)).body.map((s: { subject_id: number }) => s.subject_id).sort()).toEqual([ada.id, bob.id, cat.id].sort());
+    for (const id of [one.id, three.id, another.id]) await api('DELETE', `/api/teams/${id}/`);
+  });
+
   test("only admins manage teams; a builder lists and reads them; a viewer lists but not the subjects, as Baserow's default roles", async () => {
     const team = (await createTeam({ name: 'Readers', subjects: [userSubject(cat)] })).body;
     const subjectId = (await api('GET', `/api/teams/${team.id}/subjects/`)).body[0].id;

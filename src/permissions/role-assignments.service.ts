@@ -11,7 +11,7 @@ import type { OperationType } from './operation-type';
 import { ApplicationOperations as A, TableOperations as T, WorkspaceOperations as W } from './operations';
 import { PermissionScope, PermissionService } from './permission.service';
 import { ScopeType, SUBJECT_TYPES, SubjectType } from './role-assignment.entity';
-import { RoleAssignmentRepository } from './role-assignment.repository';
+import { assignmentKey, RoleAssignmentRepository } from './role-assignment.repository';
 import { RoleAssignmentJson, serializeAssignments } from './role-assignment.serializer';
 import { isRoleUid, RoleUid } from './roles';
 import { RoleErrors } from './roles.errors';
@@ -84,49 +84,40 @@ export class RoleAssignmentsService {
       if (options.batch) this.refuseDuplicates(items);
       const resolved = await this.resolve(workspaceId, items);
       for (const item of uniqueScopes(resolved)) await this.permissions.require(user.id, ROLE_OPERATIONS_OF[item.scopeType].update, item.scope);
-      const previous = await this.currentRoles(workspaceId, resolved);
-      const results: (RoleAssignmentJson | null)[] = [];
-      const changedUsers = new Set<number>();
-      const changedTeams = new Set<number>();
-      for (const item of resolved) {
-        results.push(await this.apply(workspaceId, item));
-        (item.subjectType === SUBJECT_TYPES.user ? changedUsers : changedTeams).add(item.subjectId);
+      const memberRoles = await this.memberRoles(workspaceId, resolved);
+      const held = await this.repo.scopedOfWorkspace(workspaceId);
+      const previous = (item: Resolved) => (isMemberRole(item) ? memberRoles.get(item.subjectId) : held.get(assignmentKey(item))?.role) ?? null;
+      const assignments = resolved.map((item) => [item.subjectType, item.subjectId, previous(item), item.role, item.scopeType, item.scopeId]);
+      // A member's workspace role is their membership (one per member, with the last-admin rule);
+      // every other assignment is written in a few statements whatever the batch's size.
+      for (const item of resolved.filter(isMemberRole)) {
+        const stored: WorkspaceRole = item.role === null ? 'NO_ACCESS' : item.role === 'BUILDER' ? 'MEMBER' : item.role;
+        await this.workspaces.setMemberRole(workspaceId, item.subjectId, stored, RoleErrors.lastAdmin);
       }
-      this.db.record('permissions.updated', { workspaceId, userIds: [...changedUsers], teamIds: [...changedTeams] });
+      const scoped = resolved.filter((item) => !isMemberRole(item));
+      const saved = await this.repo.applyScoped(
+        workspaceId,
+        scoped.map((item) => ({ ...item, existing: held.get(assignmentKey(item)) ?? null })),
+      );
+      const users = await this.repo.users(resolved.filter((item) => item.role !== null && item.subjectType === SUBJECT_TYPES.user).map((item) => item.subjectId));
+      const results = resolved.map((item) => {
+        if (item.role === null) return null;
+        const row = isMemberRole(item) ? { id: null, subjectType: item.subjectType, subjectId: item.subjectId, scopeType: item.scopeType, scopeId: item.scopeId, role: item.role } : saved.get(assignmentKey(item))!;
+        return serializeAssignments([row], users)[0];
+      });
+      const changedUsers = resolved.filter((item) => item.subjectType === SUBJECT_TYPES.user).map((item) => item.subjectId);
+      const changedTeams = resolved.filter((item) => item.subjectType === SUBJECT_TYPES.team).map((item) => item.subjectId);
+      this.db.record('permissions.updated', { workspaceId, userIds: [...new Set(changedUsers)], teamIds: [...new Set(changedTeams)] });
       // Baserow's BatchAssignRoleActionType params: one (subject type, subject, role before, role, scope type, scope) per item.
-      const assignments = resolved.map((item) => [item.subjectType, item.subjectId, previous.get(assignmentKey(item)) ?? null, item.role, item.scopeType, item.scopeId]);
       this.actions.record('batch_assign_role', { assignments }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
       return results;
     });
   }
 
-  /** The role each item's subject holds on its scope before the change (a member's workspace role as its uid). */
-  private async currentRoles(workspaceId: number, items: Resolved[]): Promise<Map<string, string>> {
-    const roles = new Map<string, string>();
-    if (items.some((item) => item.scopeType === 'workspace' && item.subjectType === SUBJECT_TYPES.user)) {
-      for (const member of await this.repo.workspaceLevel(workspaceId)) {
-        roles.set(assignmentKey({ subjectType: SUBJECT_TYPES.user, subjectId: member.userId, scopeType: 'workspace', scopeId: workspaceId }), member.permissions === 'MEMBER' ? 'BUILDER' : member.permissions);
-      }
-    }
-    for (const held of await this.repo.scopedOfWorkspace(workspaceId)) roles.set(assignmentKey(held), held.role);
-    return roles;
-  }
-
-  private async apply(workspaceId: number, item: Resolved): Promise<RoleAssignmentJson | null> {
-    const { subjectType, subjectId, scopeType, scopeId, role } = item;
-    if (scopeType === 'workspace' && subjectType === SUBJECT_TYPES.user) {
-      // Removing a member's workspace role leaves them with no access, as Baserow does.
-      const stored: WorkspaceRole = role === null ? 'NO_ACCESS' : role === 'BUILDER' ? 'MEMBER' : role;
-      await this.workspaces.setMemberRole(workspaceId, subjectId, stored, RoleErrors.lastAdmin);
-      if (role === null) return null;
-      return serializeAssignments([{ id: null, subjectType, subjectId, scopeType, scopeId, role }], await this.repo.users([subjectId]))[0];
-    }
-    if (role === null) {
-      await this.repo.remove(subjectType, subjectId, scopeType, scopeId);
-      return null;
-    }
-    const saved = await this.repo.save({ workspaceId, subjectType, subjectId, scopeType, scopeId, role });
-    return serializeAssignments([saved], await this.repo.users(subjectType === SUBJECT_TYPES.user ? [subjectId] : []))[0];
+  /** The workspace roles of the members the items give one (as role uids: MEMBER is BUILDER). */
+  private async memberRoles(workspaceId: number, items: Resolved[]): Promise<Map<number, string>> {
+    if (!items.some(isMemberRole)) return new Map();
+    return new Map((await this.repo.workspaceLevel(workspaceId)).map((member) => [member.userId, member.permissions === 'MEMBER' ? 'BUILDER' : member.permissions]));
   }
 
   /** 404 for a workspace that does not exist, ERROR_USER_NOT_IN_GROUP for a caller who is not its member. */
@@ -164,8 +155,9 @@ export class RoleAssignmentsService {
       if (item.role !== null && !isRoleUid(item.role)) throw RoleErrors.roleDoesNotExist();
       return { subjectType, subjectId: item.subject_id, scopeType, scopeId: item.scope_id, role: item.role as RoleUid | null };
     });
-    const userIds = typed.filter((t) => t.subjectType === SUBJECT_TYPES.user).map((t) => t.subjectId);
-    const teamIds = typed.filter((t) => t.subjectType === SUBJECT_TYPES.team).map((t) => t.subjectId);
+    // Each id once: a batch names the same subjects and scopes many times.
+    const userIds = [...new Set(typed.filter((t) => t.subjectType === SUBJECT_TYPES.user).map((t) => t.subjectId))];
+    const teamIds = [...new Set(typed.filter((t) => t.subjectType === SUBJECT_TYPES.team).map((t) => t.subjectId))];
     const members = await this.repo.activeMembers(workspaceId, userIds);
     const teams = await this.teams.teamsOfWorkspace(workspaceId, teamIds);
     if (userIds.some((id) => !members.has(id)) || teamIds.some((id) => !teams.has(id))) throw RoleErrors.subjectDoesNotExist();
@@ -177,7 +169,7 @@ export class RoleAssignmentsService {
   private async resolveScopes(workspaceId: number, named: { scopeType: ScopeType; scopeId: number }[]): Promise<Map<string, PermissionScope>> {
     const found = new Map<string, PermissionScope>();
     for (const type of ['application', 'database_table'] as const) {
-      const owners = await this.repo.scopeOwners(type, named.filter((n) => n.scopeType === type).map((n) => n.scopeId));
+      const owners = await this.repo.scopeOwners(type, [...new Set(named.filter((n) => n.scopeType === type).map((n) => n.scopeId))]);
       for (const [id, owner] of owners) {
         if (owner.workspaceId !== workspaceId) continue;
         found.set(`${type}:${id}`, type === 'application' ? { workspaceId, applicationId: id } : { workspaceId, applicationId: owner.databaseId, tableId: id });
@@ -201,6 +193,7 @@ function uniqueScopes(items: Resolved[]): Resolved[] {
   });
 }
 
-function assignmentKey(item: { subjectType: string; subjectId: number; scopeType: string; scopeId: number }): string {
-  return `${item.subjectType}:${item.subjectId}@${item.scopeType}:${item.scopeId}`;
+/** A user's role on the workspace itself: their membership, not an assignment row. */
+function isMemberRole(item: { scopeType: ScopeType; subjectType: SubjectType }): boolean {
+  return item.scopeType === 'workspace' && item.subjectType === SUBJECT_TYPES.user;
 }

@@ -140,6 +140,23 @@ export class TeamRepository {
     return this.subjects.save(this.subjects.create({ teamId, subjectType, subjectId, createdOn: now, updatedOn: now }));
   }
 
+  /** Adds the users to the team in a few statements, whatever their number (new subjects only). */
+  async addSubjects(teamId: number, subjectType: string, subjectIds: readonly number[]): Promise<void> {
+    if (!subjectIds.length) return;
+    const now = new Date();
+    const rows = subjectIds.map((subjectId) => ({ teamId, subjectType, subjectId, createdOn: now, updatedOn: now }));
+    for (let i = 0; i < rows.length; i += SUBJECTS_PER_INSERT) await this.subjects.insert(rows.slice(i, i + SUBJECTS_PER_INSERT));
+  }
+
+  /** Of the ids, the users that exist and those that are members of the workspace (one query each). */
+  async usersAndMembers(workspaceId: number, ids: readonly number[]): Promise<{ users: Set<number>; members: Set<number> }> {
+    if (!ids.length) return { users: new Set(), members: new Set() };
+    const unique = [...new Set(ids)];
+    const users = await this.db.manager.getRepository(UserEntity).find({ select: { id: true }, where: { id: In(unique) } });
+    const members = await this.db.manager.getRepository(WorkspaceUserEntity).find({ select: { userId: true }, where: { workspaceId, userId: In(unique) } });
+    return { users: new Set(users.map((u) => u.id)), members: new Set(members.map((m) => m.userId)) };
+  }
+
   async removeSubjects(ids: readonly number[]): Promise<void> {
     if (ids.length) await this.subjects.delete({ id: In([...ids]) });
   }
@@ -193,3 +210,6 @@ export class TeamRepository {
     return (await this.db.manager.getRepository(WorkspaceUserEntity).countBy({ workspaceId, userId })) > 0;
   }
 }
+
+/** Subjects per INSERT statement (five values each). */
+const SUBJECTS_PER_INSERT = 500;

@@ -58,7 +58,7 @@ export class TeamsService {
       await this.permissions.require(user.id, TM.create, { workspaceId });
       if (await this.repo.nameTaken(workspaceId, input.name)) throw TeamErrors.nameNotUnique();
       const team = await this.repo.create(workspaceId, input.name);
-      for (const subject of input.subjects) await this.addSubjectTo(team, { id: subject.subject_id }, subject.subject_type);
+      await this.addSubjectsTo(team, input.subjects, new Set());
       await this.setRole(team, role);
       this.db.record('permissions.updated', { workspaceId, userIds: [], teamIds: [team.id] });
       this.record('create_team', team, { name: input.name, subjects: input.subjects });
@@ -82,9 +82,7 @@ export class TeamsService {
       const existing = await this.repo.memberSubjects([team.id]);
       const wanted = new Set(input.subjects.map((s) => `${s.subject_type}:${s.subject_id}`));
       const have = new Set(existing.map((s) => `${s.subjectType}:${s.subjectId}`));
-      for (const subject of input.subjects) {
-        if (!have.has(`${subject.subject_type}:${subject.subject_id}`)) await this.addSubjectTo(team, { id: subject.subject_id }, subject.subject_type);
-      }
+      await this.addSubjectsTo(team, input.subjects, have);
       const leaving = existing.filter((s) => !wanted.has(`${s.subjectType}:${s.subjectId}`));
       await this.repo.removeSubjects(leaving.map((s) => s.id));
       await this.setRole(team, role);
@@ -159,6 +157,23 @@ export class TeamsService {
   /** A team action for the audit log, with Baserow's params (teams are not undoable here). */
   private record(type: string, team: TeamEntity, params: Record<string, unknown>): void {
     this.actions.record(type, { team_id: team.id, ...params }, { scope: ActionScopes.workspace(team.workspaceId), workspaceId: team.workspaceId });
+  }
+
+  /**
+   * The subjects of a create or update (those in `have` are there already), checked as
+   * `addSubjectTo` checks one, the first failing one answering, and added in a few statements.
+   */
+  private async addSubjectsTo(team: TeamEntity, subjects: TeamSubjectInput[], have: Set<string>): Promise<void> {
+    const wanted = subjects.filter((s) => !have.has(`${s.subject_type}:${s.subject_id}`));
+    const { users, members } = await this.repo.usersAndMembers(team.workspaceId, wanted.map((s) => s.subject_id).filter((id): id is number => id !== null));
+    const added = new Set<number>();
+    for (const subject of wanted) {
+      if (!TEAM_SUBJECT_TYPES.includes(subject.subject_type)) throw TeamErrors.subjectTypeUnsupported();
+      if (subject.subject_id === null || !users.has(subject.subject_id)) throw TeamErrors.subjectDoesNotExist();
+      if (!members.has(subject.subject_id)) throw TeamErrors.subjectNotInWorkspace();
+      added.add(subject.subject_id);
+    }
+    await this.repo.addSubjects(team.id, SUBJECT_TYPES.user, [...added]);
   }
 
   /** Baserow's create_subject: a supported type, an existing user, a member of the team's workspace. */

@@ -18,6 +18,12 @@ import { nodeSaml, SamlCacheProvider, SamlClient } from './node-saml';
 const CLOCK_SKEW_MS = 60_000;
 /** How long a used assertion id is remembered when the assertion says nothing of its end. */
 const DEFAULT_ASSERTION_LIFETIME_MS = 24 * 3600_000;
+/**
+ * The longest SAMLResponse read (base64): IdPs send a few kilobytes, a hundred with many group
+ * claims. The ACS is open to anyone and its XML is parsed on the request path: a larger post is
+ * refused before any parsing.
+ */
+export const SAML_RESPONSE_MAX_CHARS = 512 * 1024;
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, processEntities: false });
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -120,6 +126,7 @@ export class SamlSignInService {
   async consume(body: Record<string, unknown>): Promise<string> {
     const { SAMLResponse: response, RelayState: relayState } = body;
     if (typeof response !== 'string' || !response || typeof relayState !== 'string' || !relayState) throw invalidResponse('SAMLResponse and RelayState are required');
+    if (response.length > SAML_RESPONSE_MAX_CHARS) throw invalidResponse(`the SAMLResponse is longer than ${SAML_RESPONSE_MAX_CHARS} characters`);
     const request = this.relayRequest(relayState);
     const xml = Buffer.from(response, 'base64').toString('utf8');
     if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw invalidResponse('a document type declaration');

@@ -1,6 +1,7 @@
 import { ROLE_BATCH_MAX_ITEMS } from '../src/permissions/roles.dto';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable } from './support/fixtures';
+import { done, undoClient } from './support/undo';
 import { connect, expectNone } from './support/ws';
 
 let t: TestApp;
@@ -151,6 +152,22 @@ describe(`role assignments API (${TEST_DB})`, () => {
     await bobSocket.waitFor('permissions_updated');
     bobSocket.close();
     adaSocket.close();
+  });
+
+  test('undo and redo of a batch in the workspace scope: each role back to what it was, none where there was none', async () => {
+    const session = undoClient(t, () => ada);
+    const scope = `workspace${workspaceId}`;
+    const roleOn = async (scope_type: string, scope_id: number) =>
+      (await api('GET', `/api/role/${workspaceId}/?scope_type=${scope_type}&scope_id=${scope_id}`)).body.find((a: any) => a.subject_id === bob.id)?.role ?? null;
+    expect((await assign(userItem(bob, 'database_table', tableId, 'VIEWER'))).status).toBe(200);
+    const items = [userItem(bob, 'database_table', tableId, 'EDITOR'), userItem(bob, 'database_table', otherTableId, 'COMMENTER'), userItem(bob, 'workspace', workspaceId, 'VIEWER')];
+    expect((await session.api('POST', `/api/role/${workspaceId}/batch/`, { items })).status).toBe(200);
+    expect([await roleOn('database_table', tableId), await roleOn('database_table', otherTableId), await roleOn('workspace', workspaceId)]).toEqual(['EDITOR', 'COMMENTER', 'VIEWER']);
+    expect((await session.undo({ workspace: workspaceId })).body).toEqual(done('SUCCESS', ['batch_assign_role', scope]));
+    expect([await roleOn('database_table', tableId), await roleOn('database_table', otherTableId), await roleOn('workspace', workspaceId)]).toEqual(['VIEWER', null, 'BUILDER']);
+    expect((await session.redo({ workspace: workspaceId })).body).toEqual(done('SUCCESS', ['batch_assign_role', scope]));
+    expect([await roleOn('database_table', tableId), await roleOn('database_table', otherTableId), await roleOn('workspace', workspaceId)]).toEqual(['EDITOR', 'COMMENTER', 'VIEWER']);
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: items.map((item) => ({ ...item, role: item.scope_type === 'workspace' ? 'BUILDER' : null })) });
   });
 
   test('a member who leaves loses their assignments', async () => {

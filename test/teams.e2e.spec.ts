@@ -1,6 +1,7 @@
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable } from './support/fixtures';
 import { recordStatements } from './support/statements';
+import { done, undoClient } from './support/undo';
 import { connect, expectNone } from './support/ws';
 
 let t: TestApp;
@@ -172,6 +173,43 @@ describe(`teams API (${TEST_DB})`, () => {
     expect((await api('GET', `/api/teams/${team.id}/`, undefined, bob.token)).status).toBe(200);
     expect(errorOf(await api('GET', `/api/teams/${team.id}/subjects/`, undefined, bob.token))).toEqual([401, 'PERMISSION_DENIED']);
     await setWorkspaceRole(bob, 'BUILDER');
+    await api('DELETE', `/api/teams/${team.id}/`);
+  });
+
+  test('undo and redo of team actions in the teams_in_workspace scope', async () => {
+    const session = undoClient(t, () => ada);
+    const scopes = { teams_in_workspace: workspaceId };
+    const scope = `workspace${workspaceId}teams_in_workspace`;
+    const subjectsOf = async (id: number) => (await api('GET', `/api/teams/${id}/subjects/`)).body.map((s: { subject_id: number }) => s.subject_id).sort();
+    const team = (await session.api('POST', `/api/teams/workspace/${workspaceId}/`, { name: 'Undoable', default_role: 'VIEWER', subjects: [userSubject(bob)] })).body;
+    expect((await session.api('PUT', `/api/teams/${team.id}/`, { name: 'Renamed', default_role: 'EDITOR', subjects: [userSubject(cat)] })).status).toBe(200);
+    expect((await session.undo(scopes)).body).toEqual(done('SUCCESS', ['update_team', scope]));
+    expect((await api('GET', `/api/teams/${team.id}/`)).body).toMatchObject({ name: 'Undoable', default_role: 'VIEWER' });
+    expect(await subjectsOf(team.id)).toEqual([bob.id]);
+    expect((await session.redo(scopes)).body).toEqual(done('SUCCESS', ['update_team', scope]));
+    expect((await api('GET', `/api/teams/${team.id}/`)).body).toMatchObject({ name: 'Renamed', default_role: 'EDITOR' });
+    expect(await subjectsOf(team.id)).toEqual([cat.id]);
+
+    const subject = (await session.api('POST', `/api/teams/${team.id}/subjects/`, { subject_user_email: bob.email, subject_type: 'auth.User' })).body;
+    expect((await session.undo(scopes)).body).toEqual(done('SUCCESS', ['create_team_subject', scope]));
+    expect(await subjectsOf(team.id)).toEqual([cat.id]);
+    expect((await session.redo(scopes)).body).toEqual(done('SUCCESS', ['create_team_subject', scope]));
+    expect(await subjectsOf(team.id)).toEqual([bob.id, cat.id].sort());
+    const readded = (await api('GET', `/api/teams/${team.id}/subjects/`)).body.find((s: { subject_id: number }) => s.subject_id === bob.id).id;
+    expect(readded).not.toBe(subject.id);
+    expect((await session.api('DELETE', `/api/teams/${team.id}/subjects/${readded}/`)).status).toBe(204);
+    expect((await session.undo(scopes)).body).toEqual(done('SUCCESS', ['delete_team_subject', scope]));
+    expect(await subjectsOf(team.id)).toEqual([bob.id, cat.id].sort());
+
+    expect((await session.api('DELETE', `/api/teams/${team.id}/`)).status).toBe(204);
+    expect((await session.undo(scopes)).body).toEqual(done('SUCCESS', ['delete_team', scope]));
+    expect((await api('GET', `/api/teams/${team.id}/`)).status).toBe(200);
+    // Back to the create: undone, the team is in the trash; redone, back.
+    for (const type of ['create_team_subject', 'update_team']) expect((await session.undo(scopes)).body.actions[0].action_type).toBe(type);
+    expect((await session.undo(scopes)).body).toEqual(done('SUCCESS', ['create_team', scope]));
+    expect(errorOf(await api('GET', `/api/teams/${team.id}/`))).toEqual([404, 'ERROR_TEAM_DOES_NOT_EXIST']);
+    expect((await session.redo(scopes)).body).toEqual(done('SUCCESS', ['create_team', scope]));
+    expect((await api('GET', `/api/teams/${team.id}/`)).body).toMatchObject({ name: 'Undoable', default_role: 'VIEWER' });
     await api('DELETE', `/api/teams/${team.id}/`);
   });
 

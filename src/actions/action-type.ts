@@ -35,4 +35,6 @@ export const ActionScopes = {
   application: (id: number): string => `application${id}`,
   table: (id: number): string => `table${id}`,
   view: (id: number): string => `view${id}`,
+  /** Baserow enterprise's `teams_in_workspace`: the team actions of a workspace. */
+  teams: (workspaceId: number): string => `workspace${workspaceId}teams_in_workspace`,
 };

@@ -29,6 +29,7 @@ const SCOPE_SPECS: Record<string, FieldSpec> = {
   table: { kind: 'int', min: 0, required: false, nullable: true },
   view: { kind: 'int', min: 0, required: false, nullable: true },
   workflow: { kind: 'int', min: 0, required: false, nullable: true },
+  teams_in_workspace: { kind: 'int', min: 0, required: false, nullable: true },
 };
 
 const sessionNotSet = () => new ApiError('ERROR_CLIENT_SESSION_ID_HEADER_NOT_SET', 400, 'The ClientSessionId must be set when using this endpoint.');
@@ -205,5 +206,6 @@ export function parseScopes(body: unknown): string[] {
     const id = values[key];
     if (typeof id === 'number' && id) list.push(key === 'workflow' ? `workflow${id}` : ActionScopes[key](id));
   }
+  if (typeof values.teams_in_workspace === 'number' && values.teams_in_workspace) list.push(ActionScopes.teams(values.teams_in_workspace));
   return list;
 }

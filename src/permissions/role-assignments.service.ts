@@ -109,7 +109,7 @@ export class RoleAssignmentsService {
       const changedTeams = resolved.filter((item) => item.subjectType === SUBJECT_TYPES.team).map((item) => item.subjectId);
       this.db.record('permissions.updated', { workspaceId, userIds: [...new Set(changedUsers)], teamIds: [...new Set(changedTeams)] });
       // Baserow's BatchAssignRoleActionType params: one (subject type, subject, role before, role, scope type, scope) per item.
-      this.actions.record('batch_assign_role', { assignments }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
+      this.actions.record('batch_assign_role', { workspace_id: workspaceId, assignments }, { scope: ActionScopes.workspace(workspaceId), workspaceId });
       return results;
     });
   }

@@ -87,7 +87,9 @@ export class TeamsService {
       await this.repo.removeSubjects(leaving.map((s) => s.id));
       await this.setRole(team, role);
       this.db.record('permissions.updated', { workspaceId: team.workspaceId, userIds: leaving.map((s) => s.subjectId), teamIds: [team.id] });
-      this.record('update_team', team, { original_name: team.name, name: input.name, subjects: input.subjects, original_default_role_uid: originalRole, default_role_uid: role });
+      // The subjects before too (Baserow keeps only the new ones): an undo gives the team back its members.
+      const originalSubjects = existing.map((s) => ({ subject_id: s.subjectId, subject_type: s.subjectType }));
+      this.record('update_team', team, { original_name: team.name, name: input.name, subjects: input.subjects, original_subjects: originalSubjects, original_default_role_uid: originalRole, default_role_uid: role });
       return serializeTeam(await this.repo.row((await this.repo.find(team.id))!));
     });
   }
@@ -156,7 +158,7 @@ export class TeamsService {
 
   /** A team action for the audit log, with Baserow's params (teams are not undoable here). */
   private record(type: string, team: TeamEntity, params: Record<string, unknown>): void {
-    this.actions.record(type, { team_id: team.id, ...params }, { scope: ActionScopes.workspace(team.workspaceId), workspaceId: team.workspaceId });
+    this.actions.record(type, { team_id: team.id, ...params }, { scope: ActionScopes.teams(team.workspaceId), workspaceId: team.workspaceId });
   }
 
   /**

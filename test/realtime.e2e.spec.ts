@@ -419,8 +419,8 @@ describe('real time /ws/core/ (baserow-realtime.md)', () => {
     it('group_user_added, group_user_updated, group_user_deleted: members and the affected user', async () => {
       const { owner, workspaceId, a1, a2, b1, c1, outsider } = await team(t);
       const membershipId = await join(t, owner, workspaceId, outsider, c1.origin);
-      // The members list's enterprise member data (role_uid, highest_role_uid) is not in the socket's workspace_user.
-      const { role_uid: _roleUid, highest_role_uid: _highest, ...member } = (await t.request('GET', `/api/workspaces/users/workspace/${workspaceId}/`, { token: owner.token })).body.find(
+      // The members list's enterprise member data (role_uid, highest_role_uid, teams) is not in the socket's workspace_user.
+      const { role_uid: _roleUid, highest_role_uid: _highest, teams: _teams, ...member } = (await t.request('GET', `/api/workspaces/users/workspace/${workspaceId}/`, { token: owner.token })).body.find(
         (m: { user_id: number }) => m.user_id === outsider.id,
       );
       expect(Object.keys(member)).toEqual(['id', 'name', 'email', 'workspace', 'permissions', 'created_on', 'user_id', 'to_be_deleted']);

@@ -268,7 +268,7 @@ describe(`a team's roles in the permission check (${TEST_DB})`, () => {
     expect((await createRow(bob.token)).status).toBe(200);
     // The team's role counts in the member's highest role (the members list's `highest_role_uid`).
     const bobMember = (await api('GET', `/api/workspaces/users/workspace/${workspaceId}/`)).body.find((m: any) => m.user_id === bob.id);
-    expect([bobMember.role_uid, bobMember.highest_role_uid]).toEqual(['VIEWER', 'EDITOR']);
+    expect([bobMember.role_uid, bobMember.highest_role_uid, bobMember.teams]).toEqual(['VIEWER', 'EDITOR', [{ id: team.id, name: 'Editors' }]]);
     // Trashed, the team's roles no longer count; restored, they do again.
     await api('DELETE', `/api/teams/${team.id}/`);
     expect((await createRow(bob.token)).status).toBe(401);

@@ -355,7 +355,7 @@ describe('Workspaces (baserow-rest.md §3)', () => {
       expect(res.status).toBe(200);
       expect(res.body.map((u: { email: string }) => u.email)).toEqual([admin.email, m1.email, m2.email]);
       // Baserow enterprise's member data (role_uid, highest_role_uid) is added to the members list.
-      for (const u of res.body) expect(Object.keys(u).sort()).toEqual([...USER_KEYS, 'role_uid', 'highest_role_uid'].sort());
+      for (const u of res.body) expect(Object.keys(u).sort()).toEqual([...USER_KEYS, 'role_uid', 'highest_role_uid', 'teams'].sort());
       expect(res.body[1]).toMatchObject({ name: 'Anna', email: m1.email, workspace: ws.id, permissions: 'MEMBER', user_id: m1.id, to_be_deleted: false });
     });
 

@@ -13,6 +13,9 @@ export abstract class TeamSubjects {
   /** The users (members of the workspace) of each live team of the workspace. */
   abstract usersByTeam(workspaceId: number): Promise<Map<number, number[]>>;
 
+  /** Each member's live teams in the workspace, `{id, name}` in team id order (Baserow's `teams` member data). */
+  abstract teamsOfMembers(workspaceId: number): Promise<Map<number, { id: number; name: string }[]>>;
+
   /** The users the teams include (who `permissions_updated` goes to when a team's role changes). */
   abstract userIdsOf(teamIds: readonly number[]): Promise<number[]>;
 

@@ -36,6 +36,14 @@ export class TeamSubjectsFromTeams extends TeamSubjects {
     return byTeam;
   }
 
+  async teamsOfMembers(workspaceId: number): Promise<Map<number, { id: number; name: string }[]>> {
+    const teams = new Map((await this.repo.liveTeamsOfWorkspace(workspaceId)).map((team) => [team.id, team.name]));
+    const byUser = new Map<number, { id: number; name: string }[]>();
+    const subjects = (await this.repo.memberSubjects([...teams.keys()])).sort((a, b) => a.teamId - b.teamId);
+    for (const subject of subjects) byUser.set(subject.subjectId, [...(byUser.get(subject.subjectId) ?? []), { id: subject.teamId, name: teams.get(subject.teamId)! }]);
+    return byUser;
+  }
+
   userIdsOf(teamIds: readonly number[]): Promise<number[]> {
     return this.repo.userIdsOf(teamIds);
   }

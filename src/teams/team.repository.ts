@@ -189,6 +189,11 @@ export class TeamRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** The workspace's live teams (id and name). */
+  async liveTeamsOfWorkspace(workspaceId: number): Promise<{ id: number; name: string }[]> {
+    return this.teams.find({ select: { id: true, name: true }, where: { workspaceId, trashed: false }, order: { id: 'ASC' } });
+  }
+
   /** The ids of the workspace's live teams. */
   async liveTeamIdsOfWorkspace(workspaceId: number): Promise<number[]> {
     return (await this.teams.find({ select: { id: true }, where: { workspaceId, trashed: false } })).map((t) => t.id);

@@ -14,6 +14,8 @@ export class WorkspaceUserJson {
   @ApiProperty() to_be_deleted: boolean;
   @ApiProperty({ required: false, description: 'The members list only: the uid of the workspace-level role (MEMBER is BUILDER).' }) role_uid?: string;
   @ApiProperty({ required: false, nullable: true, type: 'string', description: 'The members list only: the highest role on anything, teams included.' }) highest_role_uid?: string | null;
+  @ApiProperty({ required: false, type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }, description: "The members list only: the member's teams in the workspace." })
+  teams?: { id: number; name: string }[];
 }
 
 /** WorkspaceSerializer, as in `group_created` / `group_updated` and PATCH answers. */

@@ -184,8 +184,14 @@ export class WorkspacesService {
     await this.require(workspaceId, user.id, W.listWorkspaceUsers);
     const rows = await this.repo.members([workspaceId]);
     const highest = await this.permissions.highestRoles(workspaceId, rows.map((r) => ({ userId: r.user.id, permissions: r.membership.permissions })));
-    // Baserow enterprise's member data: the workspace role's uid and the highest role anywhere.
-    let members: WorkspaceUserJson[] = rows.map((row) => ({ ...serializeMember(row), role_uid: roleOfMembership(row.membership.permissions), highest_role_uid: highest.get(row.user.id) ?? null }));
+    const teams = await this.teams.teamsOfMembers(workspaceId);
+    // Baserow enterprise's member data: the workspace role's uid, the highest role anywhere and the member's teams.
+    let members: WorkspaceUserJson[] = rows.map((row) => ({
+      ...serializeMember(row),
+      role_uid: roleOfMembership(row.membership.permissions),
+      highest_role_uid: highest.get(row.user.id) ?? null,
+      teams: teams.get(row.user.id) ?? [],
+    }));
     if (search) {
       const needle = search.toLowerCase();
       members = members.filter((m) => m.name.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle));

@@ -1,6 +1,6 @@
 import { ROLE_BATCH_MAX_ITEMS } from '../src/permissions/roles.dto';
 import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
-import { addMember, databaseOf, emptyTable } from './support/fixtures';
+import { addMember, databaseOf, emptyTable, endedJob } from './support/fixtures';
 import { done, undoClient } from './support/undo';
 import { connect, expectNone } from './support/ws';
 
@@ -308,6 +308,15 @@ describe(`members' roles and the permissions endpoint (${TEST_DB})`, () => {
     expect(narrow['workspace.read']).toEqual({ default: false, exceptions: [workspaceId] });
     expect(narrow['application.read']).toEqual({ default: false, exceptions: [databaseId] });
     expect(narrow['database.table.create_row']).toEqual({ default: false, exceptions: [tableId] });
+    // A snapshot's operations follow its database's role: an admin who only views this database may not restore its snapshots.
+    const started = await api('POST', `/api/snapshots/application/${databaseId}/`, { name: 'Before' });
+    const snapshotId = (await endedJob(t, ada.token, started.body.id)).snapshot.id;
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'ADMIN'), userItem(bob, 'database_table', tableId, null), userItem(bob, 'application', databaseId, 'VIEWER')] });
+    const admin = (await permissionsOf()).find((m) => m.name === 'role')!.permissions;
+    expect(admin['application.snapshot.restore']).toEqual({ default: true, exceptions: [snapshotId] });
+    expect(admin['application.snapshot.delete']).toEqual({ default: true, exceptions: [snapshotId] });
+    expect(admin['application.list_snapshots']).toEqual({ default: true, exceptions: [databaseId] });
+    await api('POST', `/api/role/${workspaceId}/batch/`, { items: [userItem(bob, 'workspace', workspaceId, 'BUILDER'), userItem(bob, 'application', databaseId, null)] });
   });
 });
 

@@ -39,6 +39,19 @@ export class PermissionRepository {
     return rows.map((r) => ({ id: Number(r.id), databaseId: Number(r.database_id) }));
   }
 
+  /** The live snapshots of those applications (the `snapshot` context's objects), with their application. */
+  async snapshotsOf(applicationIds: readonly number[]): Promise<{ id: number; applicationId: number }[]> {
+    if (!applicationIds.length) return [];
+    const rows = await this.db.manager
+      .createQueryBuilder()
+      .select('s.id', 'id')
+      .addSelect('s.snapshot_from_application_id', 'application_id')
+      .from('core_snapshot', 's')
+      .where('s.snapshot_from_application_id IN (:...applicationIds) AND s.mark_for_deletion = :f', { applicationIds: [...applicationIds], f: false })
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({ id: Number(r.id), applicationId: Number(r.application_id) }));
+  }
+
   /** The ids of the objects of a context below a table (fields, views, filters…) in those tables, by table. */
   async objectsIn(context: string, tableIds: readonly number[]): Promise<{ id: number; tableId: number }[]> {
     const below = BELOW_TABLE[context];

@@ -139,7 +139,8 @@ export class PermissionService {
     const tableIds = [...tables.keys()];
     const below = new Map<string, { id: number; tableId: number }[]>();
     for (const context of ['field', 'view', 'view_filter', 'view_sort', 'view_group_by', 'view_decoration']) below.set(context, await this.repo.objectsIn(context, tableIds));
-    return permissionsObject(roles, workspaceId, { applicationIds: candidates.applicationIds, tables: [...tables.values()], below: (context) => below.get(context) ?? [] });
+    const snapshots = await this.repo.snapshotsOf(candidates.applicationIds);
+    return permissionsObject(roles, workspaceId, { applicationIds: candidates.applicationIds, snapshots, tables: [...tables.values()], below: (context) => below.get(context) ?? [] });
   }
 
   /**

@@ -13,6 +13,8 @@ export interface OperationPolicy {
 /** What the object's exceptions are computed over: the databases and tables whose answer may differ from the workspace's. */
 export interface PolicyObjects {
   applicationIds: number[];
+  /** The snapshots of those applications (the `snapshot` context). */
+  snapshots: { id: number; applicationId: number }[];
   tables: { id: number; databaseId: number }[];
   /** Objects below a table (fields, views, filters…) by context, with their table. */
   below(context: string): { id: number; tableId: number }[];
@@ -45,6 +47,9 @@ export function permissionsObject(roles: ActorRoles, workspaceId: number, object
       if (allowed({ workspaceId }) !== byDefault) exceptions.push(workspaceId);
     } else if (level === 'application' && operation.context === 'application') {
       for (const id of objects.applicationIds) if (allowed({ workspaceId, applicationId: id }) !== byDefault) exceptions.push(id);
+    } else if (level === 'application' && operation.context === 'snapshot') {
+      const differing = new Set(objects.applicationIds.filter((id) => allowed({ workspaceId, applicationId: id }) !== byDefault));
+      exceptions.push(...objects.snapshots.filter((s) => differing.has(s.applicationId)).map((s) => s.id));
     } else if (level === 'table') {
       const differing = objects.tables.filter((t) => allowed({ workspaceId, applicationId: t.databaseId, tableId: t.id }) !== byDefault);
       if (ON_TABLE.has(operation.context)) exceptions.push(...differing.map((t) => t.id));

@@ -5,7 +5,7 @@ import { ApiError, Errors } from '../core/errors/api-error';
 import { DatabaseErrors } from '../database/database.errors';
 import { FieldWriteRules } from './field-write-rules';
 import type { OperationType } from './operation-type';
-import { TableOperations } from './operations';
+import { TableOperations, WorkspaceOperations } from './operations';
 import { PermissionRepository } from './permission.repository';
 import { OperationPolicy, permissionsObject, policyCandidates } from './permissions-object';
 import { ActorRoles, actorRoles, computedGrants, fieldWriteAllowed, Grant, highestRole, refusalOf } from './precedence';
@@ -190,9 +190,16 @@ export class PermissionService {
   /** Baserow's error for the refusal, or null when allowed (for callers that answer a refusal their own way). */
   async refusal(userId: number, operation: OperationType, scope: PermissionScope): Promise<ApiError | null> {
     const roles = await this.roles(scope.workspaceId, userId);
-    // A database token: only on the tables its grant names for the route's operation, and only while its owner is a member.
+    // A database token: only on the tables its grant names for the route's operation, only while its owner is a member,
+    // and only while the owner's role lets them use tokens (Baserow's TokenHandler.has_table_permission: workspace.token.use first).
     const grant = RequestContext.tableGrant();
-    if (grant && scope.tableId != null && (roles === null || !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId))) {
+    if (
+      grant &&
+      scope.tableId != null &&
+      (roles === null ||
+        !grant.allows({ id: scope.tableId, databaseId: scope.applicationId ?? 0 }, scope.workspaceId) ||
+        refusalOf(computedGrants(roles, WorkspaceOperations.useToken, { workspaceId: scope.workspaceId }), WorkspaceOperations.useToken) !== null)
+    ) {
       return DatabaseErrors.noPermissionToTable();
     }
     if (roles === null) return Errors.userNotInWorkspace();

@@ -124,6 +124,8 @@ export class TokensService {
     const tables = await this.repo.tablesOfWorkspace(token.workspaceId);
     // Never more than the owner's roles let them see.
     const reader = await this.permissions.reader(token.user.id, token.workspaceId);
+    // An owner whose role no longer lets them use tokens (below BUILDER) has a token that opens nothing.
+    if (!reader.can(W.useToken, { workspaceId: token.workspaceId })) return [];
     return tables
       .filter((table) => token.grants.allows(TOKEN_OPERATIONS, table, token.workspaceId))
       .filter((table) => reader.sees(A.listTables, { workspaceId: token.workspaceId, applicationId: table.databaseId, tableId: table.id }))

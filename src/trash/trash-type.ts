@@ -16,6 +16,8 @@ export interface TrashType {
   readonly requiresParentId: boolean;
   /** The operation a restore of it is checked as (Baserow's restore operation types). */
   readonly restoreOperation: OperationType;
+  /** The table the item is or lives in (the scope a table role decides its restore on); null above tables. */
+  tableOf(entry: TrashEntryEntity): Promise<number | null>;
   /** Whether the entry's item still exists (trashed). */
   exists(entry: TrashEntryEntity): Promise<boolean>;
   /** Whether something the item lives in (a table, a database, a workspace) is trashed. */

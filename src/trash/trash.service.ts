@@ -161,8 +161,12 @@ export class TrashService {
     const applications = await this.repo.applicationsOf(all.map((w) => w.id));
     for (const workspace of all) {
       if (await this.repo.isMarked('workspace', workspace.id)) continue;
+      // Baserow's get_trash_structure: the workspaces whose trash the user may read, and in them the databases whose trash they may read.
+      const reader = await this.permissions.reader(user.id, workspace.id);
+      if (!reader.can(W.readTrash, { workspaceId: workspace.id })) continue;
       const items: TrashStructureJson['workspaces'][number]['applications'] = [];
       for (const application of applications.filter((a) => a.workspaceId === workspace.id)) {
+        if (!reader.can(A.readTrash, { workspaceId: workspace.id, applicationId: application.id })) continue;
         if ((await this.repo.isMarked('application', application.id)) || (await this.isHidden(application))) continue;
         items.push({ id: application.id, name: application.name, trashed: application.trashed, type: application.type });
       }
@@ -215,7 +219,9 @@ export class TrashService {
     await this.db.run(async () => {
       const entry = await this.repo.findEntry(type, itemId, parentId);
       if (!entry || !(await trashType.exists(entry))) throw TrashErrors.itemDoesNotExist();
-      await this.permissions.require(user.id, trashType.restoreOperation, { workspaceId: entry.workspaceId, applicationId: entry.applicationId });
+      // A table's role decides the restore of what lives in it (Baserow's restore operations have the table as context).
+      const tableId = await trashType.tableOf(entry);
+      await this.permissions.require(user.id, trashType.restoreOperation, { workspaceId: entry.workspaceId, applicationId: entry.applicationId, tableId });
       if (await trashType.hasTrashedParent(entry)) throw TrashErrors.parentBeforeChild();
       if (entry.trashItemOwnerId !== null && entry.trashItemOwnerId !== user.id) throw TrashErrors.notOwnedByUser();
       // Two restores of one item: the second finds the entry gone.

@@ -21,10 +21,11 @@ export class FieldJobsService {
 
   /**
    * `duplicate_field`: answers the pending job with `original_field`; the job ends with
-   * `duplicated_field` (with its `related_fields`). One running per user.
+   * `duplicated_field` (with its `related_fields`). One running per user. The request is refused
+   * when the user may not duplicate the field (Baserow's DuplicateFieldJobType.prepare_values), not the job.
    */
   async duplicateAsync(user: UserEntity, fieldId: number, duplicateData: boolean): Promise<Record<string, unknown>> {
-    const original = await this.fields.get(user, fieldId);
+    const original = await this.fields.get(user, fieldId, T.duplicateField);
     const job = await this.runner.start(user, 'duplicate_field', { original_field: original, duplicated_field: null }, async () => {
       const change = await this.duplicate(user, fieldId, duplicateData);
       return { duplicated_field: await this.fields.withRelated(change) };

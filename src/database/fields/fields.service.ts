@@ -168,8 +168,9 @@ export class FieldsService {
     return { field, context };
   }
 
-  async get(user: UserEntity, fieldId: number): Promise<FieldJson> {
-    const { field, context } = await this.require(user, fieldId, T.readField);
+  /** The field as the API shows it, when the user may do `operation` on it (reading it, unless a caller checks more). */
+  async get(user: UserEntity, fieldId: number, operation: OperationType = T.readField): Promise<FieldJson> {
+    const { field, context } = await this.require(user, fieldId, operation);
     return this.serialize(field, context);
   }
 

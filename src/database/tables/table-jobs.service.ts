@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationOperations as A } from '../../permissions';
+import { ApplicationOperations as A, TableOperations as T } from '../../permissions';
 import type { JobEntity } from '../../jobs/job.entity';
 import { JobRunner } from '../../jobs/job-runner';
 import { serializeJob } from '../../jobs/jobs.service';
@@ -32,9 +32,12 @@ export class TableJobsService {
     return serializeJob(job);
   }
 
-  /** `duplicate_table`: a copy named "<name> 2" placed right after the original. */
+  /**
+   * `duplicate_table`: a copy named "<name> 2" placed right after the original. The request is
+   * refused when the user may not duplicate the table (Baserow's DuplicateTableJobType.prepare_values), not the job.
+   */
   async duplicateAsync(user: UserEntity, tableId: number): Promise<Record<string, unknown>> {
-    const original = await this.tables.get(user, tableId);
+    const original = await this.tables.get(user, tableId, T.duplicate);
     const job: JobEntity = await this.runner.start(user, 'duplicate_table', { original_table: original, duplicated_table: null }, async (progress) => {
       const table = await this.tables.duplicate(user, tableId, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) }));
       return { duplicated_table: serializeTable(table) };

@@ -104,8 +104,9 @@ export class TablesService {
     return (await this.repo.ofDatabases([databaseId])).filter((t) => reader.sees(A.listTables, scope(t.id))).map(serializeTable);
   }
 
-  async get(user: UserEntity, tableId: number): Promise<TableJson> {
-    return serializeTable((await this.contexts.require(tableId, user.id, T.read)).table);
+  /** The table as the API shows it, when the user may do `operation` on it (reading it, unless a caller checks more). */
+  async get(user: UserEntity, tableId: number, operation: OperationType = T.read): Promise<TableJson> {
+    return serializeTable((await this.contexts.require(tableId, user.id, operation)).table);
   }
 
   async create(user: UserEntity, databaseId: number, input: { name: string; data?: unknown[][]; firstRowHeader?: boolean }): Promise<TableJson> {

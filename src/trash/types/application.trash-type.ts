@@ -24,6 +24,10 @@ export class ApplicationTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  async tableOf(): Promise<number | null> {
+    return null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.applications.findAny(entry.trashItemId))?.trashed ?? false;
   }

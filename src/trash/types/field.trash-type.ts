@@ -19,6 +19,10 @@ export class FieldTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  async tableOf(entry: TrashEntryEntity): Promise<number | null> {
+    return (await this.fields.findAny(entry.trashItemId))?.tableId ?? null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.fields.findAny(entry.trashItemId))?.trashed ?? false;
   }

@@ -19,6 +19,10 @@ export class RowCommentTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  async tableOf(entry: TrashEntryEntity): Promise<number | null> {
+    return (await this.comments.trashed(entry.trashItemId))?.tableId ?? null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.comments.trashed(entry.trashItemId)) !== null;
   }

@@ -24,6 +24,10 @@ abstract class RowsTrashTypeBase implements TrashType {
 
   protected abstract rowIds(entry: TrashEntryEntity): Promise<number[]>;
 
+  async tableOf(entry: TrashEntryEntity): Promise<number | null> {
+    return entry.parentTrashItemId;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     const ids = await this.rowIds(entry);
     if (!ids.length) return false;

@@ -32,6 +32,10 @@ export class TableTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  async tableOf(entry: TrashEntryEntity): Promise<number | null> {
+    return entry.trashItemId;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.tables.findAny(entry.trashItemId))?.trashed ?? false;
   }

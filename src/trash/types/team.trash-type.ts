@@ -24,6 +24,10 @@ export class TeamTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  async tableOf(): Promise<number | null> {
+    return null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.teams.findAny(entry.trashItemId))?.trashed ?? false;
   }

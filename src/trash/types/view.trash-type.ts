@@ -22,6 +22,10 @@ export class ViewTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  async tableOf(entry: TrashEntryEntity): Promise<number | null> {
+    return (await this.views.findAny(entry.trashItemId))?.tableId ?? null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.views.findAny(entry.trashItemId))?.trashed ?? false;
   }

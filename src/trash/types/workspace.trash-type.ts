@@ -22,6 +22,10 @@ export class WorkspaceTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  async tableOf(): Promise<number | null> {
+    return null;
+  }
+
   async exists(entry: TrashEntryEntity): Promise<boolean> {
     return (await this.workspaces.findAnyWorkspace(entry.trashItemId))?.trashed ?? false;
   }

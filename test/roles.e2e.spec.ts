@@ -361,6 +361,28 @@ describe(`reads and broadcasts limited to what the actor may read (${TEST_DB})`,
     expect(names.status).toBe(401);
   });
 
+  test('a copy of a database holding a NO_ACCESS table (workspace export, duplicate, snapshot) is refused', async () => {
+    await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
+    const applicationsBefore = (await api('GET', `/api/applications/workspace/${workspaceId}/`)).body.length;
+    for (const body of [{}, { application_ids: [databaseId] }]) {
+      const exported = await api('POST', `/api/workspaces/${workspaceId}/export/async/`, body, bob.token);
+      expect([exported.status, exported.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    }
+    const snapshot = await api('POST', `/api/snapshots/application/${databaseId}/`, { name: 'Copy' }, bob.token);
+    expect([snapshot.status, snapshot.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    // The duplicate's request only reads the database (as Baserow's); its job refuses the copy.
+    const duplicated = await api('POST', `/api/applications/${databaseId}/duplicate/async/`, {}, bob.token);
+    expect(duplicated.status).toBe(202);
+    const job = await endedJob(t, bob.token, duplicated.body.id);
+    expect([job.state, job.human_readable_error]).toEqual(['failed', expect.any(String)]);
+    expect((await api('GET', `/api/applications/workspace/${workspaceId}/`)).body.length).toBe(applicationsBefore);
+    // Readable whole again, the same requests are accepted.
+    await roles([userItem(bob, 'database_table', tableId, null)]);
+    const allowed = await api('POST', `/api/workspaces/${workspaceId}/export/async/`, { application_ids: [databaseId], only_structure: true }, bob.token);
+    expect(allowed.status).toBe(202);
+    expect((await endedJob(t, bob.token, allowed.body.id)).state).toBe('finished');
+  });
+
   test('table and application broadcasts reach only members who may see them; pages of a table made unreadable are dropped', async () => {
     const bobSocket = await connect(t, bob.token);
     bobSocket.send({ page: 'table', table_id: tableId });

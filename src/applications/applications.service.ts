@@ -203,6 +203,7 @@ export class ApplicationsService {
    */
   async duplicate(user: UserEntity, applicationId: number, written?: RowsWritten): Promise<ApplicationEntity> {
     const original = await this.require(applicationId, user.id, A.duplicate);
+    await this.permissions.requireWholeDatabases(user.id, original.workspaceId, [original.id]);
     const type = this.types.get(original.type);
     if (!type?.exportSerialized || !type.importSerialized) throw applicationTypeDoesNotExist(original.type);
     const document = await type.exportSerialized(original);

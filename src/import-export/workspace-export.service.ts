@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WorkspaceOperations as W } from '../permissions';
+import { ApplicationOperations as A, PermissionService, WorkspaceOperations as W } from '../permissions';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -62,13 +62,14 @@ export class WorkspaceExportService {
     private readonly keys: SigningKeysService,
     private readonly db: UnitOfWork,
     private readonly actions: ActionLog,
+    private readonly permissions: PermissionService,
   ) {}
 
   async exportAsync(user: UserEntity, workspaceId: number, body: { application_ids?: number[] | null; only_structure?: boolean }): Promise<Record<string, unknown>> {
     await this.workspaces.require(workspaceId, user.id, W.read);
     const ids = body.application_ids ?? [];
     const onlyStructure = body.only_structure ?? false;
-    const applications = await this.applicationsToExport(workspaceId, ids);
+    const applications = await this.applicationsToExport(user, workspaceId, ids);
     const job = await this.runner.start(
       user,
       EXPORT_JOB_TYPE,
@@ -97,13 +98,20 @@ export class WorkspaceExportService {
     return { results };
   }
 
-  /** The live applications to export, in their order: all of the workspace's, or the listed ones (every one of them must be there). */
-  private async applicationsToExport(workspaceId: number, ids: number[]): Promise<ApplicationEntity[]> {
-    const all = (await this.applications.ofWorkspaces([workspaceId])).filter((a) => !a.trashed).sort((a, b) => a.order - b.order || a.id - b.id);
-    if (!ids.length) return all;
+  /**
+   * The live applications to export, in their order: all of the workspace's the user may see, or
+   * the listed ones (every one of them must be there and visible). Each must be readable whole:
+   * an export holding a table the user may not read is refused.
+   */
+  private async applicationsToExport(user: UserEntity, workspaceId: number, ids: number[]): Promise<ApplicationEntity[]> {
+    const reader = await this.permissions.reader(user.id, workspaceId);
+    const all = (await this.applications.ofWorkspaces([workspaceId]))
+      .filter((a) => !a.trashed && reader.sees(A.read, { workspaceId, applicationId: a.id }))
+      .sort((a, b) => a.order - b.order || a.id - b.id);
     const wanted = new Set(ids);
-    const chosen = all.filter((a) => wanted.has(a.id));
-    if (chosen.length !== wanted.size) throw permissionDenied();
+    const chosen = ids.length ? all.filter((a) => wanted.has(a.id)) : all;
+    if (ids.length && chosen.length !== wanted.size) throw permissionDenied();
+    await this.permissions.requireWholeDatabases(user.id, workspaceId, chosen.map((a) => a.id));
     return chosen;
   }
 
@@ -125,7 +133,7 @@ export class WorkspaceExportService {
 
   private async write(user: UserEntity, workspaceId: number, ids: number[], onlyStructure: boolean, progress: JobProgress): Promise<Record<string, unknown>> {
     await this.workspaces.require(workspaceId, user.id, W.read);
-    const applications = await this.applicationsToExport(workspaceId, ids);
+    const applications = await this.applicationsToExport(user, workspaceId, ids);
     const people = await workspacePeople(this.workspaceRepo, workspaceId);
     const resource = await this.repo.createResource({ createdById: user.id });
     const key = exportKey(resource);

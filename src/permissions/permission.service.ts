@@ -93,6 +93,17 @@ export class PermissionService {
     return { can: (operation, scope) => allowed(operation, scope, false), sees: (operation, scope) => allowed(operation, scope, true) };
   }
 
+  /**
+   * Refuses a copy of whole databases (a duplicate, a snapshot, a workspace export) to someone who
+   * may not read every one of their tables: the copy would show them what a table role hides.
+   * Baserow checks the database only; here a table's NO_ACCESS holds for its copies too.
+   */
+  async requireWholeDatabases(userId: number, workspaceId: number, databaseIds: readonly number[]): Promise<void> {
+    for (const table of await this.repo.tablesOf(databaseIds)) {
+      await this.require(userId, TableOperations.read, { workspaceId, applicationId: table.databaseId, tableId: table.id });
+    }
+  }
+
   /** The workspace's tables the user may not listen to (whose pages they must no longer have): all of them for a non-member. */
   async unlistenableTables(userId: number, workspaceId: number): Promise<number[]> {
     const reader = await this.reader(userId, workspaceId);

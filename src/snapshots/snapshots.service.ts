@@ -68,6 +68,7 @@ export class SnapshotsService implements OnModuleInit {
       const application = await this.applicationRepo.findLive(applicationId);
       if (!application) throw Errors.applicationDoesNotExist();
       await this.permissions.require(user.id, A.createSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
+      await this.permissions.requireWholeDatabases(user.id, application.workspaceId, [application.id]);
       this.snapshotType(application);
       await this.repo.lockApplication(application.id);
       const max = this.config.snapshots.maxPerWorkspace;
@@ -93,7 +94,8 @@ export class SnapshotsService implements OnModuleInit {
    */
   async startRestore(user: UserEntity, snapshotId: number): Promise<Record<string, unknown>> {
     const snapshot = await this.db.run(async () => {
-      const { snapshot } = await this.usable(user, snapshotId, A.restoreSnapshot);
+      const { snapshot, application } = await this.usable(user, snapshotId, A.restoreSnapshot);
+      await this.permissions.requireWholeDatabases(user.id, application.workspaceId, [application.id]);
       if (snapshot.state !== 'ready') throw SnapshotErrors.isBeingCreated();
       return snapshot;
     });
@@ -185,6 +187,7 @@ export class SnapshotsService implements OnModuleInit {
       if (!snapshot || snapshot.markForDeletion) throw SnapshotErrors.doesNotExist();
       if (!application) throw Errors.applicationDoesNotExist();
       await this.permissions.require(user.id, A.createSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
+      await this.permissions.requireWholeDatabases(user.id, application.workspaceId, [application.id]);
       const type = this.snapshotType(application);
       let rows = 0;
       // The row count is not known beforehand: the progress approaches 95 % as rows are written.
@@ -219,6 +222,7 @@ export class SnapshotsService implements OnModuleInit {
       const application = snapshot?.applicationId ? await this.applicationRepo.findAny(snapshot.applicationId) : null;
       if (!snapshot || !application || snapshot.markForDeletion || !snapshot.storageKey) throw SnapshotErrors.doesNotExist();
       await this.permissions.require(user.id, A.restoreSnapshot, { workspaceId: application.workspaceId, applicationId: application.id });
+      await this.permissions.requireWholeDatabases(user.id, application.workspaceId, [application.id]);
       return { snapshot, application };
     };
     const { snapshot, application } = await gone();

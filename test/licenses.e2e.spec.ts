@@ -1,11 +1,11 @@
 import { signUp, SignedUp, startApp, TestApp } from './support/app';
 
-/** Baserow premium's `active_licenses` user data and admin license list, as its web client reads them. */
+/** Baserow premium's `active_licenses` user data and admin license list, as its web client reads them (premium and enterprise). */
 describe('licenses', () => {
   let t: TestApp;
   let staff: SignedUp;
   let member: SignedUp;
-  const premium = { instance_wide: { premium: true }, per_workspace: {} };
+  const premium = { instance_wide: { premium: true, enterprise: true }, per_workspace: {} };
 
   beforeAll(async () => {
     t = await startApp();
@@ -14,7 +14,7 @@ describe('licenses', () => {
   });
   afterAll(() => t.close());
 
-  it('announces the premium license, instance wide, in the user data of sign-up, token-auth, token-refresh and token-verify', async () => {
+  it('announces the premium and enterprise licenses, instance wide, in the user data of sign-up, token-auth, token-refresh and token-verify', async () => {
     const signedUp = await t.request('POST', '/api/user/', { body: { name: 'New', email: 'licenses-new@example.com', password: 'password123', authenticate: true } });
     expect(signedUp.body.active_licenses).toEqual(premium);
     const login = await t.request('POST', '/api/user/token-auth/', { body: { email: member.email, password: member.password } });
@@ -28,13 +28,13 @@ describe('licenses', () => {
 
   it('announces it in the settings too, read where no one is signed in (public views)', async () => {
     const settings = await t.request('GET', '/api/settings/');
-    expect(settings.body.instance_wide_licenses).toEqual({ premium: true });
+    expect(settings.body.instance_wide_licenses).toEqual({ premium: true, enterprise: true });
   });
 
-  it('lists a built-in premium license to staff, with a seat for every user', async () => {
+  it('lists a built-in premium and enterprise license to staff, with a seat for every user', async () => {
     const res = await t.request('GET', '/api/licenses/', { token: staff.token });
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(1);
+    expect(res.body.map((l: { id: number; product_code: string }) => [l.id, l.product_code])).toEqual([[1, 'premium'], [2, 'enterprise']]);
     const [license] = res.body;
     expect(Object.keys(license)).toEqual([
       'id', 'license_id', 'is_active', 'last_check', 'valid_from', 'valid_through', 'free_users_count', 'seats_taken', 'seats',

@@ -125,7 +125,7 @@ export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
     type: 'object',
     description: "The license types whose features the user has (Baserow premium's user data): `premium`, instance wide.",
     properties: {
-      instance_wide: { type: 'object', additionalProperties: { type: 'boolean' }, example: { premium: true } },
+      instance_wide: { type: 'object', additionalProperties: { type: 'boolean' }, example: { premium: true, enterprise: true } },
       per_workspace: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } } },
     },
     required: ['instance_wide', 'per_workspace'],

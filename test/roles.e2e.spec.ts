@@ -361,6 +361,35 @@ describe(`reads and broadcasts limited to what the actor may read (${TEST_DB})`,
     expect(names.status).toBe(401);
   });
 
+  test("the trash lists nothing of a NO_ACCESS table: not the table's fields, views, rows or comments, nor the table itself", async () => {
+    const field = (await api('POST', `/api/database/fields/table/${tableId}/`, { name: 'Hidden field', type: 'text' })).body;
+    const view = (await api('POST', `/api/database/views/table/${tableId}/`, { name: 'Hidden view', type: 'grid' })).body;
+    const row = (await api('POST', `/api/database/rows/table/${tableId}/`, {})).body;
+    const visible = (await api('POST', `/api/database/fields/table/${otherTableId}/`, { name: 'Visible field', type: 'text' })).body;
+    for (const path of [`/api/database/fields/${field.id}/`, `/api/database/views/${view.id}/`, `/api/database/rows/table/${tableId}/${row.id}/`, `/api/database/fields/${visible.id}/`]) {
+      expect([200, 204]).toContain((await api('DELETE', path)).status);
+    }
+    const listed = async (token: string) => {
+      const res = await api('GET', `/api/trash/workspace/${workspaceId}/?application_id=${databaseId}`, undefined, token);
+      expect(res.status).toBe(200);
+      return res.body.results.map((e: any) => `${e.trash_item_type}:${e.trash_item_id}`);
+    };
+    const all = [`field:${field.id}`, `view:${view.id}`, `row:${row.id}`, `field:${visible.id}`];
+    expect(await listed(ada.token)).toEqual(expect.arrayContaining(all));
+    await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
+    const bobSees = await listed(bob.token);
+    expect(bobSees).toContain(`field:${visible.id}`);
+    expect(bobSees.filter((item: string) => all.slice(0, 3).includes(item))).toEqual([]);
+    const page = await api('GET', `/api/trash/workspace/${workspaceId}/?application_id=${databaseId}`, undefined, bob.token);
+    expect(page.body.count).toBe(bobSees.length);
+    expect(page.text).not.toContain('Hidden');
+    await roles([userItem(bob, 'database_table', tableId, null)]);
+    expect(await listed(bob.token)).toEqual(expect.arrayContaining(all));
+    for (const [type, id] of [['field', field.id], ['view', view.id], ['field', visible.id]] as const) {
+      await api('PATCH', '/api/trash/restore/', { trash_item_type: type, trash_item_id: id });
+    }
+  });
+
   test('a copy of a database holding a NO_ACCESS table (workspace export, duplicate, snapshot) is refused', async () => {
     await roles([userItem(bob, 'database_table', tableId, 'NO_ACCESS')]);
     const applicationsBefore = (await api('GET', `/api/applications/workspace/${workspaceId}/`)).body.length;

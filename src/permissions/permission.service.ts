@@ -104,6 +104,13 @@ export class PermissionService {
     }
   }
 
+  /** The workspace's tables the user may not read (a table role of NO_ACCESS, or none on a NO_ACCESS database). */
+  async unreadableTables(userId: number, workspaceId: number): Promise<number[]> {
+    const reader = await this.reader(userId, workspaceId);
+    const tables = await this.repo.tablesOfWorkspace(workspaceId);
+    return tables.filter((t) => !reader.can(TableOperations.read, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id);
+  }
+
   /** The workspace's tables the user may not listen to (whose pages they must no longer have): all of them for a non-member. */
   async unlistenableTables(userId: number, workspaceId: number): Promise<number[]> {
     const reader = await this.reader(userId, workspaceId);

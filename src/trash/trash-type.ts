@@ -18,6 +18,11 @@ export interface TrashType {
   readonly restoreOperation: OperationType;
   /** The table the item is or lives in (the scope a table role decides its restore on); null above tables. */
   tableOf(entry: TrashEntryEntity): Promise<number | null>;
+  /**
+   * The same in SQL, for the trash's listing: a condition on the entry `e` that holds when its
+   * item is or lives in one of the tables `:...hiddenTables` (null above tables).
+   */
+  readonly inTablesSql: string | null;
   /** Whether the entry's item still exists (trashed). */
   exists(entry: TrashEntryEntity): Promise<boolean>;
   /** Whether something the item lives in (a table, a database, a workspace) is trashed. */

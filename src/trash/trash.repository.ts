@@ -70,7 +70,19 @@ export class TrashRepository {
   }
 
   /** A page of a workspace's trash (optionally one application's), newest first, as `user` may see it. */
-  async page(workspaceId: number, applicationId: number | null, userId: number, limit: number, offset: number): Promise<{ count: number; rows: TrashEntryRow[] }> {
+  /**
+   * A page of the workspace's (or application's) entries the user may see: their own or nobody's
+   * in particular, and none whose item lives in `hidden.tableIds` (each trash type saying in SQL
+   * which of its entries do).
+   */
+  async page(
+    workspaceId: number,
+    applicationId: number | null,
+    userId: number,
+    limit: number,
+    offset: number,
+    hidden: { tableIds: number[]; inTables: { type: string; sql: string }[] },
+  ): Promise<{ count: number; rows: TrashEntryRow[] }> {
     const query = this.entries
       .createQueryBuilder('e')
       .leftJoin(UserEntity, 'u', 'u.id = e.user_who_trashed_id')
@@ -78,6 +90,14 @@ export class TrashRepository {
       .where('e.workspace_id = :workspaceId AND e.should_be_permanently_deleted = :f', { workspaceId, f: false })
       .andWhere('(e.trash_item_owner_id IS NULL OR e.trash_item_owner_id = :userId)', { userId });
     if (applicationId !== null) query.andWhere('e.application_id = :applicationId', { applicationId });
+    if (hidden.tableIds.length && hidden.inTables.length) {
+      const types: Record<string, string> = {};
+      const conditions = hidden.inTables.map(({ type, sql }, index) => {
+        types[`hiddenType${index}`] = type;
+        return `(e.trash_item_type = :hiddenType${index} AND ${sql})`;
+      });
+      query.andWhere(`NOT (${conditions.join(' OR ')})`, { ...types, hiddenTables: hidden.tableIds });
+    }
     const count = await query.getCount();
     const raw = await query.orderBy('e.trashed_at', 'DESC').addOrderBy('e.id', 'DESC').limit(limit).offset(offset).getRawAndEntities();
     const names = new Map(raw.raw.map((r: Record<string, unknown>) => [Number(r.e_id), (r.user_first_name as string | null) ?? null]));

@@ -179,7 +179,12 @@ export class TrashService {
   async contents(user: UserEntity, workspaceId: number, applicationId: number | null, page: number, size: number, url: URL): Promise<TrashPage> {
     if (size > this.config.trashPageSizeLimit) throw new ApiError('ERROR_PAGE_SIZE_LIMIT', 400, `The page size is limited to ${this.config.trashPageSizeLimit}.`);
     await this.requireScope(user, workspaceId, applicationId, applicationId === null ? W.readTrash : A.readTrash);
-    const { count, rows } = await this.repo.page(workspaceId, applicationId, user.id, size, (page - 1) * size);
+    // What lives in a table the user may not read is not listed (its names would show).
+    const hidden = {
+      tableIds: await this.permissions.unreadableTables(user.id, workspaceId),
+      inTables: this.types.all().flatMap((type) => (type.inTablesSql ? [{ type: type.type, sql: type.inTablesSql }] : [])),
+    };
+    const { count, rows } = await this.repo.page(workspaceId, applicationId, user.id, size, (page - 1) * size, hidden);
     return {
       count,
       ...pageLinks(url, page, size, count),

@@ -24,6 +24,8 @@ export class ApplicationTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  readonly inTablesSql = null;
+
   async tableOf(): Promise<number | null> {
     return null;
   }

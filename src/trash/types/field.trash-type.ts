@@ -19,6 +19,8 @@ export class FieldTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  readonly inTablesSql = 'e.trash_item_id IN (SELECT f.id FROM database_field f WHERE f.table_id IN (:...hiddenTables))';
+
   async tableOf(entry: TrashEntryEntity): Promise<number | null> {
     return (await this.fields.findAny(entry.trashItemId))?.tableId ?? null;
   }

@@ -19,6 +19,8 @@ export class RowCommentTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  readonly inTablesSql = 'e.trash_item_id IN (SELECT c.id FROM database_rowcomment c WHERE c.table_id IN (:...hiddenTables))';
+
   async tableOf(entry: TrashEntryEntity): Promise<number | null> {
     return (await this.comments.trashed(entry.trashItemId))?.tableId ?? null;
   }

@@ -24,6 +24,8 @@ abstract class RowsTrashTypeBase implements TrashType {
 
   protected abstract rowIds(entry: TrashEntryEntity): Promise<number[]>;
 
+  readonly inTablesSql = 'e.parent_trash_item_id IN (:...hiddenTables)';
+
   async tableOf(entry: TrashEntryEntity): Promise<number | null> {
     return entry.parentTrashItemId;
   }

@@ -32,6 +32,8 @@ export class TableTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  readonly inTablesSql = 'e.trash_item_id IN (:...hiddenTables)';
+
   async tableOf(entry: TrashEntryEntity): Promise<number | null> {
     return entry.trashItemId;
   }

@@ -24,6 +24,8 @@ export class TeamTrashType implements TrashType {
     private readonly parents: TrashParents,
   ) {}
 
+  readonly inTablesSql = null;
+
   async tableOf(): Promise<number | null> {
     return null;
   }

@@ -22,6 +22,8 @@ export class ViewTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  readonly inTablesSql = 'e.trash_item_id IN (SELECT v.id FROM database_view v WHERE v.table_id IN (:...hiddenTables))';
+
   async tableOf(entry: TrashEntryEntity): Promise<number | null> {
     return (await this.views.findAny(entry.trashItemId))?.tableId ?? null;
   }

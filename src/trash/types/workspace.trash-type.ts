@@ -22,6 +22,8 @@ export class WorkspaceTrashType implements TrashType {
     private readonly trash: TrashService,
   ) {}
 
+  readonly inTablesSql = null;
+
   async tableOf(): Promise<number | null> {
     return null;
   }

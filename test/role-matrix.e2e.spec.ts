@@ -75,6 +75,9 @@ const SLUG_404 = (error: string): Partial<Scoped> => ({ refusal: [404, error] })
 
 const ALL_READ_SLUGS = 'database.table.view.read (ViewHandler.get_public_view_by_slug: a non-public view opens to whoever may read it)';
 
+/** A calendar listing's range (Baserow checks it before the view). */
+const CALENDAR_RANGE = 'from_timestamp=2024-01-01T00:00:00Z&to_timestamp=2024-01-31T00:00:00Z';
+
 const MATRIX: Record<string, Entry> = {
   // The user's own.
   undo: { unscoped: 'undoes the user\'s own actions; each is checked again as it is undone' },
@@ -280,6 +283,10 @@ const MATRIX: Record<string, Entry> = {
   filter_database_table_grid_view_rows: { min: 'VIEWER', baserow: 'database.table.list_rows' },
   list_database_table_gallery_view_rows: { min: 'VIEWER', baserow: 'database.table.list_rows' },
   list_database_table_kanban_view_rows: { min: 'VIEWER', baserow: 'database.table.list_rows' },
+  list_database_table_calendar_view_rows: { min: 'VIEWER', baserow: 'database.table.list_rows', query: () => CALENDAR_RANGE },
+  list_database_table_timeline_view_rows: { min: 'VIEWER', baserow: 'database.table.list_rows' },
+  rotate_calendar_view_ical_feed_slug: { min: 'BUILDER', baserow: 'database.table.view.update_slug' },
+  calendar_ical_feed: { unscoped: PUBLIC },
   get_database_table_grid_view_field_aggregations: { min: 'VIEWER', baserow: 'database.table.view.list_aggregations' },
   get_database_table_grid_view_field_aggregation: { min: 'VIEWER', baserow: 'database.table.view.read_aggregation' },
   list_database_table_view_filters: { min: 'VIEWER', baserow: 'database.table.view.list_filter' },
@@ -315,6 +322,8 @@ const MATRIX: Record<string, Entry> = {
   public_list_database_table_grid_view_rows: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_GRID_DOES_NOT_EXIST') },
   public_list_database_table_gallery_view_rows: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_GALLERY_DOES_NOT_EXIST') },
   public_list_database_table_kanban_view_rows: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_KANBAN_DOES_NOT_EXIST') },
+  public_list_database_table_calendar_view_rows: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_VIEW_DOES_NOT_EXIST'), query: () => CALENDAR_RANGE },
+  public_list_database_table_timeline_view_rows: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_TIMELINE_DOES_NOT_EXIST') },
   get_database_table_public_grid_view_field_aggregations: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_GRID_DOES_NOT_EXIST') },
   get_public_view_row: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_VIEW_DOES_NOT_EXIST') },
   database_table_public_view_link_row_field_lookup: { min: 'VIEWER', baserow: ALL_READ_SLUGS, ...SLUG_404('ERROR_VIEW_DOES_NOT_EXIST') },

@@ -21,6 +21,9 @@ function referenceTable(routes: readonly Route[]) {
     const pattern = segments
       .map((segment) => {
         if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        // A file-like parameter (`:icalSlug.ics`): a slug (Baserow's `[-\w]+`) and the ending.
+        const suffixed = /^:\w+((?:\.[\w~-]+)+)$/.exec(segment);
+        if (suffixed) return `([-\\w]+)${suffixed[1].replace(/\./g, '\\.')}`;
         return isIdParam(segment.slice(1)) ? '(\\d{1,10})' : '([^/]+)';
       })
       .join('/');

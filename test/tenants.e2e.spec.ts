@@ -56,6 +56,12 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   public_list_database_table_gallery_view_rows: [404, 'ERROR_GALLERY_DOES_NOT_EXIST'],
   public_list_database_table_kanban_view_rows: [404, 'ERROR_KANBAN_DOES_NOT_EXIST'],
   get_database_table_public_grid_view_field_aggregations: [404, 'ERROR_GRID_DOES_NOT_EXIST'],
+  public_list_database_table_timeline_view_rows: [404, 'ERROR_TIMELINE_DOES_NOT_EXIST'],
+  // Baserow checks a calendar listing's range (required) before the view; with one, a stranger is refused (test/calendar-view.e2e.spec.ts).
+  list_database_table_calendar_view_rows: [400, 'ERROR_QUERY_PARAMETER_VALIDATION'],
+  public_list_database_table_calendar_view_rows: [400, 'ERROR_QUERY_PARAMETER_VALIDATION'],
+  // An iCal slug opens only a public feed (the tenant's is off): as unknown.
+  calendar_ical_feed: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   get_public_view_row: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };

@@ -167,6 +167,7 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
   order_views: { short: 'Order views', long: 'Views order changed', context: TABLE, subjects: inTable },
   update_view_field_options: { short: 'Update view field options', long: 'ViewFieldOptions updated', context: VIEW, subjects: inView },
   rotate_view_slug: { short: 'View slug URL updated', long: 'View changed public slug URL', context: VIEW, subjects: inView },
+  rotate_calendar_ical_view_slug: { short: 'Calendar View ICal feed slug URL updated', long: 'View changed public ICal feed slug URL', context: VIEW, subjects: inView },
 
   create_view_filter: { short: 'Create a view filter', long: 'View filter created on field "%(field_name)s" (%(field_id)s)', context: VIEW, subjects: ofField(filterField) },
   update_view_filter: { short: 'Update a view filter', long: 'View filter updated on field "%(field_name)s" (%(field_id)s)', context: VIEW, subjects: ofField(filterField) },

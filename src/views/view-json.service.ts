@@ -75,7 +75,7 @@ export class ViewJsonService {
     const defaults = specDefaults(type.properties);
     const properties: Record<string, unknown> = {};
     for (const key of Object.keys(type.properties)) properties[key] = view.properties[key] ?? defaults[key];
-    Object.assign(json, type.serializeProperties ? type.serializeProperties(properties, userId) : properties);
+    Object.assign(json, type.serializeProperties ? type.serializeProperties(properties, userId, view) : properties);
     if (type.canShare) {
       json.public = view.public;
       json.slug = view.slug;

@@ -36,7 +36,12 @@ export interface ViewType {
    */
   prepareProperties?(values: Record<string, unknown>, view: { properties: Record<string, unknown> }, context: TableContext, userId: number): Promise<void> | void;
   /** The type's settings as one user sees them (e.g. the form's per-user notification flag). */
-  serializeProperties?(values: Record<string, unknown>, userId: number | null): Record<string, unknown>;
+  serializeProperties?(values: Record<string, unknown>, userId: number | null, view?: ViewEntity): Record<string, unknown>;
+  /**
+   * Columns of the view itself that its settings decide, on create (`view` null) and update
+   * (a calendar's iCal slug is made when its feed is first made public).
+   */
+  entityChanges?(values: Record<string, unknown>, view: ViewEntity | null): Partial<ViewEntity>;
   /**
    * Fields the view shows even when their options hide them, because it needs their values
    * (a kanban's single select field, a card cover image field).

@@ -46,6 +46,10 @@ export class ViewEntity {
   @Column({ name: 'owned_by_id', type: 'integer', nullable: true })
   ownedById: number | null;
 
+  /** A calendar's iCal feed slug (`{ical_slug}.ics`), null until its feed is first made public. */
+  @Column({ name: 'ical_slug', type: 'varchar', length: 64, nullable: true })
+  icalSlug: string | null;
+
   @JsonColumn({ default: '{}' })
   properties: Record<string, any>;
 

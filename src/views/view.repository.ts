@@ -28,6 +28,15 @@ export class ViewRepository {
     return this.live().andWhere('v.slug = :slug', { slug }).getOne();
   }
 
+  /** A live calendar view by its iCal feed slug. */
+  async findLiveByIcalSlug(icalSlug: string): Promise<ViewEntity | null> {
+    return this.live().andWhere('v.ical_slug = :icalSlug', { icalSlug }).getOne();
+  }
+
+  async icalSlugExists(icalSlug: string): Promise<boolean> {
+    return (await this.views.count({ where: { icalSlug } })) > 0;
+  }
+
   /** The live public views of a live table (the real-time fan-out to shared views). */
   publicOfTable(tableId: number): Promise<ViewEntity[]> {
     return this.live().andWhere('v.table_id = :tableId AND v.public = :t', { tableId, t: true }).orderBy('v.id', 'ASC').getMany();

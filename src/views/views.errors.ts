@@ -15,6 +15,8 @@ export const ViewErrors = {
       400,
       `The provided select option parameter ${name} is invalid. The following structure is expected ?select_option=id,limit,offset (e.g. ?select_option=1,2,3).`,
     ),
+  calendarHasNoDateField: () => new ApiError('ERROR_CALENDAR_VIEW_HAS_NO_DATE_FIELD', 400, 'The requested calendar view does not have a date field.'),
+  timelineDoesNotExist: () => new ApiError('ERROR_TIMELINE_DOES_NOT_EXIST', 404, 'The requested timeline view does not exist.'),
   formDoesNotExist: () => new ApiError('ERROR_FORM_DOES_NOT_EXIST', 404, 'The requested form does not exist.'),
   noPermissionToPublicForm: () =>
     new ApiError('ERROR_NO_PERMISSION_TO_PUBLICLY_SHARED_FORM', 401, 'The user does not have the permissions to see this password protected shared form.'),

@@ -12,6 +12,10 @@ import { GalleryViewController } from './gallery-view.controller';
 import { GalleryViewService } from './gallery-view.service';
 import { KanbanViewController } from './kanban-view.controller';
 import { KanbanViewService } from './kanban-view.service';
+import { CalendarViewController } from './calendar/calendar-view.controller';
+import { CalendarViewService } from './calendar/calendar-view.service';
+import { TimelineViewController } from './timeline/timeline-view.controller';
+import { TimelineViewService } from './timeline/timeline-view.service';
 import { GridViewController } from './grid-view.controller';
 import { GridViewService } from './grid-view.service';
 import { AggregationsController } from './aggregations/aggregations.controller';
@@ -62,6 +66,8 @@ import { NotificationsModule } from '../notifications/notifications.module';
     GridViewController,
     GalleryViewController,
     KanbanViewController,
+    CalendarViewController,
+    TimelineViewController,
     FormViewController,
     ViewFiltersController,
     ViewSortsController,
@@ -82,6 +88,8 @@ import { NotificationsModule } from '../notifications/notifications.module';
     GridViewService,
     GalleryViewService,
     KanbanViewService,
+    CalendarViewService,
+    TimelineViewService,
     FormViewService,
     ...VIEW_TYPES,
     ViewFilterRepository,
@@ -100,7 +108,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
     AggregationsService,
     ...VIEW_AGGREGATION_TYPES,
   ],
-  exports: [ViewTypeRegistry, ViewsService, ViewSortsService, ViewFiltersService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, DecorationsService, ViewFieldOptionsService, PublicViewTokens, GridViewService, KanbanViewService, AggregationsService],
+  exports: [ViewTypeRegistry, ViewsService, ViewSortsService, ViewFiltersService, ViewVisibleFields, ViewRepository, ViewSelectionService, ViewDecorationRepository, DecorationsService, ViewFieldOptionsService, PublicViewTokens, GridViewService, KanbanViewService, CalendarViewService, TimelineViewService, AggregationsService],
 })
 export class ViewsModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newSlug } from './view-slug';
 import { OperationType, ViewOperations as V } from '../permissions';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -42,8 +42,6 @@ const UPDATE_SPECS: Record<string, FieldSpec> = {
 
 const PUBLIC_SPEC: FieldSpec = { kind: 'bool', required: false, default: false };
 
-/** Baserow's `secrets.token_urlsafe()`: 43 url-safe characters. */
-const newSlug = (): string => randomBytes(32).toString('base64url');
 
 /**
  * The rules of views: create, update, trash, order and duplicate; the saved selection the rows
@@ -145,6 +143,7 @@ export class ViewsService {
         ownershipType: values.ownership_type as string,
         public: (values.public as boolean | undefined) ?? false,
         properties: values.properties as Record<string, unknown>,
+        ...type.entityChanges?.(values.properties as Record<string, unknown>, null),
       });
       if (type.createdFieldOptions) await this.options.applyFieldOptions(view, context, type.createdFieldOptions(context));
       this.db.record('view.created', { viewId: view.id, tableId });
@@ -222,6 +221,7 @@ export class ViewsService {
       }
       if ((shared.values as Record<string, unknown>).public !== undefined) changes.public = (shared.values as Record<string, unknown>).public as boolean;
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
+      Object.assign(changes, type.entityChanges?.(props.values, view));
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
       this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body) });

@@ -117,6 +117,10 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   // A gallery and a kanban (not public, the kanban without a single select field) for the shared rows routes of their types.
   const gallery = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} gallery`, type: 'gallery' });
   const kanban = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} kanban`, type: 'kanban' });
+  // A calendar whose iCal feed was public once (it has a slug, the feed is off) and a timeline, neither shared, both without date fields.
+  const calendar = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} calendar`, type: 'calendar', ical_public: true });
+  await ok(t, 'PATCH', `/api/database/views/${calendar.id}/`, token, { ical_public: false });
+  const timeline = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} timeline`, type: 'timeline' });
   // The view's saved filter (an empty value: it keeps every row), filter group, sort and group-by.
   const filterGroup = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filter-groups/`, token, {});
   const viewFilter = await ok<any>(t, 'POST', `/api/database/views/${views[0].id}/filters/`, token, { field: field.id, type: 'contains', value: '', group: filterGroup.id });
@@ -186,6 +190,9 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         formSlug: form.slug,
         gallerySlug: gallery.slug,
         kanbanSlug: kanban.slug,
+        calendarSlug: calendar.slug,
+        timelineSlug: timeline.slug,
+        icalSlug: /([-\w]+)\.ics$/.exec(calendar.ical_feed_url)![1],
         viewFilterId: String(viewFilter.id),
         viewFilterGroupId: String(filterGroup.id),
         viewSortId: String(viewSort.id),
@@ -258,8 +265,8 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
 /** Fills `{name}` path parameters from the tenant's ids. */
 export function fillPath(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
   return path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
-    // Baserow names every view's `{slug}` alike: form, gallery and kanban routes get the tenant's view of their type.
-    const typed = /\/views\/(form|gallery|kanban)\//.exec(path)?.[1];
+    // Baserow names every view's `{slug}` alike: form, gallery, kanban, calendar and timeline routes get the tenant's view of their type.
+    const typed = /\/views\/(form|gallery|kanban|calendar|timeline)\//.exec(path)?.[1];
     const key = name === 'slug' && typed ? `${typed}Slug` : name;
     const value = overrides[key] ?? overrides[name] ?? ids[key];
     if (value === undefined) throw new Error(`No fixture for the path parameter {${name}} of ${path}: add it to test/support/fixtures.ts`);

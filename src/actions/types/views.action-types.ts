@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TrashService } from '../../trash/trash.service';
 import { ViewFieldOptionsService } from '../../views/view-field-options.service';
 import { ViewsService } from '../../views/views.service';
+import { CalendarViewService } from '../../views/calendar/calendar-view.service';
 import { NO_INCLUDES } from '../../views/view-json.service';
 import type { ActionContext, ActionType } from '../action-type';
 
@@ -154,6 +155,22 @@ export class RotateViewSlugActionType implements ActionType<SlugParams> {
   }
 }
 
+/** A calendar's iCal feed slug rotated (Baserow premium's `rotate_calendar_ical_view_slug`): undo puts the old slug back. */
+@Injectable()
+export class RotateCalendarIcalSlugActionType implements ActionType<{ viewId: number; slug: string | null; originalSlug: string | null }> {
+  readonly type = 'rotate_calendar_ical_view_slug';
+
+  constructor(private readonly calendar: CalendarViewService) {}
+
+  async undo(params: { viewId: number; originalSlug: string | null }, { user }: ActionContext): Promise<void> {
+    await this.calendar.rotateIcalSlug(user, params.viewId, params.originalSlug);
+  }
+
+  async redo(params: { viewId: number; slug: string | null }, { user }: ActionContext): Promise<void> {
+    await this.calendar.rotateIcalSlug(user, params.viewId, params.slug);
+  }
+}
+
 export const VIEW_ACTION_TYPES = [
   CreateViewActionType,
   DuplicateViewActionType,
@@ -162,4 +179,5 @@ export const VIEW_ACTION_TYPES = [
   OrderViewsActionType,
   UpdateViewFieldOptionsActionType,
   RotateViewSlugActionType,
+  RotateCalendarIcalSlugActionType,
 ];

@@ -154,6 +154,8 @@ export interface AppConfig {
   /** Baserow's BASEROW_ENTERPRISE_AUDIT_LOG_RETENTION_DAYS and _CLEANUP_INTERVAL_MINUTES: audit log entries older than that many days are deleted. */
   auditLogRetentionDays: number;
   auditLogCleanupIntervalMinutes: number;
+  /** Baserow's BASEROW_ICAL_VIEW_MAX_EVENTS: events a calendar's iCal feed holds at most (null, unset or 0: all). */
+  icalViewMaxEvents: number | null;
   // Long writes (imports, table creation from data, duplications, template installs).
   /** Rows a long write writes per transaction; other writes take the writer between two chunks. */
   longWriteChunkRows: number;
@@ -459,6 +461,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     importExportRemovalAfterDays: int(env, 'BASEROW_IMPORT_EXPORT_RESOURCE_REMOVAL_AFTER_DAYS', 5, 0, 3650),
     auditLogRetentionDays: int(env, 'BASEROW_ENTERPRISE_AUDIT_LOG_RETENTION_DAYS', 365, 0, 36500),
     auditLogCleanupIntervalMinutes: int(env, 'BASEROW_ENTERPRISE_AUDIT_LOG_CLEANUP_INTERVAL_MINUTES', 24 * 60, 1, 7 * 24 * 60),
+    icalViewMaxEvents: int(env, 'BASEROW_ICAL_VIEW_MAX_EVENTS', 0, 0) || null,
     // Long writes.
     longWriteChunkRows: int(env, 'LONG_WRITE_CHUNK_ROWS', 2000, 1, 1_000_000),
     maxRowReportErrorCount: int(env, 'MAX_ROW_REPORT_ERROR_COUNT', 30_000, 0),

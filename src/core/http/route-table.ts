@@ -69,6 +69,18 @@ interface Segment {
   /** The parameter's name, or null for a static segment. */
   param: string | null;
   id: boolean;
+  /** A file-like parameter's static ending (`:icalSlug.ics`: `.ics`); its parameter is a slug (`[-\w]+`). */
+  suffix?: string;
+}
+
+/** A slug followed by a file ending (`{ical_slug}.ics`, Baserow's `[-\w]+` slugs). */
+const SUFFIXED_PARAM = /^:([A-Za-z_]\w*)((?:\.[\w~-]+)+)$/;
+const SLUG_SEGMENT = '[-\\w]+';
+
+/** Whether a path segment (a static text) can be this parameter segment. */
+function acceptsText(segment: Segment, text: string): boolean {
+  if (segment.suffix !== undefined) return text.endsWith(segment.suffix) && /^[-\w]+$/.test(text.slice(0, -segment.suffix.length));
+  return (segment.id ? ID_RE : PARAM_RE).test(text);
 }
 
 /**
@@ -101,6 +113,8 @@ function compile(joined: string): { segments: Segment[]; trailingSlash: boolean 
         if (!STATIC_TEXT.test(text)) throw new Error(`Unsupported route path ${joined}: segment "${text}"`);
         return { text, param: null, id: false };
       }
+      const suffixed = SUFFIXED_PARAM.exec(text);
+      if (suffixed) return { text, param: suffixed[1], id: false, suffix: suffixed[2] };
       const name = text.slice(1);
       if (!PARAM_NAME.test(name)) throw new Error(`Unsupported route path ${joined}: parameter "${text}"`);
       return { text, param: name, id: isIdParam(name) };
@@ -110,14 +124,16 @@ function compile(joined: string): { segments: Segment[]; trailingSlash: boolean 
 
 /** The find-my-way pattern of a route: each parameter with its regex. */
 function indexPattern(segments: readonly Segment[], trailingSlash: boolean): string {
-  const parts = segments.map((s) => (s.param === null ? s.text : `:${s.param}(${s.id ? ID_SEGMENT : PARAM_SEGMENT})`));
+  const parts = segments.map((s) =>
+    s.param === null ? s.text : s.suffix !== undefined ? `:${s.param}(${SLUG_SEGMENT})${s.suffix}` : `:${s.param}(${s.id ? ID_SEGMENT : PARAM_SEGMENT})`,
+  );
   return segments.length === 0 ? '/' : `/${parts.join('/')}${trailingSlash ? '/' : ''}`;
 }
 
 /** Express's matcher of the path Nest registers (path-to-regexp, as Express's router calls it). */
 function looseRegex(segments: readonly Segment[]): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${segments.map((s) => `/${s.param === null ? escape(s.text) : '[^/]+'}`).join('')}/?$`, 'i');
+  return new RegExp(`^${segments.map((s) => `/${s.param === null ? escape(s.text) : `[^/]+${escape(s.suffix ?? '')}`}`).join('')}/?$`, 'i');
 }
 
 /** Whether the path (in the index's form, see `indexKey`) is one of the route's URLs. */
@@ -127,7 +143,7 @@ function matchesExactly(entry: Entry, key: string): boolean {
   // `/a/b/` splits into ['', 'a', 'b', ''], `/a/b.json` into ['', 'a', 'b.json'].
   if (parts.length !== segments.length + (route.trailingSlash && segments.length > 0 ? 2 : 1)) return false;
   if (route.trailingSlash && segments.length > 0 && parts[parts.length - 1] !== '') return false;
-  return segments.every((s, i) => (s.param === null ? parts[i + 1] === s.text : (s.id ? ID_RE : PARAM_RE).test(parts[i + 1])));
+  return segments.every((s, i) => (s.param === null ? parts[i + 1] === s.text : acceptsText(s, parts[i + 1])));
 }
 
 /**
@@ -141,9 +157,10 @@ function mayMeet(a: Entry, b: Entry, bLoose: boolean): boolean {
   return a.segments.every((r, i) => {
     const s = b.segments[i];
     if (r.param === null && s.param === null) return bLoose ? r.text.toLowerCase() === s.text.toLowerCase() : r.text === s.text;
-    if (r.param === null) return bLoose || (s.id ? ID_RE : PARAM_RE).test(r.text);
-    if (s.param === null) return (r.id ? ID_RE : PARAM_RE).test(s.text);
-    return true;
+    if (r.param === null) return bLoose || acceptsText(s, r.text);
+    if (s.param === null) return acceptsText(r, s.text);
+    // A file-like parameter meets a plain one; two of them only with the same ending.
+    return r.suffix === undefined || s.suffix === undefined || r.suffix === s.suffix || bLoose;
   });
 }
 
@@ -170,7 +187,7 @@ class MethodIndex {
   add(entry: Entry): void {
     this.entries.push(entry);
     // find-my-way tells patterns apart by their static parts only (not by their parameters' names or regexes).
-    const shape = `${entry.segments.map((s) => (s.param === null ? s.text : ':')).join('/')} ${entry.route.trailingSlash}`;
+    const shape = `${entry.segments.map((s) => (s.param === null ? s.text : `:${s.suffix ?? ''}`)).join('/')} ${entry.route.trailingSlash}`;
     if (this.patterns.has(shape)) {
       this.unindexed.push(entry);
       return;

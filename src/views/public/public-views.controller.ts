@@ -11,6 +11,11 @@ import { PublicRowsRegistry } from './public-rows';
 import { AggregationsQuery } from '../aggregations/aggregations.dto';
 import { PublicGalleryRowsQuery, PublicGridRowsQuery, PublicKanbanRowsQuery, PublicLookupQuery, PublicViewAuthDto } from './public-views.dto';
 import { PublicViewCaller, PublicViewsService } from './public-views.service';
+import { CALENDAR_ROWS_ANSWER } from '../calendar/calendar-view.controller';
+import { PublicCalendarRowsQuery } from '../calendar/calendar.dto';
+import { parseCalendarRange } from '../calendar/calendar-query';
+import { TIMELINE_ROWS_ANSWER } from '../timeline/timeline-view.controller';
+import { GridRowsQuery } from '../views.dto';
 
 const caller = (user: UserEntity | undefined, token: string | null): PublicViewCaller => ({ userId: user?.id ?? null, token });
 const PAGE = (items: object) => ({ type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items } } });
@@ -80,6 +85,30 @@ export class PublicViewsController {
   kanbanRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicKanbanRowsQuery, @Req() req: Request) {
     // `select_option` repeats: every occurrence counts (the query pipe keeps one).
     return this.publicRows.list('kanban', slug, caller(user, token), { ...query, select_option: req.query.select_option }, requestUrl(req));
+  }
+
+  @Get('calendar/:slug/public/rows')
+  @Answer(CALENDAR_ROWS_ANSWER)
+  @ApiOperation({
+    operationId: 'public_list_database_table_calendar_view_rows',
+    summary:
+      'Rows of a shared calendar per day of its date field from `from_timestamp` to `to_timestamp` (required, at most 45 days apart), in `user_timezone`, with its visible fields: `limit` (40) and `offset` per day, filters (AND the saved ones), include=field_options.',
+  })
+  calendarRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: PublicCalendarRowsQuery, @Req() req: Request) {
+    // The range is checked before the slug is looked up (Baserow's query validation runs first).
+    const range = parseCalendarRange(query);
+    return this.publicRows.list('calendar', slug, caller(user, token), { ...query, range }, requestUrl(req));
+  }
+
+  @Get('timeline/:slug/public/rows')
+  @Answer(TIMELINE_ROWS_ANSWER)
+  @ApiOperation({
+    operationId: 'public_list_database_table_timeline_view_rows',
+    summary:
+      'Rows of a shared timeline with its visible fields, once its date fields are valid: page/size or limit/offset, count, search, order_by, filters (AND the saved ones), include_fields, exclude_fields, include=field_options.',
+  })
+  timelineRows(@CurrentUser() user: UserEntity | undefined, @PublicViewToken() token: string | null, @Param('slug') slug: string, @Query() query: GridRowsQuery, @Req() req: Request) {
+    return this.publicRows.list('timeline', slug, caller(user, token), query, requestUrl(req));
   }
 
   @Get('grid/:slug/public/aggregations')

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DataSource } from 'typeorm';
-import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { signUp, SignedUp, startApp, startTwoInstances, TEST_DB, TestApp } from './support/app';
 import { addMember } from './support/fixtures';
 import { connect, WsClient } from './support/ws';
 
@@ -273,6 +273,28 @@ describe(`MCP (${TEST_DB})`, () => {
     expect(post.status).toBe(401);
   });
 
+  it("acts with the owner's role: a VIEWER gets no write tools, and a write is refused as REST refuses it", async () => {
+    const dave = await signUp(t, 'Dave');
+    await addMember(t, ada, dave, workspaceId);
+    const membership = (await api('GET', `/api/workspaces/users/workspace/${workspaceId}/`)).body.find((u: any) => u.user_id === dave.id);
+    expect((await api('PATCH', `/api/workspaces/users/${membership.id}/`, { permissions: 'VIEWER' })).status).toBe(200);
+    const endpoint = await createEndpoint('Viewer', workspaceId, dave.token);
+    const client = await open(endpoint.key, 'streamable');
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['list_tables', 'list_table_rows', 'delete_table_row']);
+    const rows = JSON.parse(textOf(await client.callTool({ name: 'list_table_rows', arguments: { table_id: tableId } })));
+    expect(rows.count).toBeGreaterThan(0);
+    const before = (await api('GET', `/api/database/rows/table/${tableId}/`)).body;
+    for (const call of [
+      { name: `create_row_table_${tableId}`, arguments: { row: { Name: 'no' } } },
+      { name: `update_row_table_${tableId}`, arguments: { id: rows.results[0].id, row: { Name: 'no' } } },
+      { name: 'delete_table_row', arguments: { table_id: tableId, id: rows.results[0].id } },
+    ]) {
+      expect(JSON.parse(textOf(await client.callTool(call))).error).toBe('PERMISSION_DENIED');
+    }
+    expect((await api('GET', `/api/database/rows/table/${tableId}/`)).body).toEqual(before);
+  });
+
   it('leaves the API routes, body parsers and unknown /mcp paths as they were', async () => {
     const res = await api('POST', `/api/database/rows/table/${tableId}/?user_field_names=true`, { Name: 'Plain REST' });
     expect(res.status).toBe(200);
@@ -280,4 +302,34 @@ describe(`MCP (${TEST_DB})`, () => {
     const noSession = await fetch(`${t.url}/mcp/messages/?sessionId=nope`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(noSession.status).toBe(404);
   });
+
+  // Baserow's SSE messages go through its channel layer: any instance may be posted a session's message.
+  (TEST_DB === 'postgres' && process.env.ROWSPACE_TEST_REDIS ? it : it.skip)('delivers a message posted to another instance to the SSE session through Redis', async () => {
+    const pair = await startTwoInstances({ RATE_LIMIT_REQUESTS_PER_USER: '0', RATE_LIMIT_REQUESTS_PER_IP: '0' });
+    try {
+      const user = await signUp(pair.a, 'Erin');
+      const workspace = (await pair.a.request('GET', '/api/workspaces/', { token: user.token })).body[0].id;
+      const endpoint = (await pair.a.request('POST', '/api/mcp/endpoints/', { token: user.token, body: { name: 'Two', workspace_id: workspace } })).body;
+      const posted: string[] = [];
+      // The stream is opened on A; every message is POSTed to B.
+      const toB = (url: string | URL, init?: RequestInit) => {
+        const target = init?.method === 'POST' ? String(url).replace(pair.a.url, pair.b.url) : String(url);
+        if (init?.method === 'POST') posted.push(target);
+        return fetch(target, init);
+      };
+      const client = new Client({ name: 'rowspace-test', version: '1.0.0' });
+      await client.connect(new SSEClientTransport(new URL(`${pair.a.url}/mcp/${endpoint.key}/sse`), { fetch: toB }));
+      try {
+        const tables = JSON.parse(textOf(await client.callTool({ name: 'list_tables', arguments: {} })));
+        expect(tables.map((x: any) => x.name)).toEqual(['Customers', 'Projects']);
+        expect(posted.length).toBeGreaterThan(0);
+        expect(posted.every((url) => url.startsWith(pair.b.url))).toBe(true);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await pair.close();
+    }
+  });
 });
+

@@ -273,6 +273,35 @@ describe(`MCP (${TEST_DB})`, () => {
     expect(post.status).toBe(401);
   });
 
+  it("generates each writable field's cell schema as Baserow's serializer field renders, leaving read-only fields out", async () => {
+    const table = (await api('POST', `/api/database/tables/database/${databaseId}/`, { name: 'Typed' })).body.id;
+    const field = async (body: Record<string, unknown>) => (await api('POST', `/api/database/fields/table/${table}/`, body)).body;
+    await field({ name: 'Price', type: 'number', number_decimal_places: 2 });
+    const status = await field({ name: 'Status', type: 'single_select', select_options: [{ value: 'Open', color: 'blue' }, { value: 'Done', color: 'green' }] });
+    await field({ name: 'Stars', type: 'rating', max_value: 3 });
+    await field({ name: 'Due', type: 'date', date_include_time: true });
+    await field({ name: 'Made', type: 'created_on' });
+    await field({ name: 'Twice', type: 'formula', formula: "concat(field('Name'), field('Name'))" });
+    const endpoint = await createEndpoint();
+    const client = await open(endpoint.key, 'streamable');
+    const tool = (await client.listTools()).tools.find((x) => x.name === `create_row_table_${table}`)!;
+    const properties = (tool.inputSchema.properties as any).row.properties;
+    const [open_, done] = status.select_options;
+    expect(properties.Price).toEqual({ type: 'string', format: 'decimal', pattern: '^-?\\d{0,50}(?:\\.\\d{0,2})?$', nullable: true });
+    expect(properties.Status).toEqual({
+      type: 'integer',
+      nullable: true,
+      description: `Accepts one of the following option ids as integer value (in format option_id=option_value): ${open_.id}="Open", ${done.id}="Done".`,
+    });
+    expect(properties.Stars).toEqual({ type: 'integer', maximum: 3, minimum: 0, default: 0 });
+    expect(properties.Due).toEqual({ type: 'string', format: 'date-time', nullable: true });
+    expect(Object.keys(properties)).not.toContain('Made');
+    expect(Object.keys(properties)).not.toContain('Twice');
+    // The schema's values are accepted as they are by the row service.
+    const created = await client.callTool({ name: `create_row_table_${table}`, arguments: { row: { Price: '12.50', Status: done.id, Stars: 2, Due: '2025-01-02T03:04:00Z' } } });
+    expect(JSON.parse(textOf(created))).toMatchObject({ Price: '12.50', Status: { id: done.id, value: 'Done' }, Stars: 2 });
+  });
+
   it("acts with the owner's role: a VIEWER gets no write tools, and a write is refused as REST refuses it", async () => {
     const dave = await signUp(t, 'Dave');
     await addMember(t, ada, dave, workspaceId);

@@ -36,6 +36,7 @@ import { MIGRATIONS } from './migrations';
 import { TemplatesModule } from './templates/templates.module';
 import { ImportExportModule } from './import-export/import-export.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { McpModule } from './mcp/mcp.module';
 import { SnapshotsModule } from './snapshots/snapshots.module';
 import { AuditModule } from './audit/audit.module';
 import { ActionsModule } from './actions/actions.module';
@@ -83,6 +84,7 @@ function appModules(config: AppConfig): (Type<unknown> | DynamicModule)[] {
     AdminModule,
     SsoModule,
     AuditModule,
+    McpModule,
     MonitoringModule.forRoot(config),
     // Self-hosters' modules (EXTRA_MODULES), after the core so they can import its modules.
     ...loadExtraModules(config.extraModules),

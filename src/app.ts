@@ -15,6 +15,7 @@ import { httpLogger } from './core/logging/http-logger';
 import { createLogger, LogOptions, PinoNestLogger } from './core/logging/logger';
 import { ApiValidationPipe } from './core/validation/validation.pipe';
 import { MediaRoute } from './files/media-route';
+import { McpTransport } from './mcp/mcp-transport';
 import { Metrics } from './monitoring/metrics';
 import { OpenApiService } from './openapi/openapi.service';
 import { RealtimeWsAdapter } from './realtime/realtime-ws.adapter';
@@ -45,6 +46,8 @@ export async function createApp(config: AppConfig, options: { log?: LogOptions }
       app.get(Metrics).middleware,
       securityHeaders(),
       app.get(RequestRateLimiter).middleware(),
+      // The MCP server's transports (`/mcp/<key>/sse`, `/mcp/messages/`, `/mcp/<key>/`): they read their own bodies.
+      app.get(McpTransport).handler(),
       // Stored files at MEDIA_URL's path (disk storage), before the API's URL conventions.
       app.get(MediaRoute).handler(),
       urlConventions(routes),

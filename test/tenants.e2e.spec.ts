@@ -45,6 +45,9 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   get_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
   update_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
   delete_database_token: [404, 'ERROR_TOKEN_DOES_NOT_EXIST'],
+  get_mcp_endpoint: [404, 'ERROR_MCP_ENDPOINT_DOES_NOT_EXIST'],
+  update_mcp_endpoint: [404, 'ERROR_MCP_ENDPOINT_DOES_NOT_EXIST'],
+  delete_mcp_endpoint: [404, 'ERROR_MCP_ENDPOINT_DOES_NOT_EXIST'],
   // A slug is an id: a stranger is told a non-public form does not exist, as Baserow answers.
   get_meta_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   submit_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],

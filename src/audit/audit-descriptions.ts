@@ -243,6 +243,10 @@ export const AUDIT_DESCRIPTIONS: Readonly<Record<string, AuditDescription>> = {
     params: (p) => ({ export_type: p.exporterType, ...(p.viewId ? {} : { view_id: null, view_name: null }) }),
   },
 
+  create_mcp_endpoint: asRecorded('Create MCP endpoint', 'An MCP Endpoint with name "%(endpoint_name)s" (%(endpoint_id)s) has been created', WORKSPACE),
+  update_mcp_endpoint: asRecorded('Update MCP endpoint name', 'The MCP Endpoint (%(endpoint_id)s) name changed from "%(original_endpoint_name)s" to "%(endpoint_name)s"', WORKSPACE),
+  delete_mcp_endpoint: asRecorded('Delete MCP endpoint', 'The MCP Endpoint "%(endpoint_name)s" (%(endpoint_id)s) has been deleted', WORKSPACE),
+
   create_db_token: token('Create DB token', 'A Database Token with name "%(token_name)s" (%(token_id)s) has been created'),
   update_db_token_name: token('Update DB token name', 'The Database Token (%(token_name)s) name changed from "%(original_token_name)s" to "%(token_name)s"'),
   update_db_token_permissions: token('Update DB token permissions', 'The Database Token "%(token_name)s" (%(token_id)s) permissions has been updated'),

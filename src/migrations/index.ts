@@ -23,6 +23,7 @@ import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 import { FieldPermissions1737840000000 } from './1737840000000-FieldPermissions';
 import { CalendarIcalSlug1737850000000 } from './1737850000000-CalendarIcalSlug';
+import { McpEndpoints1737870000000 } from './1737870000000-McpEndpoints';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   SingleSignOn1737830000000,
   FieldPermissions1737840000000,
   CalendarIcalSlug1737850000000,
+  McpEndpoints1737870000000,
 ];

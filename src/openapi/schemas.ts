@@ -93,6 +93,19 @@ export const COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
     properties: { id, username: { type: 'string' }, first_name: { type: 'string' }, email: { type: 'string' } },
     additionalProperties: true,
   },
+  McpEndpoint: {
+    type: 'object',
+    description: 'An MCP endpoint: its URL `/mcp/<key>/sse` (or `/mcp/<key>/` for streamable HTTP) lets an MCP client act as its owner in its workspace.',
+    properties: {
+      id,
+      name: { type: 'string', maxLength: 100 },
+      key: { type: 'string', minLength: 32, maxLength: 32, nullable: true, description: 'Null only when SECRET_KEY changed since the key was made.' },
+      workspace_id: id,
+      workspace_name: { type: 'string' },
+      created: { type: 'string', format: 'date-time' },
+    },
+    required: ['id', 'name', 'key', 'workspace_id', 'workspace_name', 'created'],
+  },
   DatabaseToken: {
     type: 'object',
     description: 'A database token: send `Authorization: Token <key>` to the row endpoints.',

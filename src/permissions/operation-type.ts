@@ -20,7 +20,8 @@ export type OperationContext =
   | 'webhook'
   | 'row_comment'
   | 'team'
-  | 'team_subject';
+  | 'team_subject'
+  | 'mcp_endpoint';
 
 /** One operation Rowspace checks, by Baserow's operation type name. */
 export interface OperationType {
@@ -55,6 +56,7 @@ const LEVELS: Record<OperationContext, ScopeLevel> = {
   row_comment: 'table',
   team: 'workspace',
   team_subject: 'workspace',
+  mcp_endpoint: 'workspace',
 };
 
 export function scopeLevel(context: OperationContext): ScopeLevel {

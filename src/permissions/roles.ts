@@ -1,4 +1,4 @@
-import { ApplicationOperations as A, TableOperations as T, TeamOperations as TM, ViewOperations as V, WorkspaceOperations as W } from './operations';
+import { ApplicationOperations as A, McpOperations as M, TableOperations as T, TeamOperations as TM, ViewOperations as V, WorkspaceOperations as W } from './operations';
 import type { OperationType } from './operation-type';
 
 /** Baserow enterprise's default role uids, from the most to the least capable. */
@@ -29,6 +29,7 @@ const VIEWER = ops(
   V.readFieldOptions, V.readDecoration, V.listDecorations, V.listFilters, V.list, T.listFields, V.listAggregations,
   V.readAggregation, T.readAdjacentRow, T.listRowNames, V.readFilter, T.listenToAll, V.readOrder, V.readSort,
   V.listGroupBys, V.readGroupBy, V.readFilterGroup, T.runExport, TM.read, TM.list,
+  M.readEndpoint, M.createEndpoint, M.updateEndpoint, M.deleteEndpoint,
 );
 const COMMENTER = [...VIEWER, ...ops(T.createComment, T.deleteComment, T.listComments, T.restoreComment, T.updateComment, T.readRowHistory)];
 const EDITOR = [...COMMENTER, ...ops(T.createRow, T.updateRow, T.deleteRow, T.moveRow, T.importRows, W.listWorkspaceUsers, T.restoreRow, TM.listSubjects, TM.readSubject)];

@@ -51,6 +51,7 @@ export const PATH_PARAMETERS = [
   'providerId',
   'teamId',
   'subjectId',
+  'endpointId',
 ] as const;
 
 async function ok<T = any>(t: TestApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -131,6 +132,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   });
   const job = await ok<any>(t, 'POST', `/api/database/tables/${table.id}/duplicate/async/`, token);
   const databaseToken = await ok<any>(t, 'POST', '/api/database/tokens/', token, { name: `${name} token`, workspace: workspace.id });
+  const mcpEndpoint = await ok<any>(t, 'POST', '/api/mcp/endpoints/', token, { name: `${name} MCP`, workspace_id: workspace.id });
   // A webhook to a public address (no DNS lookup) on an event the suites rarely cause.
   const webhook = await ok<any>(t, 'POST', `/api/database/webhooks/table/${table.id}/`, token, { name: `${name} webhook`, url: 'http://93.184.216.34/hook', include_all_events: false, events: ['view.deleted'] });
   await settleJob(t, token, job.id);
@@ -211,6 +213,7 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         teamId: String(team.id),
         // The team's subject (the member), as `/api/teams/{teamId}/subjects/{subjectId}/` names it.
         subjectId: String(team.subject_sample[0].team_subject_id),
+        endpointId: String(mcpEndpoint.id),
       },
       tokenKey: databaseToken.key,
     };
@@ -241,6 +244,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
     [`/api/workspaces/invitations/${ids.invitationId}/`, user.token],
     [`/api/workspaces/invitations/token/${ids.token}/`, undefined],
     [`/api/database/tokens/${ids.tokenId}/`, user.token],
+    [`/api/mcp/endpoint/${ids.endpointId}/`, user.token],
     [`/api/database/views/decoration/${ids.decorationId}/`, user.token],
     [`/api/database/views/form/${ids.formSlug}/submit/`, user.token],
     [`/api/database/views/filter/${ids.viewFilterId}/`, user.token],

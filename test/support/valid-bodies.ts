@@ -76,6 +76,8 @@ export const VALID_BODIES: Record<string, (ids: Record<string, string>) => unkno
   create_subject: (ids) => ({ subject_id: Number(ids.userId), subject_type: 'auth.User' }),
   async_audit_log_export: () => ({}),
   admin_async_audit_log_export: () => ({}),
+  create_mcp_endpoint: (ids) => ({ name: `MCP ${randomBytes(3).toString('hex')}`, workspace_id: Number(ids.workspaceId) }),
+  update_mcp_endpoint: () => ({ name: 'Renamed' }),
   update_database_token: (ids) => ({ name: 'Renamed', rotate_key: true, permissions: { create: [['table', Number(ids.tableId)]], read: true, update: false, delete: false } }),
 };
 

@@ -7,8 +7,25 @@ import type { RequestHandler } from 'express';
  */
 @Injectable()
 export class InFlight {
-  draining = false;
+  private drainingNow = false;
+  private drainListeners: (() => void)[] = [];
   private count = 0;
+
+  get draining(): boolean {
+    return this.drainingNow;
+  }
+
+  /** Set by graceful shutdown; tells the long-lived streams (MCP's SSE) to end, as they would never finish on their own. */
+  set draining(value: boolean) {
+    const started = value && !this.drainingNow;
+    this.drainingNow = value;
+    if (started) for (const listener of this.drainListeners) listener();
+  }
+
+  /** Called once draining starts. */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
   private waiters: (() => void)[] = [];
 
   get size(): number {

@@ -161,6 +161,12 @@ export interface FieldType {
   /** Removes the relations of deleted rows (types without a column). */
   deleteRelations?(field: FieldEntity, rowIds: number[], ctx: FieldContext): Promise<void>;
 
+  /**
+   * The JSON schema of a cell in a row create/update body (Baserow's serializer field as
+   * drf-spectacular renders it), for types that `cell-request-schema.ts` does not know.
+   */
+  requestSchema?(field: FieldEntity, options: readonly SelectOptionEntity[]): Record<string, unknown>;
+
   /** The response values of the cells of `rows`, aligned by index. */
   readValues(field: FieldEntity, rows: RawRow[], ctx: FieldContext): Promise<unknown[]> | unknown[];
 

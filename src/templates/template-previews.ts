@@ -62,14 +62,16 @@ export class TemplatePreviews implements OnApplicationBootstrap, OnApplicationSh
     const cutoff = this.config.databaseUrl === null ? Date.now() : Date.now() - BUILDING_AGE_HOURS * 3600 * 1000;
     const slugs = new Set(this.catalog.templates.map((t) => t.slug));
     // Gone from the catalogue, or left half-built by a stopped process.
-    for (const row of rows) {
+    const stale = rows.filter((row) => !slugs.has(row.slug) || (row.exportHash === null && row.createdOn.getTime() < cutoff));
+    for (const row of stale) {
       if (this.stopping) return;
-      if (!slugs.has(row.slug) || (row.exportHash === null && row.createdOn.getTime() < cutoff)) await this.deleteWorkspace(row.workspaceId);
+      await this.deleteWorkspace(row.workspaceId);
     }
+    const kept = rows.filter((row) => !stale.includes(row));
     for (const template of this.catalog.templates) {
       if (this.stopping) return;
       try {
-        await this.syncOne(template, rows.filter((row) => row.slug === template.slug));
+        await this.syncOne(template, kept.filter((row) => row.slug === template.slug));
       } catch (error) {
         this.logger.error(`The preview of the template ${template.slug} could not be built: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -218,6 +218,13 @@ describe(`template previews (${TEST_DB})`, () => {
     expect(problems).toEqual([]);
     const trash = await get(`/api/trash/workspace/${ids.workspaceId}/?application_id=${ids.applicationId}`);
     expect([trash.status, trash.body.error]).toEqual([400, 'ERROR_USER_NOT_IN_GROUP']);
+    // Restoring names the item in the body: nothing of a preview is in anyone's trash.
+    const before = await fingerprint(dataSource);
+    for (const [type, id, parent] of [['table', ids.tableId, ids.applicationId], ['application', ids.applicationId, ids.workspaceId], ['row', ids.rowId, ids.tableId]]) {
+      const res = await t.request('PATCH', '/api/trash/restore/', { token: bob.user.token, body: { trash_item_type: type, trash_item_id: Number(id), parent_trash_item_id: Number(parent) } });
+      expect([type, res.status < 500 && res.status >= 400]).toEqual([type, true]);
+    }
+    expect(await fingerprint(dataSource)).toBe(before);
   }, ROUTE_PASS_TIMEOUT_MS);
 
   test("every write route on a preview's ids is refused with the spec's error, changing nothing", async () => {
@@ -267,6 +274,8 @@ describe(`template previews (${TEST_DB})`, () => {
     try {
       socket.send({ page: 'table', table_id: Number(ids.tableId) });
       socket.send({ page: 'row', table_id: Number(ids.tableId), row_id: Number(ids.rowId) });
+      // A view's page by its slug: the preview's views are not public, and a socket is no GET request.
+      socket.send({ page: 'view', slug: ids.slug, token: null });
       // His own page works, so silence about the preview's means refusal.
       socket.send({ page: 'table', table_id: Number(bob.ids.tableId) });
       expect((await socket.waitFor('page_add')).parameters).toEqual({ table_id: Number(bob.ids.tableId) });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApplicationsService } from '../applications/applications.service';
 import { toApiDateTime } from '../core/database/columns';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { ApiError } from '../core/errors/api-error';
 import { pageLinks } from '../core/http/pagination';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AdminRepository, WORKSPACE_SORTS } from './admin.repository';
@@ -20,6 +21,10 @@ export interface WorkspaceAdminJson {
   free_users: number | null;
   created_on: string | null;
 }
+
+export const AdminWorkspaceErrors = {
+  cannotDeleteTemplate: () => new ApiError('ERROR_CANNOT_DELETE_A_TEMPLATE_GROUP', 400, 'You cannot delete a template group as it is used by the template system.'),
+};
 
 /** The workspaces of the instance as staff sees and deletes them (Baserow's WorkspacesAdminHandler). */
 @Injectable()
@@ -73,10 +78,11 @@ export class AdminWorkspacesService {
     };
   }
 
-  /** Deletes the workspace for good, trashed or not in use; its members get `group_deleted`. */
+  /** Deletes the workspace for good, trashed or not in use; its members get `group_deleted`. A template's preview is kept (Baserow's). */
   async delete(workspaceId: number): Promise<void> {
     await this.db.run(async () => {
       await this.repo.lockWorkspace(workspaceId);
+      if (await this.repo.isTemplateWorkspace(workspaceId)) throw AdminWorkspaceErrors.cannotDeleteTemplate();
       await this.workspaces.deletePermanently(workspaceId, (ids) => this.applications.permanentlyDeleteOfWorkspaces(ids));
     });
   }

@@ -9,6 +9,7 @@ import { rowsTable } from '../database/fields/field-type';
 import { CountCache } from '../database/rows/count-cache';
 import { liveRow } from '../database/rows/table-schema.repository';
 import { TableEntity } from '../database/table.entity';
+import { notTemplateWorkspace } from '../templates/template-workspaces';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity, WorkspaceUserEntity } from '../workspaces/workspace.entity';
 import type { ListingSort } from './listing';
@@ -107,7 +108,8 @@ export class AdminRepository {
     const query = this.db.manager
       .getRepository(WorkspaceEntity)
       .createQueryBuilder('w')
-      .where('w.trashed = :trashed', { trashed: false });
+      .where('w.trashed = :trashed', { trashed: false })
+      .andWhere(notTemplateWorkspace('w'));
     return this.search(query, ['CAST(w.id AS TEXT)', 'w.name'], search);
   }
 
@@ -183,8 +185,14 @@ export class AdminRepository {
     return this.db.manager.getRepository(UserEntity).countBy({ isActive: true });
   }
 
+  /** Live workspaces but the templates' previews (Baserow's `template__isnull=True`). */
   async liveWorkspaceCount(): Promise<number> {
-    return this.db.manager.getRepository(WorkspaceEntity).countBy({ trashed: false });
+    return this.db.manager.getRepository(WorkspaceEntity).createQueryBuilder('w').where('w.trashed = :trashed', { trashed: false }).andWhere(notTemplateWorkspace('w')).getCount();
+  }
+
+  /** Whether the workspace is a template's preview. */
+  async isTemplateWorkspace(id: number): Promise<boolean> {
+    return (await this.db.manager.createQueryBuilder().select('ct.id', 'id').from('core_template', 'ct').where('ct.workspace_id = :id', { id }).getRawOne()) !== undefined;
   }
 
   async liveApplicationCount(): Promise<number> {
@@ -193,6 +201,7 @@ export class AdminRepository {
       .createQueryBuilder('a')
       .innerJoin(WorkspaceEntity, 'w', 'w.id = a.workspace_id AND w.trashed = :trashed', { trashed: false })
       .where('a.trashed = :trashed', { trashed: false })
+      .andWhere(notTemplateWorkspace('w'))
       .getCount();
   }
 

@@ -3,6 +3,7 @@ import { Dialect } from '../core/database/dialect';
 import { Sql } from '../core/database/sql';
 import { DIALECT } from '../core/database/tokens';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { notTemplateWorkspace } from '../templates/template-workspaces';
 import type { AuditSubjects } from './audit-descriptions';
 
 const TABLE = '"baserow_enterprise_auditlogentry"';
@@ -158,7 +159,8 @@ export class AuditRepository {
   async workspaces(search: string | null, limit: number, offset: number): Promise<{ count: number; rows: { id: number; value: string }[] }> {
     const sql = new Sql(this.dialect);
     const where = search ? `LOWER("name") LIKE ${sql.param(`%${search.toLowerCase()}%`)}` : '1 = 1';
-    return this.lookup(`FROM "workspace" WHERE ${where}`, '"name"', sql, limit, offset);
+    // Not the templates' previews (Baserow's `template__isnull=True`).
+    return this.lookup(`FROM "workspace" WHERE ${where} AND ${notTemplateWorkspace('"workspace"')}`, '"name"', sql, limit, offset);
   }
 
   private async lookup(from: string, value: string, sql: Sql, limit: number, offset: number): Promise<{ count: number; rows: { id: number; value: string }[] }> {

@@ -24,6 +24,7 @@ import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 import { FieldPermissions1737840000000 } from './1737840000000-FieldPermissions';
 import { CalendarIcalSlug1737850000000 } from './1737850000000-CalendarIcalSlug';
 import { McpEndpoints1737870000000 } from './1737870000000-McpEndpoints';
+import { TemplatePreviews1737880000000 } from './1737880000000-TemplatePreviews';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   FieldPermissions1737840000000,
   CalendarIcalSlug1737850000000,
   McpEndpoints1737870000000,
+  TemplatePreviews1737880000000,
 ];

@@ -13,6 +13,12 @@ export class PermissionRepository {
     return found?.permissions ?? null;
   }
 
+  /** The workspaces of the templates' previews, built or being built (`core_template`). */
+  async templateWorkspaceIds(): Promise<number[]> {
+    const rows = await this.db.manager.createQueryBuilder().select('t.workspace_id', 'workspace_id').from('core_template', 't').getRawMany<Record<string, unknown>>();
+    return rows.map((r) => Number(r.workspace_id));
+  }
+
   /** The live tables of the databases, with their database. */
   async tablesOf(databaseIds: readonly number[]): Promise<{ id: number; databaseId: number }[]> {
     if (!databaseIds.length) return [];

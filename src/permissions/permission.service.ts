@@ -13,6 +13,7 @@ import { SUBJECT_TYPES } from './role-assignment.entity';
 import type { RoleUid } from './roles';
 import { RoleAssignmentRepository } from './role-assignment.repository';
 import { TeamSubjects } from './team-subjects';
+import { TEMPLATE_READS } from './template-reads';
 
 /**
  * An object's place in the scope chain roles are assigned on: its workspace, and its database
@@ -42,6 +43,7 @@ export interface RoleReader {
 export class PermissionService {
   private readonly memberRoles: MetadataCache<string, string | null>;
   private readonly actors: MetadataCache<string, ActorRoles | null>;
+  private readonly templates: MetadataCache<string, number[]>;
 
   constructor(
     caches: Caches,
@@ -52,6 +54,24 @@ export class PermissionService {
   ) {
     this.memberRoles = caches.metadata<string, string | null>('member-roles');
     this.actors = caches.metadata<string, ActorRoles | null>('actor-roles');
+    this.templates = caches.metadata<string, number[]>('template-workspaces');
+  }
+
+  /** The ids of the templates' preview workspaces (Baserow's `workspace_template_ids`), cached by metadata version. */
+  templateWorkspaceIds(): Promise<number[]> {
+    return this.templates.get('all', () => this.repo.templateWorkspaceIds());
+  }
+
+  /**
+   * Whether a non-member reads the workspace as a template's preview (Baserow's
+   * `allow_if_template` manager; the one place previews are let in): the workspace is a
+   * template's, the request is a user's (not a database token's) and only reads (GET: no write
+   * route, job or socket page goes through here). Which operations it allows is TEMPLATE_READS.
+   */
+  private async readsTemplate(workspaceId: number): Promise<boolean> {
+    const actor = RequestContext.current();
+    if (actor.readOnly !== true || actor.tableGrant) return false;
+    return (await this.templateWorkspaceIds()).includes(workspaceId);
   }
 
   /** Throws Baserow's error when the user may not do `operation` on the object in `scope`. */
@@ -88,8 +108,11 @@ export class PermissionService {
   /** The actor's roles in the workspace loaded once, for filtering lists (a non-member may do nothing). */
   async reader(userId: number, workspaceId: number): Promise<RoleReader> {
     const roles = await this.roles(workspaceId, userId);
+    const template = roles === null && (await this.readsTemplate(workspaceId));
     const allowed = (operation: OperationType, scope: PermissionScope, onObject: boolean) =>
-      roles !== null && (operation.memberOnly === true || refusalOf(computedGrants(roles, operation, scope, onObject), operation) === null);
+      roles === null
+        ? template && TEMPLATE_READS.has(operation.name)
+        : operation.memberOnly === true || refusalOf(computedGrants(roles, operation, scope, onObject), operation) === null;
     return { can: (operation, scope) => allowed(operation, scope, false), sees: (operation, scope) => allowed(operation, scope, true) };
   }
 
@@ -220,7 +243,7 @@ export class PermissionService {
     ) {
       return DatabaseErrors.noPermissionToTable();
     }
-    if (roles === null) return Errors.userNotInWorkspace();
+    if (roles === null) return TEMPLATE_READS.has(operation.name) && (await this.readsTemplate(scope.workspaceId)) ? null : Errors.userNotInWorkspace();
     if (operation.memberOnly) return null;
     return refusalOf(computedGrants(roles, operation, scope), operation);
   }

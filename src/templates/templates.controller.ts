@@ -62,7 +62,7 @@ export class TemplatesController {
   @Public()
   @Answer(TEMPLATE)
   @ApiOperation({ operationId: 'get_template', summary: 'One template by its slug.' })
-  get(@Param('slug') slug: string): TemplateJson {
+  get(@Param('slug') slug: string): Promise<TemplateJson> {
     return this.templates.get(slug);
   }
 }

@@ -12,6 +12,8 @@ import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { PermissionService, WorkspaceOperations as W } from '../permissions';
 import { Template, TemplateCatalog } from './template-catalog';
+import type { TemplatePreviewEntity } from './template-preview.entity';
+import { TemplatePreviews } from './template-previews';
 
 export const TemplateErrors = {
   templateDoesNotExist: () => new ApiError('ERROR_TEMPLATE_DOES_NOT_EXIST', 404, 'The requested template does not exist.'),
@@ -42,35 +44,37 @@ export class TemplatesService {
     private readonly permissions: PermissionService,
     private readonly workspaceRepo: WorkspaceRepository,
     private readonly runner: JobRunner,
+    private readonly previews: TemplatePreviews,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
-   * A template as the web client lists it. Templates are not installed in a workspace of
-   * their own here: `workspace_id` and `open_application` are null (no preview of a
-   * template's tables; installing it is how one sees it).
+   * A template as the web client lists it: `workspace_id` is its read-only preview workspace and
+   * `open_application` the application the preview opens (both null until the preview is built,
+   * or when previews are turned off).
    */
-  json(template: Template): TemplateJson {
+  json(template: Template, preview?: TemplatePreviewEntity): TemplateJson {
     return {
       id: template.id,
       name: template.name,
       slug: template.slug,
       icon: template.icon,
       keywords: template.keywords,
-      workspace_id: null,
+      workspace_id: preview?.workspaceId ?? null,
       is_default: template.slug === this.config.defaultTemplate,
-      open_application: null,
+      open_application: preview?.openApplication ?? null,
     };
   }
 
-  list(): { id: number; name: string; templates: TemplateJson[] }[] {
-    return this.catalog.categories.map((category) => ({ id: category.id, name: category.name, templates: category.templates.map((t) => this.json(t)) }));
+  async list(): Promise<{ id: number; name: string; templates: TemplateJson[] }[]> {
+    const previews = await this.previews.ready();
+    return this.catalog.categories.map((category) => ({ id: category.id, name: category.name, templates: category.templates.map((t) => this.json(t, previews.get(t.slug))) }));
   }
 
-  get(slug: string): TemplateJson {
+  async get(slug: string): Promise<TemplateJson> {
     const template = this.catalog.bySlug(slug);
     if (!template) throw TemplateErrors.templateDoesNotExist();
-    return this.json(template);
+    return this.json(template, (await this.previews.ready()).get(slug));
   }
 
   /** Checks in Baserow's order: the workspace exists (404), the template exists (404), the user is a member (400). */
@@ -97,7 +101,7 @@ export class TemplatesService {
   /** `install_template`: the job carries `workspace`, `template` and, once done, `installed_applications`. */
   async installAsync(user: UserEntity, workspaceId: number, templateId: number): Promise<Record<string, unknown>> {
     const { template, workspace } = await this.check(user, workspaceId, templateId);
-    const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: this.json(template), installed_applications: [] }, async (progress) => ({
+    const job = await this.runner.start(user, 'install_template', { workspace: serializeWorkspace(workspace), template: await this.get(template.slug), installed_applications: [] }, async (progress) => ({
       installed_applications: await this.install(user, workspaceId, templateId, (done, total) => progress.set({ progress: Math.floor((done / total) * 99) })),
     }));
     return serializeJob(job);

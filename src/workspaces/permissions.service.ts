@@ -3,6 +3,7 @@ import { SettingsService } from '../settings/settings.service';
 import type { UserEntity } from '../users/user.entity';
 import { PermissionService } from '../permissions';
 import { ADMIN_ONLY_OPERATIONS } from '../permissions/roles';
+import { TEMPLATE_OPERATION_NAMES } from '../permissions/template-reads';
 import { WorkspaceUserEntity } from './workspace.entity';
 
 /** One permission manager's answer, as Baserow's web client reads it. */
@@ -10,21 +11,6 @@ export interface PermissionEntry {
   name: string;
   permissions: unknown;
 }
-
-/** Operations everybody may do on a template workspace (Baserow's `allow_if_template` manager). */
-const TEMPLATE_OPERATIONS = [
-  'workspace.read', 'workspace.list_applications', 'application.list_integrations',
-  'application.list_user_sources', 'application.user_source.login',
-  'database.table.field_rules.read_field_rules',
-  'database.list_tables', 'database.table.list_fields', 'database.table.list_rows',
-  'database.table.list_views', 'database.table.read_row', 'database.table.view.read',
-  'database.table.view.read_field_options', 'database.table.view.list_decoration',
-  'database.table.view.list_aggregations', 'database.table.view.read_aggregation',
-  'builder.list_pages', 'builder.page.list_elements', 'builder.page.list_workflow_actions',
-  'builder.page.data_source.dispatch', 'builder.page.list_data_sources',
-  'dashboard.widget.read', 'dashboard.list_widgets', 'dashboard.data_source.read',
-  'dashboard.list_data_sources', 'dashboard.data_source.dispatch',
-];
 
 /**
  * The permission objects of Baserow's core permission managers, in Baserow's order
@@ -49,7 +35,10 @@ export class PermissionsService {
           : { staff_only_operations: ['create_workspace'], always_allowed_operations: [] },
       },
       { name: 'staff', permissions: { staff_only_operations: ['settings.update'], is_staff: user.isStaff } },
-      { name: 'allow_if_template', permissions: { allowed_operations_on_templates: TEMPLATE_OPERATIONS, workspace_template_ids: [] } },
+      {
+        name: 'allow_if_template',
+        permissions: { allowed_operations_on_templates: TEMPLATE_OPERATION_NAMES, workspace_template_ids: await this.roles.templateWorkspaceIds() },
+      },
     ];
   }
 

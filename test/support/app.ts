@@ -93,7 +93,15 @@ export async function startApp(
   const secret = options.withoutSecretKey ? {} : { SECRET_KEY: 'test-secret-key-that-is-long-enough' };
   // The e-mail notification sender's background writes (every minute by default) would change
   // the database under suites that prove a refused request changed nothing: a day, unless asked.
-  const config = loadConfig({ ...secret, PUBLIC_URL: 'http://localhost:8000', EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400', ...db.env, ...env });
+  // Template previews (a workspace per template, built in the background at start) only where a suite asks for them.
+  const config = loadConfig({
+    ...secret,
+    PUBLIC_URL: 'http://localhost:8000',
+    EMAIL_NOTIFICATIONS_INTERVAL_SECONDS: '86400',
+    BASEROW_TRIGGER_SYNC_TEMPLATES_AFTER_MIGRATION: 'false',
+    ...db.env,
+    ...env,
+  });
   const app = await createApp(config, { log: { level: process.env.ROWSPACE_TEST_LOGS ? undefined : 'error', ...options.log } });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;

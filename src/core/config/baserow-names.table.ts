@@ -312,6 +312,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   ].map((name) => same(name, 'notification mails', 'int')),
   same('BASEROW_STALE_MENTIONS_CLEANUP_INTERVAL_MINUTES', 'minutes a removed mention is remembered', 'int'),
   same('BASEROW_SEND_VERIFY_EMAIL_RATE_LIMIT', 'verification mails per user and period (`5/h`)'),
+  same('BASEROW_TRIGGER_SYNC_TEMPLATES_AFTER_MIGRATION', "each template is installed in a read-only preview workspace at start-up, in the background (the web client's template preview; default true)", 'bool'),
   same('BASEROW_ALLOW_MULTIPLE_SSO_PROVIDERS_FOR_SAME_ACCOUNT', 'an existing account may sign in through an SSO provider other than the one it was made or first signed in with (default false)', 'bool'),
   same('BASEROW_MAX_PENDING_WORKSPACE_INVITES', 'pending invitations a workspace may have (Rowspace: 1000; 0: no limit, Baserow\'s default)', 'int'),
   { ...none('fixed at 100 here (`limit` of unique_row_values)', 'BASEROW_UNIQUE_ROW_VALUES_SIZE_LIMIT')[0], harmless: (value) => value === '100' },
@@ -356,7 +357,6 @@ export const BASEROW_NAMES: BaserowName[] = [
   ...none(
     'templates are files read from TEMPLATES_DIR at start-up',
     'SYNC_TEMPLATES_ON_STARTUP',
-    'BASEROW_TRIGGER_SYNC_TEMPLATES_AFTER_MIGRATION',
     'BASEROW_SYNC_TEMPLATES_TIME_LIMIT',
     'BASEROW_SYNC_TEMPLATES_PATTERN',
   ),

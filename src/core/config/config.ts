@@ -116,6 +116,8 @@ export interface AppConfig {
   templatesDir: string;
   /** Slug of the template the web client selects first (`is_default`). */
   defaultTemplate: string;
+  /** Each template is installed read-only in a preview workspace at start-up (Baserow's BASEROW_TRIGGER_SYNC_TEMPLATES_AFTER_MIGRATION). */
+  templatePreviews: boolean;
   /** Where uploads are spooled while they arrive (`<DATA_DIR>/tmp`: per instance, on the data disk). */
   uploadTmpDir: string;
   /** Largest user file accepted (upload or via URL), in bytes (Baserow's default: 1 TB). */
@@ -436,6 +438,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     mediaUrl: (url(env, 'MEDIA_URL', ['http:', 'https:']) ?? `${publicUrl.replace(/\/+$/, '')}/media/`).replace(/\/*$/, '/'),
     templatesDir: resolve(env.TEMPLATES_DIR?.trim() || join(__dirname, '..', '..', '..', 'templates')),
     defaultTemplate: env.DEFAULT_TEMPLATE?.trim() || 'project-tracker',
+    templatePreviews: bool(env, 'BASEROW_TRIGGER_SYNC_TEMPLATES_AFTER_MIGRATION', true),
     uploadTmpDir: join(dataDir, 'tmp'),
     fileUploadSizeLimitBytes: int(env, 'FILE_UPLOAD_SIZE_LIMIT_MB', 1024 * 1024, 1, 1024 * 1024 * 1024) * 1024 * 1024,
     fileUploadMaxImagePixels: int(env, 'FILE_UPLOAD_MAX_IMAGE_PIXELS', 89_478_485, 1),

@@ -15,6 +15,12 @@ export interface Actor {
   /** Set when a database token authenticated the request (the user is the token's owner). */
   tableGrant?: TableGrant;
   /**
+   * True for an HTTP request that only reads (GET, HEAD): the one kind of request a template's
+   * preview may be reached by (a write route that checks a read operation on its way, a form
+   * submission or an export, is not one). Unset in jobs and socket work.
+   */
+  readOnly?: boolean;
+  /**
    * False when the row changes made must not call webhooks: the request said
    * `?send_webhook_events=false`, or the work is a background job (an import), as in Baserow.
    */

@@ -103,7 +103,8 @@ function bodyReadError(error: unknown, limitBytes: number): unknown {
 export const requestContext: RequestHandler = (req, _res, next) => {
   // Baserow's `send_webhook_events` of the row routes (any route may carry it: only row changes read it).
   const sendWebhookEvents = req.url.includes('send_webhook_events=') ? sendWebhookEventsParam(req.query.send_webhook_events) : undefined;
-  RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents, ipAddress: clientAddress(req.ip) }, next);
+  const readOnly = req.method === 'GET' || req.method === 'HEAD';
+  RequestContext.run({ userId: null, webSocketId: null, sendWebhookEvents, ipAddress: clientAddress(req.ip), readOnly }, next);
 };
 
 /** An address as Baserow's audit log shows it: an IPv4 client of a dual-stack socket without its `::ffff:` prefix. */

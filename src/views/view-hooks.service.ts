@@ -11,6 +11,7 @@ import { DecorationCopier } from './decorations/decoration-copier';
 import { ViewSelectionService } from './filters/view-selection.service';
 import { ViewFieldOptionsService } from './view-field-options.service';
 import { ViewRepository } from './view.repository';
+import { isPersonal } from './view-ownership';
 import { specDefaults, ViewTypeRegistry } from './view-type';
 import { ViewsService } from './views.service';
 
@@ -132,9 +133,11 @@ export class ViewHooksService implements DefaultViewFactory, ViewSelectionSource
   }
 
   /** `view_id` on the rows endpoints: the view's saved filters and sorts, or null when it is not a live view of the table. */
-  async selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
+  async selection(viewId: number, context: TableContext, userId?: number): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
     const view = await this.repo.findLive(viewId);
     if (!view || view.tableId !== context.table.id) return null;
+    // Someone else's personal view does not exist for the caller.
+    if (userId !== undefined && isPersonal(view) && view.ownedById !== userId) return null;
     return this.views.savedSelection(view, context);
   }
 }

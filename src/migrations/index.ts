@@ -22,6 +22,7 @@ import { Teams1737810000000 } from './1737810000000-Teams';
 import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 import { FieldPermissions1737840000000 } from './1737840000000-FieldPermissions';
+import { AnonymousJobs1737860000000 } from './1737860000000-AnonymousJobs';
 
 /**
  * The metadata schema's history: one ordered series for the whole app, declared by the app module.
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   AuditLog1737820000000,
   SingleSignOn1737830000000,
   FieldPermissions1737840000000,
+  AnonymousJobs1737860000000,
 ];

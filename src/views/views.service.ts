@@ -40,6 +40,12 @@ const UPDATE_SPECS: Record<string, FieldSpec> = {
   public_view_password: { kind: 'string', min: 8, max: 256, allowBlank: true, required: false },
 };
 
+/** Baserow premium's view attributes (`PATCH /api/database/view/{view_id}/premium`). */
+const PREMIUM_SPECS: Record<string, FieldSpec> = {
+  show_logo: { kind: 'bool', required: false },
+  allow_public_export: { kind: 'bool', required: false },
+};
+
 const PUBLIC_SPEC: FieldSpec = { kind: 'bool', required: false, default: false };
 
 /** Baserow's `secrets.token_urlsafe()`: 43 url-safe characters. */
@@ -208,17 +214,22 @@ export class ViewsService {
     });
   }
 
-  async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
+  /**
+   * `premium`: the update of Baserow premium's attributes (`show_logo`, `allow_public_export`)
+   * through `PATCH /api/database/view/{view_id}/premium`, and only those.
+   */
+  async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes, premium = false): Promise<ViewJson> {
     const { view, context } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id, V.update);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
       // DRF answers a blank value before checking its length: "" removes the password.
-      const removesPassword = typeof body.public_view_password === 'string' && body.public_view_password.trim() === '';
-      const common = checkObject(UPDATE_SPECS, removesPassword ? { ...body, public_view_password: undefined } : body, { partial: true });
+      const removesPassword = !premium && typeof body.public_view_password === 'string' && body.public_view_password.trim() === '';
+      const common = checkObject(premium ? PREMIUM_SPECS : UPDATE_SPECS, removesPassword ? { ...body, public_view_password: undefined } : body, { partial: true });
       if (removesPassword) common.values.public_view_password = '';
-      const props = checkObject(type.properties, body, { partial: true });
-      const shared = type.canShare ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : { values: {}, errors: {} };
+      const none = { values: {} as Record<string, unknown>, errors: {} };
+      const props = premium ? none : checkObject(type.properties, body, { partial: true });
+      const shared = type.canShare && !premium ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : none;
       Object.assign(errors, common.errors, props.errors, shared.errors);
       if (Object.keys(errors).length) throw validationError(errors);
       await type.prepareProperties?.(props.values, view, context, user.id);
@@ -227,6 +238,8 @@ export class ViewsService {
       if (values.name !== undefined) changes.name = values.name as string;
       if (values.filter_type !== undefined) changes.filterType = values.filter_type as string;
       if (values.filters_disabled !== undefined) changes.filtersDisabled = values.filters_disabled as boolean;
+      if (values.show_logo !== undefined) changes.showLogo = values.show_logo as boolean;
+      if (values.allow_public_export !== undefined) changes.allowPublicExport = values.allow_public_export as boolean;
       if (values.ownership_type !== undefined && values.ownership_type !== view.ownershipType) {
         // Baserow's change_ownership_type: the one who changes it becomes the owner; a view made
         // collaborative needs the right to update collaborative views.
@@ -244,7 +257,7 @@ export class ViewsService {
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
       this.db.record('view.updated', { viewId: view.id, tableId: view.tableId, ...(changes.ownershipType ? { previousOwnership: view.ownershipType } : {}) });
-      this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body) });
+      this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body), ...(premium ? { premium } : {}) });
       // No longer shared, or a new password: who followed the shared page may have lost it.
       const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
       if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
@@ -305,6 +318,8 @@ export class ViewsService {
     if (common.filter_type !== undefined) body.filter_type = view.filterType;
     if (common.filters_disabled !== undefined) body.filters_disabled = view.filtersDisabled;
     if (common.ownership_type !== undefined) body.ownership_type = view.ownershipType;
+    if (common.show_logo !== undefined) body.show_logo = view.showLogo;
+    if (common.allow_public_export !== undefined) body.allow_public_export = view.allowPublicExport;
     if (shared.public !== undefined) body.public = view.public;
     for (const key of Object.keys(properties)) if (key in type.properties) body[key] = view.properties[key] ?? null;
     return body;

@@ -27,6 +27,8 @@ import { Errors } from '../../core/errors/api-error';
 import type { SlugCaller } from '../../views/view-access.service';
 import { PublicViewsService } from '../../views/public/public-views.service';
 import { PublicExportJobIds } from './public-export-job-ids';
+import { PublicViewErrors } from '../../views/public/public-view.errors';
+import { DatabaseErrors } from '../database.errors';
 
 export const EXPORT_JOB_TYPE = 'export_table';
 /**
@@ -124,9 +126,10 @@ export class ExportService {
    * The job is read by its signed id (`getPublic`).
    */
   async exportPublicView(caller: SlugCaller, slug: string, body: ExportTableDto): Promise<Record<string, unknown>> {
-    const access = await this.publicViews.require(slug, caller);
-    const { view, context } = access;
+    const { view, context } = await this.views.requireBySlug(slug, caller, { notFound: DatabaseErrors.viewDoesNotExist, passwordRequired: PublicViewErrors.noAuthorization });
     if (!view.public || !view.allowPublicExport) throw Errors.permissionDenied();
+    // Read after the checks: the first read of a view's field options stores them.
+    const access = { view, context, visible: await this.publicViews.visibleFields(view, context), member: false };
     const exporter = this.exporters.require(body.exporter_type);
     if (!EXPORTABLE_VIEW_TYPES.has(view.type)) throw ExportErrors.viewUnsupported();
     const selection = await this.publicViews.exportSelection(access, body.filters ?? null, body.order_by || null);

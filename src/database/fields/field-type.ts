@@ -204,6 +204,11 @@ export interface FieldType {
 
   /** The SQL expression rows sort by (ascending), or null when the type cannot be sorted. */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null;
+  /**
+   * Sort types beyond `default` (Baserow's `_can_order_by_types`, e.g. a single select's `order`:
+   * by its options' order) and the expression of each; absent: only the default sort.
+   */
+  sortTypeExpression?(field: FieldEntity, ref: ColumnRef, sortType: string): string | null;
   /** Whether views can group by the field, beyond being sortable and stored in one column (absent: they can). */
   groupable?(field: FieldEntity): boolean;
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
@@ -276,4 +281,10 @@ export function exportedValue(type: FieldType, field: FieldEntity, apiValue: unk
   if (apiValue === null || apiValue === undefined) return '';
   const value = type.exportValue ? type.exportValue(field, apiValue, rich) : rich ? apiValue : type.toText(field, apiValue);
   return value === null || value === undefined ? '' : value;
+}
+
+/** The SQL expression rows sort by for a sort type (`default` or a type's own), or null when the field cannot be sorted that way. */
+export function sortExpressionOf(type: FieldType, field: FieldEntity, ref: ColumnRef, sortType = 'default'): string | null {
+  if (sortType === 'default') return type.sortExpression(field, ref);
+  return type.sortTypeExpression?.(field, ref, sortType) ?? null;
 }

@@ -171,3 +171,38 @@ describe('sorting a single select by its options\' order', () => {
     expect((await api('GET', `/api/database/views/grid/${view.id}/`)).status).toBe(200);
   });
 });
+
+describe('multiple selects: sorted by their options\' values, grouped by their options', () => {
+  it('sorts item by item and groups by the options of each cell, with their ids in the metadata', async () => {
+    const tableId = await emptyTable(t, ada, await databaseOf(t, ada), 'Tagged');
+    const fields = (await api('GET', `/api/database/fields/table/${tableId}/`)).body;
+    const name = fields.find((x: any) => x.primary).id;
+    const tags = await add(tableId, { name: 'Tags', type: 'multiple_select', select_options: [{ value: 'x', color: 'blue' }, { value: 'y', color: 'red' }] });
+    const options = (await api('GET', `/api/database/fields/${tags}/`)).body.select_options;
+    const x = options.find((o: { value: string }) => o.value === 'x').id;
+    const y = options.find((o: { value: string }) => o.value === 'y').id;
+    await api('POST', `/api/database/rows/table/${tableId}/batch/`, {
+      items: [
+        { [`field_${name}`]: 'a', [`field_${tags}`]: [y, x] },
+        { [`field_${name}`]: 'z', [`field_${tags}`]: [x] },
+        { [`field_${name}`]: 'b', [`field_${tags}`]: [] },
+        { [`field_${name}`]: 'ab', [`field_${tags}`]: [x, y] },
+        { [`field_${name}`]: 'c', [`field_${tags}`]: [x] },
+      ],
+    });
+    const ordered = async (query: string) => (await api('GET', `/api/database/rows/table/${tableId}/?${query}`)).body.results.map((r: any) => r[`field_${name}`]);
+    expect(await ordered(`order_by=field_${tags},field_${name}`)).toEqual(['b', 'c', 'z', 'ab', 'a']);
+    expect(await ordered(`order_by=-field_${tags},field_${name}`)).toEqual(['a', 'ab', 'c', 'z', 'b']);
+
+    const view = (await api('POST', `/api/database/views/table/${tableId}/`, { name: 'Grouped', type: 'grid' })).body;
+    const group = await api('POST', `/api/database/views/${view.id}/group_bys/`, { field: tags });
+    expect(group.status).toBe(200);
+    await api('POST', `/api/database/views/${view.id}/sortings/`, { field: name });
+    const page = (await api('GET', `/api/database/views/grid/${view.id}/?size=3`)).body;
+    expect(page.results.map((r: any) => r[`field_${name}`])).toEqual(['b', 'c', 'z']);
+    // The page's groups, each counted over the whole view.
+    expect(page.group_by_metadata).toEqual({ [`field_${tags}`]: [{ [`field_${tags}`]: [], count: 1 }, { [`field_${tags}`]: [x], count: 2 }] });
+    const next = (await api('GET', `/api/database/views/grid/${view.id}/?size=3&page=2`)).body;
+    expect(next.group_by_metadata).toEqual({ [`field_${tags}`]: [{ [`field_${tags}`]: [x, y], count: 1 }, { [`field_${tags}`]: [y, x], count: 1 }] });
+  });
+});

@@ -209,8 +209,14 @@ export interface FieldType {
    * by its options' order) and the expression of each; absent: only the default sort.
    */
   sortTypeExpression?(field: FieldEntity, ref: ColumnRef, sortType: string): string | null;
-  /** Whether views can group by the field, beyond being sortable and stored in one column (absent: they can). */
+  /** Whether views can group by the field, beyond being sortable and stored in one column or keyed (absent: they can). */
   groupable?(field: FieldEntity): boolean;
+  /**
+   * A list field's group-by key (Baserow's ManyToManyGroupByMixin): SQL of its items' ids in
+   * the cell's order joined by commas (NULL when empty), and the same key of a cell as the API
+   * answers it; absent for fields stored in one column, whose column is the key.
+   */
+  groupKey?: { expression(field: FieldEntity, ref: ColumnRef): string; ofValue(apiValue: unknown): string | null };
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
   /**

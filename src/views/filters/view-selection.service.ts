@@ -220,10 +220,10 @@ export class ViewSelectionService {
     return !!sortExpressionOf(this.fieldTypes.of(field), field, { alias: 'r', sql: this.rowsSql() }, sortType);
   }
 
-  /** Whether grid views can group by the field: sortable (with that sort type), stored in one column of the row, and its type groups it. */
+  /** Whether grid views can group by the field: sortable (with that sort type), stored in one column of the row or keyed (a list), and its type groups it. */
   groupable(field: FieldEntity, sortType = 'default'): boolean {
     const type = this.fieldTypes.of(field);
-    return this.sortable(field, sortType) && !!type.column(field) && (type.groupable?.(field) ?? true);
+    return this.sortable(field, sortType) && (!!type.column(field) || !!type.groupKey) && (type.groupable?.(field) ?? true);
   }
 
   private rowsSql() {

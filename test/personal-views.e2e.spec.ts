@@ -1,5 +1,7 @@
 import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { connect, expectNone, WsClient } from './support/ws';
+import { UsersService } from '../src/users/users.service';
+import { ViewRepository } from '../src/views/view.repository';
 
 /**
  * Personal views (`ownership_type: "personal"`, Baserow premium): their owner's only, in lists,
@@ -202,5 +204,20 @@ describe('personal views', () => {
     expect([gone.status, gone.body.error]).toEqual([404, 'ERROR_GRID_DOES_NOT_EXIST']);
     expect((await api(owner, 'PATCH', `/api/workspaces/users/${membership.id}/`, { permissions: 'MEMBER' })).status).toBe(200);
     expect((await t.request('GET', `/api/database/views/grid/${slug}/public/rows/`)).status).toBe(200);
+  });
+
+  it('goes with its owner when the account is deleted for good', async () => {
+    const leaving = await signUp(t, 'Leaving');
+    await join(leaving, 'MEMBER');
+    const id = (await api(leaving, 'POST', `/api/database/views/table/${tableId}/`, { name: 'Gone soon', type: 'grid', ownership_type: 'personal' })).body.id;
+    const kept = (await api(leaving, 'POST', `/api/database/views/table/${tableId}/`, { name: 'Shared stays', type: 'grid' })).body.id;
+    expect((await api(leaving, 'POST', '/api/user/schedule-account-deletion/')).status).toBe(204);
+    expect(await t.app.get(UsersService).deleteExpiredAccounts(new Date(Date.now() + 31 * 24 * 3600 * 1000))).toBe(1);
+    const views = t.app.get(ViewRepository);
+    // Deleted by the after-commit listener of the account's deletion.
+    for (let i = 0; i < 500 && (await views.findAny(id)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await views.findAny(id)).toBeNull();
+    expect(await views.findAny(kept)).not.toBeNull();
+    expect(await listIds(owner)).toContain(kept);
   });
 });

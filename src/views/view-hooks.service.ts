@@ -1,3 +1,5 @@
+import { OnEvent } from '@nestjs/event-emitter';
+import type { DomainEvent } from '../core/events/domain-events';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import type { FieldEntity } from '../database/fields/field.entity';
@@ -130,6 +132,14 @@ export class ViewHooksService implements DefaultViewFactory, ViewSelectionSource
       const changes = this.types.of(view).fieldChanged?.(view, field, removed);
       if (changes) await this.repo.update(view.id, { properties: { ...view.properties, ...changes } });
     }
+  }
+
+  /** A user deleted for good takes their personal views with them, as Baserow's `delete_personal_views`. */
+  @OnEvent('user.permanently_deleted')
+  async deletePersonalViews(event: DomainEvent<'user.permanently_deleted'>): Promise<void> {
+    await this.db.run(async () => {
+      for (const view of await this.repo.personalOf(event.payload.userId)) await this.repo.delete(view.id);
+    });
   }
 
   /** `view_id` on the rows endpoints: the view's saved filters and sorts, or null when it is not a live view of the table. */

@@ -206,6 +206,17 @@ describe('personal views', () => {
     expect((await t.request('GET', `/api/database/views/grid/${slug}/public/rows/`)).status).toBe(200);
   });
 
+  it("takes a personal form's submissions only while its owner may create rows", async () => {
+    const viewerForm = (await api(viewer, 'POST', `/api/database/views/table/${tableId}/`, { name: 'Viewer form', type: 'form', ownership_type: 'personal' })).body;
+    expect(viewerForm.ownership_type).toBe('personal');
+    const refused = await api(viewer, 'POST', `/api/database/views/form/${viewerForm.slug}/submit/`, {});
+    expect([refused.status, refused.body.error]).toEqual([401, 'PERMISSION_DENIED']);
+    const memberForm = (await api(member, 'POST', `/api/database/views/table/${tableId}/`, { name: 'Member form', type: 'form', ownership_type: 'personal' })).body;
+    const before = (await api(owner, 'GET', `/api/database/rows/table/${tableId}/`)).body.count;
+    expect((await api(member, 'POST', `/api/database/views/form/${memberForm.slug}/submit/`, {})).status).toBe(200);
+    expect((await api(owner, 'GET', `/api/database/rows/table/${tableId}/`)).body.count).toBe(before + 1);
+  });
+
   it('goes with its owner when the account is deleted for good', async () => {
     const leaving = await signUp(t, 'Leaving');
     await join(leaving, 'MEMBER');

@@ -31,7 +31,7 @@ describe('OpenAPI document and Redoc', () => {
     expect(routes.length).toBeGreaterThan(40);
     const missing: string[] = [];
     for (const route of routes) {
-      const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
+      const path = route.path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
       if (!schema.paths[path]?.[route.method.toLowerCase()]) missing.push(`${route.method} ${path}`);
     }
     expect(missing).toEqual([]);

@@ -67,6 +67,7 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   calendar_ical_feed: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   get_public_view_row: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
   database_table_public_view_link_row_field_lookup: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  export_publicly_shared_view: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };
 const DEFAULT_EXPECTED: [number, string | undefined] = [400, 'ERROR_USER_NOT_IN_GROUP'];
 // Baserow validates the role list's query (scope_type and scope_id, both required) first; with it, a stranger gets ERROR_USER_NOT_IN_GROUP (tested below).
@@ -76,8 +77,8 @@ EXPECTED.list_role_assignments = [400, 'ERROR_QUERY_PARAMETER_VALIDATION'];
 const REFERENCE_QUERY = (ids: Record<string, string>) =>
   `view_id=${ids.viewId}&before=${ids.rowId}&before_id=${ids.rowId}&table__${ids.tableId}=${ids.rowId}&filter__field_${ids.fieldId}__equal=x&include=field_${ids.fieldId}`;
 
-/** Routes that name objects only by a public secret (an invitation token) are not tenant-scoped. */
-const scoped = (op: Operation) => op.pathParams.some((p) => p !== 'token');
+/** Routes that name objects only by a public secret (an invitation token, a public export's signed job id) are not tenant-scoped. */
+const scoped = (op: Operation) => op.pathParams.some((p) => p !== 'token' && p !== 'job_id');
 
 describe(`tenant matrix (${TEST_DB})`, () => {
   let t: TestApp;

@@ -67,10 +67,11 @@ export class JobRunner implements OnApplicationShutdown {
   ) {}
 
   /** Creates the job (one running job per type and user) and schedules `work`; answers the pending job. */
-  async start(user: UserEntity, type: string, data: Record<string, unknown>, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<JobEntity> {
-    if ((await this.repo.countRunning(user.id, type)) > 0) throw maxJobCountExceeded();
+  /** `user` null: a job nobody signed in started (a shared view's public export), readable by its signed id only. */
+  async start(user: UserEntity | null, type: string, data: Record<string, unknown>, work: (progress: JobProgress) => Promise<Record<string, unknown>>): Promise<JobEntity> {
+    if (user && (await this.repo.countRunning(user.id, type)) > 0) throw maxJobCountExceeded();
     const actor = RequestContext.current();
-    const job = await this.repo.create({ userId: user.id, type, state: 'pending', progressPercentage: 0, humanReadableError: '', webSocketId: actor.webSocketId, data });
+    const job = await this.repo.create({ userId: user?.id ?? null, type, state: 'pending', progressPercentage: 0, humanReadableError: '', webSocketId: actor.webSocketId, data });
     this.live.add(job);
     // The work is no part of the starting request's transaction, if it has one.
     const task = this.db
@@ -79,7 +80,7 @@ export class JobRunner implements OnApplicationShutdown {
         // The job's actions join the starting request's undo session and action group; its row
         // changes (an import) call no webhooks, as in Baserow.
         const undo = { clientSessionId: actor.clientSessionId ?? null, actionGroupId: actor.actionGroupId ?? null };
-        await RequestContext.run({ userId: user.id, webSocketId: actor.webSocketId, sendWebhookEvents: false, ipAddress: actor.ipAddress ?? null, ...undo }, () => this.execute(job, work));
+        await RequestContext.run({ userId: user?.id ?? null, webSocketId: actor.webSocketId, sendWebhookEvents: false, ipAddress: actor.ipAddress ?? null, ...undo }, () => this.execute(job, work));
       })
       .finally(() => {
         this.running.delete(task);
@@ -116,7 +117,7 @@ export class JobRunner implements OnApplicationShutdown {
       // Its creator's sockets hear of it once that is stored (Baserow's `job_started`).
       await this.db.run(async () => {
         await this.repo.update(job.id, { state: 'started' });
-        this.db.record('job.started', { userId: job.userId, job: serializeJob(job) });
+        if (job.userId !== null) this.db.record('job.started', { userId: job.userId, job: serializeJob(job) });
       });
       const data = await work(progress);
       job.data = { ...job.data, ...data };

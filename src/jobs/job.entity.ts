@@ -10,8 +10,9 @@ export class JobEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ name: 'user_id', type: 'integer' })
-  userId: number;
+  /** Null for a job nobody signed in started (a shared view's public export). */
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
 
   @Column({ type: 'varchar', length: 64 })
   type: string;

@@ -23,6 +23,7 @@ import { AuditLog1737820000000 } from './1737820000000-AuditLog';
 import { SingleSignOn1737830000000 } from './1737830000000-SingleSignOn';
 import { FieldPermissions1737840000000 } from './1737840000000-FieldPermissions';
 import { CalendarIcalSlug1737850000000 } from './1737850000000-CalendarIcalSlug';
+import { AnonymousJobs1737860000000 } from './1737860000000-AnonymousJobs';
 import { McpEndpoints1737870000000 } from './1737870000000-McpEndpoints';
 import { TemplatePreviews1737880000000 } from './1737880000000-TemplatePreviews';
 
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   SingleSignOn1737830000000,
   FieldPermissions1737840000000,
   CalendarIcalSlug1737850000000,
+  AnonymousJobs1737860000000,
   McpEndpoints1737870000000,
   TemplatePreviews1737880000000,
 ];

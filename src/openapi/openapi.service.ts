@@ -53,7 +53,7 @@ export class OpenApiService {
       .setDescription(
         "Rowspace serves Baserow's REST API. Authenticate with `Authorization: JWT <access_token>` " +
           '(from `POST /api/user/token-auth/`) or, on the row endpoints, `Authorization: Token <database token>`. ' +
-          'Every path ends with a slash. Real-time changes arrive over the WebSocket `/ws/core/?jwt_token=<access_token>`.',
+          "Every path ends with a slash (but premium's `PATCH /api/database/view/{view_id}/premium`, as in Baserow). Real-time changes arrive over the WebSocket `/ws/core/?jwt_token=<access_token>`.",
       )
       .setLicense('MIT', 'https://opensource.org/licenses/MIT')
       .build();
@@ -67,10 +67,12 @@ export class OpenApiService {
     const document = SwaggerModule.createDocument(app, config);
     const used = new Set<string>();
     const paths: OpenAPIObject['paths'] = {};
+    // The few routes declared without one (`@NoTrailingSlash()`), as the route table serves them.
+    const bare = new Set(app.get(RouteTable).all().filter((route) => !route.trailingSlash).map((route) => openApiPath(route.path)));
     for (const [path, item] of Object.entries(document.paths)) {
       // Baserow's paths end with a slash (file-like ones such as schema.json excepted).
       const last = path.split('/').pop() ?? '';
-      paths[last.includes('.') ? path : `${path}/`] = item;
+      paths[last.includes('.') || bare.has(path) ? path : `${path}/`] = item;
       for (const operation of Object.values(item)) for (const tag of (operation as { tags?: string[] }).tags ?? []) used.add(tag);
     }
     document.paths = paths;
@@ -98,7 +100,7 @@ export class OpenApiService {
 
 /** The OpenAPI path of an Express route path (`/api/x/:id/` → `/api/x/{id}/`). */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z]+)/g, '{$1}');
+  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 }
 
 /** What a handler reads: its `@Body()` and `@Query()` parameter types (absent when it reads none). */

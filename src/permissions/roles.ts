@@ -54,15 +54,38 @@ const ADMIN = [
   ),
 ];
 
+/**
+ * The lowest role that may create and use personal views (Baserow's
+ * BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED, `viewer` by default; validated at start-up by the
+ * configuration). Read here because the default roles are fixed when the module loads, as Baserow's are.
+ */
+export function personalViewLowestRole(env: NodeJS.ProcessEnv = process.env): RoleUid {
+  const value = (env.BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED ?? 'viewer').trim().toUpperCase();
+  return isRoleUid(value) ? value : 'VIEWER';
+}
+
+/** Each role from ADMIN down to `lowest` gets the operation (as each role adds to the one below it in Baserow). */
+function withPersonalViews(roles: Record<RoleUid, string[]>, lowest: RoleUid): Record<RoleUid, string[]> {
+  const until = lowest === 'NO_ROLE_LOW_PRIORITY' ? ROLE_UIDS.indexOf('NO_ACCESS') : ROLE_UIDS.indexOf(lowest);
+  for (const uid of ROLE_UIDS.slice(0, until + 1)) roles[uid].push(V.createAndUsePersonalView.name);
+  if (lowest === 'NO_ROLE_LOW_PRIORITY') roles.NO_ROLE_LOW_PRIORITY.push(V.createAndUsePersonalView.name);
+  return roles;
+}
+
+const DEFAULT_ROLES = withPersonalViews(
+  { ADMIN: [...ADMIN], BUILDER: [...BUILDER], EDITOR: [...EDITOR], COMMENTER: [...COMMENTER], VIEWER: [...VIEWER], NO_ACCESS: [], NO_ROLE_LOW_PRIORITY: [] },
+  personalViewLowestRole(),
+);
+
 /** The operations each default role allows. */
 export const ROLE_OPERATIONS: Readonly<Record<RoleUid, ReadonlySet<string>>> = {
-  ADMIN: new Set(ADMIN),
-  BUILDER: new Set(BUILDER),
-  EDITOR: new Set(EDITOR),
-  COMMENTER: new Set(COMMENTER),
-  VIEWER: new Set(VIEWER),
-  NO_ACCESS: new Set(),
-  NO_ROLE_LOW_PRIORITY: new Set(),
+  ADMIN: new Set(DEFAULT_ROLES.ADMIN),
+  BUILDER: new Set(DEFAULT_ROLES.BUILDER),
+  EDITOR: new Set(DEFAULT_ROLES.EDITOR),
+  COMMENTER: new Set(DEFAULT_ROLES.COMMENTER),
+  VIEWER: new Set(DEFAULT_ROLES.VIEWER),
+  NO_ACCESS: new Set(DEFAULT_ROLES.NO_ACCESS),
+  NO_ROLE_LOW_PRIORITY: new Set(DEFAULT_ROLES.NO_ROLE_LOW_PRIORITY),
 };
 
 /**

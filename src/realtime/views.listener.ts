@@ -11,6 +11,7 @@ import { ViewsService } from '../views/views.service';
 import { decorationJson } from '../views/decorations/decoration.entity';
 import { ViewDecorationRepository } from '../views/decorations/decoration.repository';
 import { ViewRepository } from '../views/view.repository';
+import { isPersonal, PERSONAL } from '../views/view-ownership';
 import { Broadcaster } from './broadcaster';
 import { encode, ServerMessage } from './delivery';
 import { tablePageGroup } from './pages/table.page';
@@ -19,8 +20,9 @@ import { tablePageGroup } from './pages/table.page';
 type ViewPart = 'view_filter' | 'view_filter_group' | 'view_sort' | 'view_group_by' | 'view_decoration';
 
 /**
- * Turns committed view events into §4.9 messages. Every view is collaborative, so the
- * audience is PAGE(`table-<id>`) without the originating socket.
+ * Turns committed view events into §4.9 messages, routed by the view's ownership: a
+ * collaborative view's to PAGE(`table-<id>`), a personal view's to USERS([owner]) (nothing
+ * when it has no owner), always without the originating socket.
  */
 @Injectable()
 export class ViewsListener implements OnModuleInit {
@@ -46,34 +48,58 @@ export class ViewsListener implements OnModuleInit {
     this.parts = this.moduleRef.get(ViewSelectionService, { strict: false });
   }
 
-  private async toTable(tableId: number, message: ServerMessage, event: DomainEvent): Promise<void> {
-    await this.broadcaster.send({ kind: 'page', group: tablePageGroup(tableId), message: encode(message), exclude: event.actor.webSocketId });
+  private async toTable(tableId: number, message: ServerMessage, event: DomainEvent, excludeUserIds?: number[]): Promise<void> {
+    await this.broadcaster.send({ kind: 'page', group: tablePageGroup(tableId), message: encode(message), exclude: event.actor.webSocketId, ...(excludeUserIds ? { excludeUserIds } : {}) });
+  }
+
+  /** To whoever may see the view: its table's page, or only the owner of a personal view (trashed views included). */
+  private async toViewAudience(viewId: number, tableId: number, message: ServerMessage, event: DomainEvent): Promise<void> {
+    const view = await this.repo.findAny(viewId);
+    if (view && isPersonal(view)) {
+      if (view.ownedById !== null) await this.broadcaster.send({ kind: 'users', userIds: [view.ownedById], message: encode(message), exclude: event.actor.webSocketId });
+      return;
+    }
+    await this.toTable(tableId, message, event);
   }
 
   @OnEvent('view.created')
   async viewCreated(event: DomainEvent<'view.created'>): Promise<void> {
     const view = await this.views.viewJson(event.payload.viewId, ALL_INCLUDES);
     if (!view) return;
-    await this.toTable(event.payload.tableId, { type: 'view_created', view }, event);
+    await this.toViewAudience(event.payload.viewId, event.payload.tableId, { type: 'view_created', view }, event);
   }
 
   @OnEvent('view.updated')
   async viewUpdated(event: DomainEvent<'view.updated'>): Promise<void> {
-    const view = await this.views.viewJson(event.payload.viewId, NO_INCLUDES);
+    const { viewId, tableId, previousOwnership } = event.payload;
+    const view = await this.views.viewJson(viewId, NO_INCLUDES);
     if (!view) return;
-    await this.toTable(event.payload.tableId, { type: 'view_updated', view_id: event.payload.viewId, view }, event);
+    const updated: ServerMessage = { type: 'view_updated', view_id: viewId, view };
+    const owner = view.owned_by_id as number | null;
+    if (previousOwnership !== undefined && previousOwnership !== view.ownership_type && owner !== null) {
+      // Collaborative → personal: gone for the others; personal → collaborative: new to them. The owner gets the update.
+      const others: ServerMessage =
+        view.ownership_type === PERSONAL ? { type: 'view_deleted', table_id: tableId, view_id: viewId } : { type: 'view_created', view: await this.views.viewJson(viewId, ALL_INCLUDES) };
+      await this.toTable(tableId, others, event, [owner]);
+      await this.broadcaster.send({ kind: 'users', userIds: [owner], message: encode(updated), exclude: event.actor.webSocketId });
+      return;
+    }
+    await this.toViewAudience(viewId, tableId, updated, event);
   }
 
   @OnEvent('view.deleted')
   async viewDeleted(event: DomainEvent<'view.deleted'>): Promise<void> {
     const { tableId, viewId } = event.payload;
-    await this.toTable(tableId, { type: 'view_deleted', table_id: tableId, view_id: viewId }, event);
+    await this.toViewAudience(viewId, tableId, { type: 'view_deleted', table_id: tableId, view_id: viewId }, event);
   }
 
   @OnEvent('views.reordered')
   async viewsReordered(event: DomainEvent<'views.reordered'>): Promise<void> {
     const { tableId, viewIds } = event.payload;
-    await this.toTable(tableId, { type: 'views_reordered', table_id: tableId, order: viewIds }, event);
+    // Routed by the first view's ownership, as Baserow does.
+    const message: ServerMessage = { type: 'views_reordered', table_id: tableId, order: viewIds };
+    if (viewIds.length) await this.toViewAudience(viewIds[0], tableId, message, event);
+    else await this.toTable(tableId, message, event);
   }
 
   @OnEvent('view.field_options_updated')
@@ -84,7 +110,7 @@ export class ViewsListener implements OnModuleInit {
     const access = await this.views.systemAccess(view);
     if (!access) return;
     const fieldOptions = await this.views.fieldOptions(view, access.context);
-    await this.toTable(event.payload.tableId, { type: 'view_field_options_updated', view_id: viewId, field_options: fieldOptions }, event);
+    await this.toViewAudience(viewId, event.payload.tableId, { type: 'view_field_options_updated', view_id: viewId, field_options: fieldOptions }, event);
   }
 
   // ------------------------------------------------------------------ filters, filter groups, sorts, group-bys
@@ -115,16 +141,16 @@ export class ViewsListener implements OnModuleInit {
 
   private async created(kind: ViewPart, event: DomainEvent<`${typeof kind}.created`>): Promise<void> {
     const json = await this.part(kind, event.payload.id);
-    if (json) await this.toTable(event.payload.tableId, { type: `${kind}_created`, [kind]: json }, event);
+    if (json) await this.toViewAudience(event.payload.viewId, event.payload.tableId, { type: `${kind}_created`, [kind]: json }, event);
   }
 
   private async updated(kind: ViewPart, event: DomainEvent<`${typeof kind}.updated`>): Promise<void> {
     const json = await this.part(kind, event.payload.id);
-    if (json) await this.toTable(event.payload.tableId, { type: `${kind}_updated`, [`${kind}_id`]: event.payload.id, [kind]: json }, event);
+    if (json) await this.toViewAudience(event.payload.viewId, event.payload.tableId, { type: `${kind}_updated`, [`${kind}_id`]: event.payload.id, [kind]: json }, event);
   }
 
   private async deleted(kind: ViewPart, event: DomainEvent<`${typeof kind}.deleted`>): Promise<void> {
-    await this.toTable(event.payload.tableId, { type: `${kind}_deleted`, view_id: event.payload.viewId, [`${kind}_id`]: event.payload.id }, event);
+    await this.toViewAudience(event.payload.viewId, event.payload.tableId, { type: `${kind}_deleted`, view_id: event.payload.viewId, [`${kind}_id`]: event.payload.id }, event);
   }
 
   @OnEvent('view_filter.created')

@@ -3,7 +3,7 @@ import { OperationType, TableOperations as T } from '../permissions';
 import { limitOffsetLinks, pageLinks } from '../core/http/pagination';
 import type { FieldEntity } from '../database/fields/field.entity';
 import { quote } from '../core/database/sql';
-import { fieldColumn, RawRow } from '../database/fields/field-type';
+import { fieldColumn, FieldTypeRegistry, RawRow } from '../database/fields/field-type';
 import { CountCache } from '../database/rows/count-cache';
 import { ROW_ALIAS, RowListQuery, RowSelection, RowSort } from '../database/rows/row-list.query';
 import { RowRepository } from '../database/rows/row.repository';
@@ -46,6 +46,7 @@ export class GridViewService {
     private readonly rowRepo: RowRepository,
     private readonly listQuery: RowListQuery,
     private readonly counts: CountCache,
+    private readonly fieldTypes: FieldTypeRegistry,
   ) {}
 
   async requireGrid(user: UserEntity, viewId: number, operation: OperationType): Promise<ViewAccess> {
@@ -135,15 +136,21 @@ export class GridViewService {
   private async groupByMetadata(context: TableContext, selection: RowSelection & { groupBys: RowSort[] }, raw: RawRow[], results: RowJson[]): Promise<Record<string, unknown[]>> {
     const metadata: Record<string, unknown[]> = {};
     const levels = selection.groupBys.map((s) => s.field);
+    // A row's key of a level: its column, or a list field's key (its items' ids, see FieldType.groupKey).
+    const keyOf = (field: FieldEntity, index: number): unknown => {
+      const groupKey = this.fieldTypes.of(field).groupKey;
+      return groupKey ? groupKey.ofValue(results[index][`field_${field.id}`]) : raw[index][fieldColumn(field)];
+    };
     for (let depth = 1; depth <= levels.length; depth++) {
       const fields = levels.slice(0, depth);
-      const columns = fields.map((f) => `${quote(ROW_ALIAS)}.${quote(fieldColumn(f))}`);
       const sql = this.rowRepo.sql();
+      const columns = fields.map((f) => this.fieldTypes.of(f).groupKey?.expression(f, { alias: ROW_ALIAS, sql }) ?? `${quote(ROW_ALIAS)}.${quote(fieldColumn(f))}`);
       const where = await this.listQuery.where(selection, context, sql, false);
       // Only the combinations of the page: each column restricted to the page's values.
       const restrictions = fields.map((field, i) => {
-        const values = [...new Set(raw.map((row) => row[fieldColumn(field)]).filter((v) => v !== null && v !== undefined))];
-        const hasNull = raw.some((row) => row[fieldColumn(field)] === null || row[fieldColumn(field)] === undefined);
+        const keys = raw.map((_, index) => keyOf(field, index));
+        const values = [...new Set(keys.filter((v) => v !== null && v !== undefined))];
+        const hasNull = keys.some((v) => v === null || v === undefined);
         const parts = [values.length ? `${columns[i]} IN ${sql.list(values)}` : null, hasNull ? `${columns[i]} IS NULL` : null].filter(Boolean);
         return `(${parts.join(' OR ') || '1 = 0'})`;
       });
@@ -154,8 +161,8 @@ export class GridViewService {
       const counts = new Map(counted.map((row) => [JSON.stringify(fields.map((_, i) => normalize(row[`g${i}`]))), Number(row.count)]));
       const entries: unknown[] = [];
       const seen = new Set<string>();
-      raw.forEach((row, index) => {
-        const key = JSON.stringify(fields.map((f) => normalize(row[fieldColumn(f)])));
+      raw.forEach((_row, index) => {
+        const key = JSON.stringify(fields.map((f) => normalize(keyOf(f, index))));
         if (seen.has(key)) return;
         seen.add(key);
         const entry: Record<string, unknown> = {};
@@ -183,6 +190,8 @@ export class GridViewService {
 /** A grouped cell as the metadata shows it: a select option by its id, other values as the row answers them. */
 function groupValue(value: unknown): unknown {
   if (value && typeof value === 'object' && !Array.isArray(value) && 'id' in value) return (value as { id: unknown }).id;
+  // A list (multiple select options): their ids, as Baserow's ManyToManyGroupByMixin answers.
+  if (Array.isArray(value)) return value.map((item) => (item && typeof item === 'object' && 'id' in item ? (item as { id: unknown }).id : item));
   return value;
 }
 

@@ -7,6 +7,7 @@ import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
 import { ViewErrors } from './views.errors';
+import { isPersonal, operationOnView } from './view-ownership';
 
 /** Who opens a view by its slug: a user (JWT) or nobody, with the view's password token if any. */
 export interface SlugCaller {
@@ -53,9 +54,12 @@ export class ViewAccessService {
   async require(viewId: number, userId: number, operation: OperationType, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
     const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
     if (!view) throw notFound();
+    // Someone else's personal view does not exist for this user.
+    const checked = operationOnView(view, userId, operation);
+    if (!checked) throw notFound();
     const access = await this.contexts.access(view.tableId, userId);
     if (!access) throw notFound();
-    await this.permissions.require(userId, operation, tableScope(access.table, access.workspaceId));
+    await this.permissions.require(userId, checked, tableScope(access.table, access.workspaceId));
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }
 
@@ -74,12 +78,22 @@ export class ViewAccessService {
     if (!view || (errors.type !== undefined && view.type !== errors.type)) throw errors.notFound();
     const access = await this.contexts.access(view.tableId, caller.userId ?? 0);
     if (!access) throw errors.notFound();
-    const isMember = caller.userId !== null && (await this.permissions.can(caller.userId, V.read, tableScope(access.table, access.workspaceId)));
+    const scope = tableScope(access.table, access.workspaceId);
+    const readAs = caller.userId === null ? null : operationOnView(view, caller.userId, V.read);
+    const isMember = caller.userId !== null && readAs !== null && (await this.permissions.can(caller.userId, readAs, scope));
     if (!isMember) {
       if (!view.public || !this.types.of(view).canShare) throw errors.notFound();
+      // A shared personal view stops working once its owner may no longer share views of the table.
+      if (isPersonal(view) && (view.ownedById === null || !(await this.permissions.can(view.ownedById, V.createPublic, scope)))) throw errors.notFound();
       if (errors.checkPassword !== false && view.passwordHash && !this.publicTokens.isValid(view, caller.token)) throw errors.passwordRequired();
     }
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId), isMember };
+  }
+
+  /** Whether the user sees the view in lists (a personal view: only its owner, while they may use personal views). */
+  async visibleTo(view: ViewEntity, userId: number, context: TableContext): Promise<boolean> {
+    if (!isPersonal(view)) return true;
+    return view.ownedById === userId && this.permissions.can(userId, V.createAndUsePersonalView, tableScope(context.table, context.workspaceId));
   }
 
   /** A live view's table context without a member check (for messages built after commit); null when the table is gone. */

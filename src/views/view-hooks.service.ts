@@ -1,3 +1,5 @@
+import { OnEvent } from '@nestjs/event-emitter';
+import type { DomainEvent } from '../core/events/domain-events';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import type { FieldEntity } from '../database/fields/field.entity';
@@ -11,6 +13,7 @@ import { DecorationCopier } from './decorations/decoration-copier';
 import { ViewSelectionService } from './filters/view-selection.service';
 import { ViewFieldOptionsService } from './view-field-options.service';
 import { ViewRepository } from './view.repository';
+import { isPersonal } from './view-ownership';
 import { specDefaults, ViewTypeRegistry } from './view-type';
 import { ViewsService } from './views.service';
 
@@ -131,10 +134,20 @@ export class ViewHooksService implements DefaultViewFactory, ViewSelectionSource
     }
   }
 
+  /** A user deleted for good takes their personal views with them, as Baserow's `delete_personal_views`. */
+  @OnEvent('user.permanently_deleted')
+  async deletePersonalViews(event: DomainEvent<'user.permanently_deleted'>): Promise<void> {
+    await this.db.run(async () => {
+      for (const view of await this.repo.personalOf(event.payload.userId)) await this.repo.delete(view.id);
+    });
+  }
+
   /** `view_id` on the rows endpoints: the view's saved filters and sorts, or null when it is not a live view of the table. */
-  async selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
+  async selection(viewId: number, context: TableContext, userId?: number): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
     const view = await this.repo.findLive(viewId);
     if (!view || view.tableId !== context.table.id) return null;
+    // Someone else's personal view does not exist for the caller.
+    if (userId !== undefined && isPersonal(view) && view.ownedById !== userId) return null;
     return this.views.savedSelection(view, context);
   }
 }

@@ -68,6 +68,11 @@ export class ViewRepository {
     return this.views.findOneBy({ id });
   }
 
+  /** The personal views (live or trashed) a user owns. */
+  personalOf(userId: number): Promise<ViewEntity[]> {
+    return this.views.find({ where: { ownershipType: 'personal', ownedById: userId } });
+  }
+
   async delete(id: number): Promise<void> {
     await this.views.delete({ id });
   }

@@ -5,11 +5,12 @@ import { SchemaObject, Schemas } from '../openapi/schemas';
 import { Authentication, CurrentUser } from '../auth/decorators';
 import { validationError } from '../core/errors/api-error';
 import { IdParam } from '../core/http/params';
+import { NoTrailingSlash } from '../core/http/no-trailing-slash';
 import { bodyObjectError } from '../core/validation/field';
 import type { UserEntity } from '../users/user.entity';
 import { ListViewsQuery, OrderViewsDto, ViewIncludeQuery } from './views.dto';
 import type { FieldOptionsJson } from './view-field-options.service';
-import { parseIncludes, ViewJson } from './view-json.service';
+import { NO_INCLUDES, parseIncludes, ViewJson } from './view-json.service';
 import { ViewsService } from './views.service';
 
 /** A JSON object body (none counts as empty); its keys are checked by the service against the view type. */
@@ -105,5 +106,22 @@ export class ViewsController {
   @ApiOperation({ operationId: 'update_database_table_view_field_options', summary: 'Updates field options (`{"field_options": {"<field_id>": {...}}}`).' })
   updateFieldOptions(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown): Promise<{ field_options: FieldOptionsJson }> {
     return this.views.updateFieldOptions(user, viewId, objectBody(body));
+  }
+}
+
+/** Baserow premium's view attributes, under its own path (`/api/database/view/…`, no trailing slash). */
+@ApiTags('Database table views')
+@Authentication('JWT')
+@Controller('api/database/view')
+export class PremiumViewAttributesController {
+  constructor(private readonly views: ViewsService) {}
+
+  @Patch(':viewId/premium')
+  @NoTrailingSlash()
+  @RequestBody({ type: 'object', properties: { show_logo: { type: 'boolean' }, allow_public_export: { type: 'boolean' } } })
+  @Answer(Schemas.ref('View'))
+  @ApiOperation({ operationId: 'premium_view_attributes_update', summary: 'Sets `show_logo` and `allow_public_export` (whether anyone with the shared link may export the view).' })
+  update(@CurrentUser() user: UserEntity, @IdParam('viewId') viewId: number, @Body() body: unknown): Promise<ViewJson> {
+    return this.views.update(user, viewId, objectBody(body), NO_INCLUDES, true);
   }
 }

@@ -34,7 +34,7 @@ import { VIEW_TYPES } from './types';
 import { PublicViewTokens } from './public-view-tokens';
 import { ViewRepository } from './view.repository';
 import { ViewTypeRegistry } from './view-type';
-import { ViewsController } from './views.controller';
+import { PremiumViewAttributesController, ViewsController } from './views.controller';
 import { ViewsService } from './views.service';
 import { ViewAccessService } from './view-access.service';
 import { ViewFieldOptionsService } from './view-field-options.service';
@@ -63,6 +63,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
   imports: [OwnedSchemaModule.forFeature({ entities: [ViewEntity, ViewFieldOptionsEntity, ViewFilterEntity, ViewFilterGroupEntity, ViewSortEntity, ViewGroupByEntity, ViewDecorationEntity] }), DatabaseModule, UsersModule, NotificationsModule],
   controllers: [
     ViewsController,
+    PremiumViewAttributesController,
     GridViewController,
     GalleryViewController,
     KanbanViewController,

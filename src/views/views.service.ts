@@ -19,10 +19,10 @@ import { ViewEntity } from './view.entity';
 import { ViewRepository } from './view.repository';
 import { ViewType, ViewTypeRegistry } from './view-type';
 import { ViewErrors } from './views.errors';
+import { isPersonal, OWNERSHIP_TYPES, PERSONAL } from './view-ownership';
 import { ActionLog } from '../actions/action-log';
 import { ActionScopes } from '../actions/action-type';
 
-const OWNERSHIP_TYPES = ['collaborative'];
 
 /** Keys every view accepts on create (the type's own keys come on top). */
 const CREATE_SPECS: Record<string, FieldSpec> = {
@@ -38,6 +38,12 @@ const UPDATE_SPECS: Record<string, FieldSpec> = {
   filter_type: { kind: 'choice', choices: ['AND', 'OR'], required: false },
   filters_disabled: { kind: 'bool', required: false },
   public_view_password: { kind: 'string', min: 8, max: 256, allowBlank: true, required: false },
+};
+
+/** Baserow premium's view attributes (`PATCH /api/database/view/{view_id}/premium`). */
+const PREMIUM_SPECS: Record<string, FieldSpec> = {
+  show_logo: { kind: 'bool', required: false },
+  allow_public_export: { kind: 'bool', required: false },
 };
 
 const PUBLIC_SPEC: FieldSpec = { kind: 'bool', required: false, default: false };
@@ -119,8 +125,16 @@ export class ViewsService {
 
   async list(user: UserEntity, tableId: number, options: { type?: string; limit?: number; includes: ViewIncludes }): Promise<ViewJson[]> {
     const context = await this.contexts.require(tableId, user.id, V.list);
-    const views = await this.repo.ofTable(tableId, { type: options.type, limit: options.limit });
-    return this.serializeAll(views, context, options.includes, user.id);
+    const views = await this.visibleViews(user.id, context, { type: options.type });
+    return this.serializeAll(options.limit !== undefined ? views.slice(0, options.limit) : views, context, options.includes, user.id);
+  }
+
+  /** The table's live views the user sees: the collaborative ones and their own personal ones (while they may use them). */
+  private async visibleViews(userId: number, context: TableContext, options: { type?: string } = {}): Promise<ViewEntity[]> {
+    const views = await this.repo.ofTable(context.table.id, options);
+    const visible: ViewEntity[] = [];
+    for (const view of views) if (await this.access.visibleTo(view, userId, context)) visible.push(view);
+    return visible;
   }
 
   async get(user: UserEntity, viewId: number, includes: ViewIncludes): Promise<ViewJson> {
@@ -133,7 +147,10 @@ export class ViewsService {
   async create(user: UserEntity, tableId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
     const { type, values } = this.validateCreate(body);
     const { view, table } = await this.db.run(async () => {
-      const context = await this.contexts.require(tableId, user.id, V.create);
+      const personal = values.ownership_type === PERSONAL;
+      // A personal view needs the right to use personal views (a VIEWER's by default), a collaborative one to create views.
+      const context = await this.contexts.require(tableId, user.id, personal ? V.createAndUsePersonalView : V.create);
+      if (values.public) await this.contexts.require(tableId, user.id, V.createPublic);
       await type.prepareProperties?.(values.properties as Record<string, unknown>, { properties: {} }, context, user.id);
       const view = await this.insert(context.table.id, {
         name: values.name as string,
@@ -141,6 +158,7 @@ export class ViewsService {
         filterType: values.filter_type as string,
         filtersDisabled: values.filters_disabled as boolean,
         ownershipType: values.ownership_type as string,
+        ownedById: personal ? user.id : null,
         public: (values.public as boolean | undefined) ?? false,
         properties: values.properties as Record<string, unknown>,
         ...type.entityChanges?.(values.properties as Record<string, unknown>, null),
@@ -195,17 +213,22 @@ export class ViewsService {
     });
   }
 
-  async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes): Promise<ViewJson> {
+  /**
+   * `premium`: the update of Baserow premium's attributes (`show_logo`, `allow_public_export`)
+   * through `PATCH /api/database/view/{view_id}/premium`, and only those.
+   */
+  async update(user: UserEntity, viewId: number, body: Record<string, unknown>, includes: ViewIncludes, premium = false): Promise<ViewJson> {
     const { view, context } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id, V.update);
       const type = this.types.of(view);
       const errors: ErrorTree = {};
       // DRF answers a blank value before checking its length: "" removes the password.
-      const removesPassword = typeof body.public_view_password === 'string' && body.public_view_password.trim() === '';
-      const common = checkObject(UPDATE_SPECS, removesPassword ? { ...body, public_view_password: undefined } : body, { partial: true });
+      const removesPassword = !premium && typeof body.public_view_password === 'string' && body.public_view_password.trim() === '';
+      const common = checkObject(premium ? PREMIUM_SPECS : UPDATE_SPECS, removesPassword ? { ...body, public_view_password: undefined } : body, { partial: true });
       if (removesPassword) common.values.public_view_password = '';
-      const props = checkObject(type.properties, body, { partial: true });
-      const shared = type.canShare ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : { values: {}, errors: {} };
+      const none = { values: {} as Record<string, unknown>, errors: {} };
+      const props = premium ? none : checkObject(type.properties, body, { partial: true });
+      const shared = type.canShare && !premium ? checkObject({ public: PUBLIC_SPEC }, body, { partial: true }) : none;
       Object.assign(errors, common.errors, props.errors, shared.errors);
       if (Object.keys(errors).length) throw validationError(errors);
       await type.prepareProperties?.(props.values, view, context, user.id);
@@ -214,17 +237,27 @@ export class ViewsService {
       if (values.name !== undefined) changes.name = values.name as string;
       if (values.filter_type !== undefined) changes.filterType = values.filter_type as string;
       if (values.filters_disabled !== undefined) changes.filtersDisabled = values.filters_disabled as boolean;
-      if (values.ownership_type !== undefined) changes.ownershipType = values.ownership_type as string;
+      if (values.show_logo !== undefined) changes.showLogo = values.show_logo as boolean;
+      if (values.allow_public_export !== undefined) changes.allowPublicExport = values.allow_public_export as boolean;
+      if (values.ownership_type !== undefined && values.ownership_type !== view.ownershipType) {
+        // Baserow's change_ownership_type: the one who changes it becomes the owner; a view made
+        // collaborative needs the right to update collaborative views.
+        await this.contexts.require(context.table.id, user.id, values.ownership_type === PERSONAL ? V.createAndUsePersonalView : V.update);
+        changes.ownershipType = values.ownership_type as string;
+        changes.ownedById = user.id;
+      }
       if (values.public_view_password !== undefined) {
         const password = values.public_view_password as string;
         changes.passwordHash = password === '' ? null : await this.hasher.hash(password);
       }
       if ((shared.values as Record<string, unknown>).public !== undefined) changes.public = (shared.values as Record<string, unknown>).public as boolean;
+      // Sharing or unsharing needs its own right (an owner of a personal view may lack it).
+      if (changes.public !== undefined && changes.public !== view.public) await this.require(view.id, user.id, V.updatePublic);
       if (Object.keys(props.values).length) changes.properties = { ...view.properties, ...props.values };
       Object.assign(changes, type.entityChanges?.(props.values, view));
       if (Object.keys(changes).length) await this.repo.update(view.id, changes);
-      this.db.record('view.updated', { viewId: view.id, tableId: view.tableId });
-      this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body) });
+      this.db.record('view.updated', { viewId: view.id, tableId: view.tableId, ...(changes.ownershipType ? { previousOwnership: view.ownershipType } : {}) });
+      this.recordAction('update_view', context, ActionScopes.view(view.id), { viewId: view.id, before: this.updateBody(view, type, values, props.values, shared.values), body: withoutPassword(body), ...(premium ? { premium } : {}) });
       // No longer shared, or a new password: who followed the shared page may have lost it.
       const revokes = (changes.public === false && view.public) || (changes.passwordHash !== undefined && changes.passwordHash !== null);
       if (revokes) this.db.record('view.public_access_changed', { viewId: view.id, slug: view.slug });
@@ -265,6 +298,8 @@ export class ViewsService {
         applicationId: context.table.databaseId,
         name: view.name,
         parentName: context.table.name,
+        // A personal view's trash entry is its owner's only (Baserow's get_trashed_item_owner).
+        ownerId: isPersonal(view) ? view.ownedById : null,
       });
       this.db.record('view.deleted', { viewId: view.id, tableId: view.tableId });
       this.recordAction('delete_view', context, ActionScopes.table(view.tableId), { viewId: view.id });
@@ -283,6 +318,8 @@ export class ViewsService {
     if (common.filter_type !== undefined) body.filter_type = view.filterType;
     if (common.filters_disabled !== undefined) body.filters_disabled = view.filtersDisabled;
     if (common.ownership_type !== undefined) body.ownership_type = view.ownershipType;
+    if (common.show_logo !== undefined) body.show_logo = view.showLogo;
+    if (common.allow_public_export !== undefined) body.allow_public_export = view.allowPublicExport;
     if (shared.public !== undefined) body.public = view.public;
     for (const key of Object.keys(properties)) if (key in type.properties) body[key] = view.properties[key] ?? null;
     return body;
@@ -292,7 +329,11 @@ export class ViewsService {
   async order(user: UserEntity, tableId: number, viewIds: number[]): Promise<void> {
     await this.db.run(async () => {
       const context = await this.contexts.require(tableId, user.id, V.order);
-      const all = (await this.repo.ofTable(tableId)).map((v) => v.id);
+      // Only the views of the first one's ownership type the user sees are ordered (Baserow's order_views).
+      const visible = await this.visibleViews(user.id, context);
+      const first = visible.find((v) => v.id === viewIds[0]);
+      if (!first) throw ViewErrors.viewNotInTable(viewIds[0]);
+      const all = visible.filter((v) => v.ownershipType === first.ownershipType).map((v) => v.id);
       const known = new Set(all);
       for (const id of viewIds) if (!known.has(id)) throw ViewErrors.viewNotInTable(id);
       const ordered = await this.applyOrder(all, viewIds);
@@ -315,9 +356,11 @@ export class ViewsService {
   async duplicate(user: UserEntity, viewId: number): Promise<ViewJson> {
     const { viewId: copyId, table } = await this.db.run(async () => {
       const { view, context } = await this.require(viewId, user.id, V.duplicate);
-      const siblings = await this.repo.ofTable(view.tableId);
+      const all = await this.repo.ofTable(view.tableId);
+      // Ordered among the views of the same ownership type (a personal copy among its owner's personal views).
+      const siblings = all.filter((v) => v.ownershipType === view.ownershipType && (!isPersonal(v) || v.ownedById === view.ownedById));
       const copy = await this.insert(view.tableId, {
-        name: unusedName(view.name, new Set(siblings.map((v) => v.name))),
+        name: unusedName(view.name, new Set(all.map((v) => v.name))),
         type: view.type,
         filterType: view.filterType,
         filtersDisabled: view.filtersDisabled,

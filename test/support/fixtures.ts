@@ -30,6 +30,7 @@ export const PATH_PARAMETERS = [
   'rowId',
   'viewId',
   'jobId',
+  'job_id',
   'invitationId',
   'token',
   'workspaceUserId',
@@ -139,6 +140,15 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
   const snapshotJob = await ok<any>(t, 'POST', `/api/snapshots/application/${database.id}/`, token, { name: `${name} snapshot` });
   await settleJob(t, token, snapshotJob.id);
   const resource = await importResource(t, user, workspace.id);
+  // A shared grid that allows public export, exported by nobody: the signed id of that job.
+  const shared = await ok<any>(t, 'POST', `/api/database/views/table/${table.id}/`, token, { name: `${name} shared`, type: 'grid', public: true });
+  await ok(t, 'PATCH', `/api/database/view/${shared.id}/premium`, token, { allow_public_export: true });
+  const publicExport = await ok<any>(t, 'POST', `/api/database/view/${shared.slug}/export-public-view/`, undefined, { exporter_type: 'csv' });
+  for (let i = 0; i < 1500; i++) {
+    const state = (await ok<any>(t, 'GET', `/api/database/view/get-public-view-export/${publicExport.id}/`, undefined)).state;
+    if (!['pending', 'exporting'].includes(state)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 
   // The second member joins through an invitation; a second invitation stays pending.
   const mailer = t.app.get(Mailer);
@@ -181,6 +191,8 @@ export async function createTenant(t: TestApp, name: string): Promise<Tenant> {
         rowId: String(rows.results[0].id),
         viewId: String(views[0].id),
         jobId: String(job.id),
+        // A public view export's signed id (its secret: anyone who has it reads the job).
+        job_id: String(publicExport.id),
         invitationId: String(pending.id),
         token: invitationToken,
         workspaceUserId: String(membership.id),
@@ -268,7 +280,7 @@ export async function tenantIntact(t: TestApp, tenant: Tenant): Promise<boolean>
 
 /** Fills `{name}` path parameters from the tenant's ids. */
 export function fillPath(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
-  return path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     // Baserow names every view's `{slug}` alike: form, gallery, kanban, calendar and timeline routes get the tenant's view of their type.
     const typed = /\/views\/(form|gallery|kanban|calendar|timeline)\//.exec(path)?.[1];
     const key = name === 'slug' && typed ? `${typed}Slug` : name;

@@ -68,7 +68,7 @@ export function operationsOf(document: Schema): Operation[] {
         method: method.toUpperCase(),
         path,
         operationId: op.operationId ?? `${method} ${path}`,
-        pathParams: [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]),
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
         queryParams: parameters
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, schema: resolve(document, p.schema ?? {}), ...(p['x-name-pattern'] ? { namePattern: new RegExp(p['x-name-pattern']) } : {}) })),
@@ -292,8 +292,11 @@ function encodeQuery(pairs: [string, string][]): string {
 /** Staff routes act on every tenant's accounts and workspaces (a staff caller may name any): no "another tenant's" case. */
 const STAFF_ROUTE = /^\/api\/admin\//;
 
-/** Path parameters naming what belongs to no tenant (an invitation's token, a template): no "another tenant's" case. */
-const OWNERLESS_PARAMS = new Set(['token', 'templateId', 'providerId']);
+/**
+ * Path parameters naming what belongs to no tenant (an invitation's token, a template) or is its
+ * own secret (a public view export's signed job id, read by whoever has it): no "another tenant's" case.
+ */
+const OWNERLESS_PARAMS = new Set(['token', 'templateId', 'providerId', 'job_id']);
 
 /**
  * The cases of one operation. `baseline` is the valid-looking body the body mutations start

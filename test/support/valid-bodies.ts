@@ -40,6 +40,8 @@ export const VALID_BODIES: Record<string, (ids: Record<string, string>) => unkno
   create_database_table_view: () => ({ name: 'New view', type: 'grid' }),
   order_database_table_views: (ids) => ({ view_ids: [Number(ids.viewId)] }),
   update_database_table_view: () => ({ name: 'Renamed' }),
+  premium_view_attributes_update: () => ({ show_logo: false }),
+  export_publicly_shared_view: () => ({ exporter_type: 'csv' }),
   update_database_table_view_field_options: (ids) => ({ field_options: { [ids.fieldId]: { width: 120 } } }),
   create_database_table_view_decoration: (ids) => ({
     type: 'background_color',

@@ -68,6 +68,8 @@ export class DeleteViewActionType implements ActionType<ViewParams> {
 interface UpdateViewParams extends ViewParams {
   before: Record<string, unknown>;
   body: Record<string, unknown>;
+  /** An update of premium's attributes (show_logo, allow_public_export). */
+  premium?: boolean;
 }
 
 @Injectable()
@@ -77,11 +79,11 @@ export class UpdateViewActionType implements ActionType<UpdateViewParams> {
   constructor(private readonly views: ViewsService) {}
 
   async undo(params: UpdateViewParams, { user }: ActionContext): Promise<void> {
-    await this.views.update(user, params.viewId, params.before, NO_INCLUDES);
+    await this.views.update(user, params.viewId, params.before, NO_INCLUDES, params.premium === true);
   }
 
   async redo(params: UpdateViewParams, { user }: ActionContext): Promise<void> {
-    await this.views.update(user, params.viewId, params.body, NO_INCLUDES);
+    await this.views.update(user, params.viewId, params.body, NO_INCLUDES, params.premium === true);
   }
 }
 

@@ -271,6 +271,7 @@ export const BASEROW_NAMES: BaserowName[] = [
   // Limits and retention.
   alias('BASEROW_ROW_PAGE_SIZE_LIMIT', 'ROW_PAGE_SIZE_LIMIT', 'int', 'largest page of rows'),
   same('BATCH_ROWS_SIZE_LIMIT', 'largest batch of rows', 'int'),
+  same('BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED', 'lowest role that may create and use personal views'),
   alias('BASEROW_MAX_FIELD_LIMIT', 'IMPORT_MAX_COLUMNS', 'int', 'most columns of an imported file (here imports only)'),
   alias('BASEROW_MAX_ROW_REPORT_ERROR_COUNT', 'MAX_ROW_REPORT_ERROR_COUNT', 'int', 'failing rows after which an import fails whole'),
   alias('BASEROW_ROW_HISTORY_RETENTION_DAYS', 'ROW_HISTORY_RETENTION_DAYS', 'int', 'days row history is kept'),
@@ -395,7 +396,6 @@ export const BASEROW_NAMES: BaserowName[] = [
     'BASEROW_PREVENT_POSTGRESQL_DATA_SYNC_CONNECTION_TO_DATABASE',
     'BASEROW_POSTGRESQL_DATA_SYNC_BLACKLIST',
     'BASEROW_AIRTABLE_IMPORT_SOFT_TIME_LIMIT',
-    'BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED',
     'BASEROW_OSS_ONLY',
     'FEATURE_FLAGS',
     'BASEROW_DISABLE_SUPPORT',

@@ -50,6 +50,8 @@ export interface AppConfig {
   requestBodyLimitBytes: number;
   rowPageSizeLimit: number;
   batchRowsSizeLimit: number;
+  /** Baserow's BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED: the lowest role that may create and use personal views (the default roles read it, see permissions/roles.ts). */
+  personalViewLowestRole: string;
   disableAnonymousPublicViewWs: boolean;
   /** Interval of WebSocket protocol pings; a socket that misses one is dropped. */
   wsPingIntervalSeconds: number;
@@ -406,6 +408,7 @@ function readConfig(env: Env): Omit<AppConfig, 'unusedSettings'> {
     requestBodyLimitBytes: int(env, 'REQUEST_BODY_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
     rowPageSizeLimit: int(env, 'ROW_PAGE_SIZE_LIMIT', 200, 1),
     batchRowsSizeLimit: int(env, 'BATCH_ROWS_SIZE_LIMIT', 200, 1),
+    personalViewLowestRole: oneOf(env, 'BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED', ['admin', 'builder', 'editor', 'commenter', 'viewer', 'no_access', 'no_role_low_priority'], 'viewer'),
     disableAnonymousPublicViewWs: bool(env, 'DISABLE_ANONYMOUS_PUBLIC_VIEW_WS_CONNECTIONS', false),
     wsPingIntervalSeconds: int(env, 'WS_PING_INTERVAL_SECONDS', 20, 1),
     // Logs, health and metrics.

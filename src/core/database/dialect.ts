@@ -77,6 +77,15 @@ export interface Dialect {
   orderText(raw: unknown): string;
   /** An expression casting a column to text, as a cell reads in search and conversions. */
   castText(expression: string): string;
+  /**
+   * What a list of texts (`value` of the rows of `from` matching `where`, in `order`) sorts by,
+   * item by item and alike on both databases (by the texts' bytes; an empty list first): a
+   * multiple select cell by its options' values. On SQLite the key function of the formula
+   * module's SQLite functions (formula_array_sort_key), on PostgreSQL an array.
+   */
+  textListSortKey(from: string, where: string, order: string, value: string): string;
+  /** The ids (`value`, integers) of the rows of `from` matching `where`, in `order`, joined by commas; NULL for none (a group-by's key). */
+  idListKey(from: string, where: string, order: string, value: string): string;
   /** A statement making the table's next row id follow its largest id (after rows were inserted with ids), if one is needed. */
   syncRowIdSequence(table: string): string | null;
   /**
@@ -239,6 +248,14 @@ export class SqliteDialect implements Dialect {
     return `CAST(${expression} AS TEXT)`;
   }
 
+  textListSortKey(from: string, where: string, order: string, value: string): string {
+    return `formula_array_sort_key((SELECT json_group_array(json_object('value', s."v")) FROM (SELECT ${value} AS "v" FROM ${from} WHERE ${where} ORDER BY ${order}) s), 'text')`;
+  }
+
+  idListKey(from: string, where: string, order: string, value: string): string {
+    return `(SELECT group_concat(s."v", ',') FROM (SELECT ${value} AS "v" FROM ${from} WHERE ${where} ORDER BY ${order}) s)`;
+  }
+
   syncRowIdSequence(): null {
     // AUTOINCREMENT keeps sqlite_sequence at the largest id inserted, explicit ids included.
     return null;
@@ -380,6 +397,14 @@ export class PostgresDialect implements Dialect {
 
   castText(expression: string): string {
     return `CAST(${expression} AS TEXT)`;
+  }
+
+  textListSortKey(from: string, where: string, order: string, value: string): string {
+    return `ARRAY(SELECT (${value}) COLLATE "C" FROM ${from} WHERE ${where} ORDER BY ${order})`;
+  }
+
+  idListKey(from: string, where: string, order: string, value: string): string {
+    return `(SELECT string_agg(CAST(${value} AS text), ',' ORDER BY ${order}) FROM ${from} WHERE ${where})`;
   }
 
   syncRowIdSequence(table: string): string {

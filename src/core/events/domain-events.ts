@@ -86,7 +86,8 @@ export interface DomainEventMap {
   /** Row history entries just recorded, each as the API answers it, for its row's page. */
   'row_history.created': { entries: { tableId: number; rowId: number; entry: Record<string, unknown> & { id: number } }[] };
   'view.created': { viewId: number; tableId: number };
-  'view.updated': { viewId: number; tableId: number };
+  /** `previousOwnership`: the ownership type before an update that changed it. */
+  'view.updated': { viewId: number; tableId: number; previousOwnership?: string };
   'view.deleted': { viewId: number; tableId: number };
   'views.reordered': { tableId: number; viewIds: number[] };
   'view.field_options_updated': { viewId: number; tableId: number };

@@ -5,6 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import FindMyWay from 'find-my-way';
 import { INT32_MAX } from '../validation/ids';
 import { STREAMED_BODY } from './streamed-body';
+import { NO_TRAILING_SLASH } from './no-trailing-slash';
 
 export interface Route {
   method: string;
@@ -293,7 +294,9 @@ export class RouteTable implements OnApplicationBootstrap {
         for (const prefix of prefixes) {
           for (const sub of paths) {
             const joined = '/' + [prefix, sub].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
-            const { segments, trailingSlash } = compile(joined);
+            const compiled = compile(joined);
+            const { segments } = compiled;
+            const trailingSlash = compiled.trailingSlash && this.reflector.get<boolean | undefined>(NO_TRAILING_SLASH, handler) !== true;
             const streamsBody = this.reflector.get<boolean | undefined>(STREAMED_BODY, handler) === true;
             const route = { method: RequestMethod[method], path: trailingSlash ? `${joined}/` : joined, trailingSlash, controller: metatype, handler, streamsBody };
             entries.push({ route, index: entries.length, segments, loose: looseRegex(segments), overlaps: [], handle: null, expressIndex: -1, shadows: [] });

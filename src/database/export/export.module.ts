@@ -2,8 +2,10 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { JobsModule } from '../../jobs/jobs.module';
 import { ViewsModule } from '../../views/views.module';
+import { PublicViewsModule } from '../../views/public/public-views.module';
+import { PublicExportJobIds } from './public-export-job-ids';
 import { DatabaseModule } from '../database.module';
-import { ExportController } from './export.controller';
+import { ExportController, PublicViewExportController } from './export.controller';
 import { ExportService } from './export.service';
 import { CsvTableExporter } from './exporters/csv.exporter';
 import { ExcelTableExporter } from './exporters/excel.exporter';
@@ -15,9 +17,9 @@ const EXPORTERS = [CsvTableExporter, JsonTableExporter, XmlTableExporter, ExcelT
 
 /** Table and view exports to files (Baserow's table exporter registry), as jobs. */
 @Module({
-  imports: [DatabaseModule, ViewsModule, JobsModule],
-  controllers: [ExportController],
-  providers: [TableExporterRegistry, ExportService, ...EXPORTERS],
+  imports: [DatabaseModule, ViewsModule, PublicViewsModule, JobsModule],
+  controllers: [ExportController, PublicViewExportController],
+  providers: [TableExporterRegistry, ExportService, PublicExportJobIds, ...EXPORTERS],
   exports: [TableExporterRegistry],
 })
 export class ExportModule implements OnModuleInit {

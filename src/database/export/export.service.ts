@@ -23,6 +23,12 @@ import { ActionLog } from '../../actions/action-log';
 import { ActionScopes } from '../../actions/action-type';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import { yieldTurn } from '../../core/lifecycle/yield-turn';
+import { Errors } from '../../core/errors/api-error';
+import type { SlugCaller } from '../../views/view-access.service';
+import { PublicViewsService } from '../../views/public/public-views.service';
+import { PublicExportJobIds } from './public-export-job-ids';
+import { PublicViewErrors } from '../../views/public/public-view.errors';
+import { DatabaseErrors } from '../database.errors';
 
 export const EXPORT_JOB_TYPE = 'export_table';
 /**
@@ -87,17 +93,15 @@ export class ExportService {
     private readonly storage: FileStorage,
     private readonly db: UnitOfWork,
     private readonly actions: ActionLog,
+    private readonly publicViews: PublicViewsService,
+    private readonly publicJobIds: PublicExportJobIds,
   ) {}
 
   async exportTable(user: UserEntity, tableId: number, body: ExportTableDto): Promise<Record<string, unknown>> {
     const context = await this.contexts.require(tableId, user.id, T.runExport);
     const exporter = this.exporters.require(body.exporter_type);
     const plan = await this.plan(user, context, body);
-    const options: ExportOptions = {
-      charset: EXPORT_CHARSETS[body.export_charset ?? 'utf-8'],
-      csvColumnSeparator: CSV_SEPARATORS[body.csv_column_separator ?? ','],
-      csvIncludeHeader: body.csv_include_header ?? true,
-    };
+    const options = this.options(body);
     await this.jobs.cancelRunning(user.id, EXPORT_JOB_TYPE);
     const job = await this.runner.start(
       user,
@@ -112,6 +116,51 @@ export class ExportService {
       },
     );
     return serializeExportJob(job);
+  }
+
+  /**
+   * `POST /api/database/view/{slug}/export-public-view/` (Baserow premium): an export of a shared
+   * view by anyone who may open it, run as nobody: only while the view is public and allows
+   * public export (PERMISSION_DENIED otherwise, as Baserow's check of an anonymous export).
+   * Only the view's visible fields are exported, filtered and ordered by; its saved filters hold.
+   * The job is read by its signed id (`getPublic`).
+   */
+  async exportPublicView(caller: SlugCaller, slug: string, body: ExportTableDto): Promise<Record<string, unknown>> {
+    const { view, context } = await this.views.requireBySlug(slug, caller, { notFound: DatabaseErrors.viewDoesNotExist, passwordRequired: PublicViewErrors.noAuthorization });
+    if (!view.public || !view.allowPublicExport) throw Errors.permissionDenied();
+    // Read after the checks: the first read of a view's field options stores them.
+    const access = { view, context, visible: await this.publicViews.visibleFields(view, context), member: false };
+    const exporter = this.exporters.require(body.exporter_type);
+    if (!EXPORTABLE_VIEW_TYPES.has(view.type)) throw ExportErrors.viewUnsupported();
+    const selection = await this.publicViews.exportSelection(access, body.filters ?? null, body.order_by || null);
+    // `fields`: the visible ones among them, in the order given (others are left out, as Baserow does).
+    const visible = new Map(access.visible.map((field) => [field.id, field]));
+    const fields = body.fields ? body.fields.filter((id) => visible.has(id)).map((id) => visible.get(id)!) : access.visible;
+    await this.listQuery.where(selection, context, this.rows.sqlBuilder(), false);
+    const plan: ExportPlan = { context, selection, fields };
+    const job = await this.runner.start(
+      null,
+      EXPORT_JOB_TYPE,
+      { table: context.table.id, view: view.id, exporter_type: exporter.type, exported_file_name: null, url: null, public_export: true },
+      (progress) => this.write(plan, exporter, this.options(body), progress),
+    );
+    return { ...serializeExportJob(job), id: this.publicJobIds.sign(job.id) };
+  }
+
+  /** `GET /api/database/view/get-public-view-export/{job_id}/`: a public export job by its signed id, for anyone who has it. */
+  async getPublic(signedId: string): Promise<Record<string, unknown>> {
+    const id = this.publicJobIds.verify(signedId);
+    const job = id === null ? null : await this.jobs.find(id);
+    if (!job || job.userId !== null || job.type !== EXPORT_JOB_TYPE) throw ExportErrors.jobDoesNotExist();
+    return { ...serializeExportJob(job), id: signedId };
+  }
+
+  private options(body: ExportTableDto): ExportOptions {
+    return {
+      charset: EXPORT_CHARSETS[body.export_charset ?? 'utf-8'],
+      csvColumnSeparator: CSV_SEPARATORS[body.csv_column_separator ?? ','],
+      csvIncludeHeader: body.csv_include_header ?? true,
+    };
   }
 
   async get(user: UserEntity, jobId: number): Promise<Record<string, unknown>> {

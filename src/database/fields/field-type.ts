@@ -210,8 +210,19 @@ export interface FieldType {
 
   /** The SQL expression rows sort by (ascending), or null when the type cannot be sorted. */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null;
-  /** Whether views can group by the field, beyond being sortable and stored in one column (absent: they can). */
+  /**
+   * Sort types beyond `default` (Baserow's `_can_order_by_types`, e.g. a single select's `order`:
+   * by its options' order) and the expression of each; absent: only the default sort.
+   */
+  sortTypeExpression?(field: FieldEntity, ref: ColumnRef, sortType: string): string | null;
+  /** Whether views can group by the field, beyond being sortable and stored in one column or keyed (absent: they can). */
   groupable?(field: FieldEntity): boolean;
+  /**
+   * A list field's group-by key (Baserow's ManyToManyGroupByMixin): SQL of its items' ids in
+   * the cell's order joined by commas (NULL when empty), and the same key of a cell as the API
+   * answers it; absent for fields stored in one column, whose column is the key.
+   */
+  groupKey?: { expression(field: FieldEntity, ref: ColumnRef): string; ofValue(apiValue: unknown): string | null };
   /** The SQL condition matching cells that contain `term` (compat search), or null when not searchable. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null;
   /**
@@ -282,4 +293,10 @@ export function exportedValue(type: FieldType, field: FieldEntity, apiValue: unk
   if (apiValue === null || apiValue === undefined) return '';
   const value = type.exportValue ? type.exportValue(field, apiValue, rich) : rich ? apiValue : type.toText(field, apiValue);
   return value === null || value === undefined ? '' : value;
+}
+
+/** The SQL expression rows sort by for a sort type (`default` or a type's own), or null when the field cannot be sorted that way. */
+export function sortExpressionOf(type: FieldType, field: FieldEntity, ref: ColumnRef, sortType = 'default'): string | null {
+  if (sortType === 'default') return type.sortExpression(field, ref);
+  return type.sortTypeExpression?.(field, ref, sortType) ?? null;
 }

@@ -106,6 +106,12 @@ export interface FormulaDialect {
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string };
   /** The items of a JSON array cell as a FROM source aliased `alias`, and the expression of one item (a JSON object). */
   jsonArrayItems(column: string, alias: string): { from: string; item: string };
+  /**
+   * What a stored array cell sorts by, item by item and alike on both databases: texts (and a
+   * select option's value) by their bytes, numbers, booleans; an empty item after any value, a
+   * shorter array first when it starts a longer one; NULL for a NULL cell. `alias` names the items.
+   */
+  arraySortKey(column: string, kind: 'text' | 'number' | 'boolean' | 'select', alias: string): string;
   /** A text value read from a stored array element's `value`, cast to the element type's SQL. */
   fromJsonValue(value: string, kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime'): string;
   /** The text of `key` (a fixed word) of a JSON object value (a link's `url`, `label`), NULL when absent. */
@@ -296,6 +302,11 @@ class SqliteFormulaDialect implements FormulaDialect {
 
   jsonArrayItems(column: string, alias: string): { from: string; item: string } {
     return { from: `json_each(${column}) ${alias}`, item: `${alias}."value"` };
+  }
+
+  arraySortKey(column: string, kind: 'text' | 'number' | 'boolean' | 'select'): string {
+    // A function of ours (sqlite/array-sort.ts): the key as a BLOB compared byte by byte.
+    return `formula_array_sort_key(${column}, '${kind}')`;
   }
 
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string } {
@@ -520,6 +531,18 @@ class PostgresFormulaDialect implements FormulaDialect {
 
   jsonArrayItems(column: string, alias: string): { from: string; item: string } {
     return { from: `jsonb_array_elements(${column}) ${alias}("v")`, item: `${alias}."v"` };
+  }
+
+  arraySortKey(column: string, kind: 'text' | 'number' | 'boolean' | 'select', alias: string): string {
+    // PostgreSQL compares arrays item by item (a NULL item after any value); texts by their bytes, as SQLite's key.
+    const value = `${alias}."v"->>'value'`;
+    const item = {
+      text: `(${value}) COLLATE "C"`,
+      select: `(${alias}."v"->'value'->>'value') COLLATE "C"`,
+      number: `CAST(NULLIF(${value}, '') AS numeric)`,
+      boolean: `CAST(${value} AS boolean)`,
+    }[kind];
+    return `(CASE WHEN ${column} IS NULL THEN NULL ELSE ARRAY(SELECT ${item} FROM jsonb_array_elements(${column}) WITH ORDINALITY ${alias}("v", "n") ORDER BY ${alias}."n") END)`;
   }
 
   storedArray(column: string, alias: string): { relation: ArrayRelation; value: string; item: string } {

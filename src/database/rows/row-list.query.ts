@@ -6,7 +6,7 @@ import { pythonTypeName } from '../../core/validation/field';
 import { pythonStr } from '../fields/values/common';
 import { DatabaseErrors } from '../database.errors';
 import type { FieldEntity } from '../fields/field.entity';
-import { FieldTypeRegistry, LinkedTables, rowsTable } from '../fields/field-type';
+import { FieldTypeRegistry, LinkedTables, rowsTable, sortExpressionOf } from '../fields/field-type';
 import { builtinFilterField } from '../filters/builtin-fields';
 import { FilterCompiler, filtersParamError, FilterLeaf, FilterTree } from '../filters/filter-tree';
 import { SearchIndexService } from '../search/search-index.service';
@@ -20,6 +20,8 @@ export const ROW_ALIAS = 'r';
 export interface RowSort {
   field: FieldEntity;
   descending: boolean;
+  /** The sort type (`default` when absent; a single select's `order`: by its options' order). */
+  type?: string;
 }
 
 /** How `search` matches (`search_mode`): Baserow's compat substring search, or its full-text search. */
@@ -112,10 +114,10 @@ export class RowListQuery {
       }
       const field = this.resolveField(context, ref, userFieldNames);
       if (!field) throw DatabaseErrors.orderByFieldNotFound(ref);
-      if (sortType !== 'default' || !this.fieldTypes.of(field).sortExpression(field, { alias: ROW_ALIAS, sql: new Sql(this.dialect) })) {
+      if (!sortExpressionOf(this.fieldTypes.of(field), field, { alias: ROW_ALIAS, sql: new Sql(this.dialect) }, sortType)) {
         throw DatabaseErrors.orderByFieldNotPossible(ref, sortType, field.type);
       }
-      return { field, descending };
+      return { field, descending, ...(sortType !== 'default' ? { type: sortType } : {}) };
     });
   }
 
@@ -319,8 +321,8 @@ export class RowListQuery {
 
   /** ORDER BY: the sorts (nulls first ascending, last descending), then `order`, then `id`. */
   orderBy(sorts: RowSort[], sql: Sql): string {
-    const parts = sorts.map(({ field, descending }) => {
-      const expression = this.fieldTypes.of(field).sortExpression(field, { alias: ROW_ALIAS, sql })!;
+    const parts = sorts.map(({ field, descending, type }) => {
+      const expression = sortExpressionOf(this.fieldTypes.of(field), field, { alias: ROW_ALIAS, sql }, type)!;
       return descending ? `${expression} DESC NULLS LAST` : `${expression} ASC NULLS FIRST`;
     });
     return [...parts, `${quote(ROW_ALIAS)}."order" ASC`, `${quote(ROW_ALIAS)}."id" ASC`].join(', ');

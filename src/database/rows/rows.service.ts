@@ -42,8 +42,8 @@ export interface RowPage {
 
 /** Where provider of saved view filters and sorts plugs in (the views module). */
 export interface ViewSelectionSource {
-  /** The view's saved selection, or null when the view is not one of the table's. */
-  selection(viewId: number, context: TableContext): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null>;
+  /** The view's saved selection, or null when the view is not one of the table's (or not `userId`'s to use: someone else's personal view). */
+  selection(viewId: number, context: TableContext, userId?: number): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null>;
 }
 
 /** Imports of up to this many rows announce them as `rows_created`; larger ones make clients reload the table. */
@@ -154,7 +154,7 @@ export class RowsService {
     const page = query.page ?? 1;
     const size = query.size ?? 100;
     if (size > this.config.rowPageSizeLimit) throw DatabaseErrors.pageSizeLimit(this.config.rowPageSizeLimit);
-    const selection = await this.selection(context, query, userFieldNames);
+    const selection = await this.selection(context, query, userFieldNames, user.id);
     const shape: RowShape = { userFieldNames, fields: this.visibleFields(context, query, userFieldNames) };
     const { count, rows } = await this.select(context, selection, userFieldNames, size, (page - 1) * size);
     const results = await this.serialize(context, rows, shape);
@@ -162,11 +162,11 @@ export class RowsService {
   }
 
   /** The filters, search and sorts of a list request (`view_id` adds the view's saved ones). */
-  async selection(context: TableContext, query: FilteredRowsQuery & { view_id?: number }, userFieldNames: boolean): Promise<RowSelection> {
+  async selection(context: TableContext, query: FilteredRowsQuery & { view_id?: number }, userFieldNames: boolean, userId?: number): Promise<RowSelection> {
     const selection: RowSelection = { filters: null, search: query.search || null, searchMode: query.search_mode ?? 'compat', sorts: [] };
     let viewSelection: Pick<RowSelection, 'filters' | 'sorts'> | null = null;
     if (query.view_id !== undefined) {
-      viewSelection = this.viewSource ? await this.viewSource.selection(query.view_id, context) : null;
+      viewSelection = this.viewSource ? await this.viewSource.selection(query.view_id, context, userId) : null;
       if (!viewSelection) throw DatabaseErrors.viewDoesNotExist();
     }
     let adhoc;
@@ -552,7 +552,7 @@ export class RowsService {
     const context = await this.contexts.require(tableId, user.id, T.readAdjacentRow);
     const userFieldNames = !!query.user_field_names;
     const previous = !!query.previous;
-    const selection = await this.selection(context, { search: query.search, search_mode: query.search_mode, view_id: query.view_id }, false);
+    const selection = await this.selection(context, { search: query.search, search_mode: query.search_mode, view_id: query.view_id }, false, user.id);
     const [row] = await this.rows.findByIds(tableId, [rowId]);
     if (!row) throw DatabaseErrors.rowDoesNotExist([String(rowId)]);
     const sql = this.rows.sql();

@@ -7,6 +7,8 @@ export const ViewOperations = operations({
   order: { name: 'database.table.order_views', context: 'database_table' },
   readOrder: { name: 'database.table.read_view_order', context: 'database_table' },
   createPublic: { name: 'database.table.create_public_view', context: 'database_table' },
+  /** Creating personal views and using one's own (Baserow's BASEROW_PERSONAL_VIEW_LOWEST_ROLE_ALLOWED decides from which role). */
+  createAndUsePersonalView: { name: 'database.table.create_and_use_personal_view', context: 'database_table' },
   read: { name: 'database.table.view.read', context: 'view' },
   update: { name: 'database.table.view.update', context: 'view' },
   delete: { name: 'database.table.view.delete', context: 'view' },

@@ -145,6 +145,8 @@ export class AggregationsService {
     const value = (sql: Sql, grouping: boolean): string => {
       const column = SYSTEM_USER_COLUMNS[field.type] ?? fieldColumn(field);
       if (!grouping && (SYSTEM_USER_COLUMNS[field.type] || field.type === 'single_select')) return `${quote(ROW_ALIAS)}.${quote(column)}`;
+      // An array (a lookup) is aggregated as its stored cell, not as the key it sorts by.
+      if (aggregatedType.formulaResultType?.(aggregated).startsWith('array(')) return `${quote(ROW_ALIAS)}.${quote(column)}`;
       return fieldType.sortExpression(field, { alias: ROW_ALIAS, sql }) ?? `${quote(ROW_ALIAS)}.${quote(column)}`;
     };
     const empty = (sql: Sql): string => {

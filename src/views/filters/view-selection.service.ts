@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caches, VersionedCache } from '../../core/cache/caches';
 import { UnitOfWork } from '../../core/database/unit-of-work';
 import type { FieldEntity } from '../../database/fields/field.entity';
-import { FieldTypeRegistry } from '../../database/fields/field-type';
+import { FieldTypeRegistry, sortExpressionOf } from '../../database/fields/field-type';
 import { FilterCompiler } from '../../database/filters/filter-tree';
 import type { FilterLeaf, FilterTree } from '../../database/filters/filter-tree';
 import type { RowSort } from '../../database/rows/row-list.query';
@@ -115,7 +115,9 @@ export class ViewSelectionService {
     const saved = await this.saved(view);
     const toSort = (s: ViewSortEntity | ViewGroupByEntity): RowSort | null => {
       const field = context.byId.get(s.fieldId);
-      return field ? { field, descending: s.order === 'DESC' } : null;
+      // A sort type the field no longer has (its type changed meanwhile) sorts nothing.
+      if (!field || !this.sortable(field, s.type)) return null;
+      return { field, descending: s.order === 'DESC', ...(s.type && s.type !== 'default' ? { type: s.type } : {}) };
     };
     return {
       filters: view.filtersDisabled ? null : this.tree(view, saved, context),
@@ -205,24 +207,23 @@ export class ViewSelectionService {
    */
   async afterFieldTypeChange(field: FieldEntity): Promise<void> {
     const stale = (await this.filters.ofFields([field.id])).filter((f) => !this.compiler.applies(f.type, field));
-    const sortable = this.sortable(field);
-    const sorts = sortable ? [] : await this.sorts.ofFields(ViewSortEntity, [field.id]);
-    const groupBys = this.groupable(field) ? [] : await this.sorts.ofFields(ViewGroupByEntity, [field.id]);
+    const sorts = (await this.sorts.ofFields(ViewSortEntity, [field.id])).filter((s) => !this.sortable(field, s.type));
+    const groupBys = (await this.sorts.ofFields(ViewGroupByEntity, [field.id])).filter((g) => !this.groupable(field, g.type));
     await this.filters.delete(stale.map((f) => f.id));
     await this.sorts.delete(ViewSortEntity, sorts.map((s) => s.id));
     await this.sorts.delete(ViewGroupByEntity, groupBys.map((g) => g.id));
     await this.bump([...stale, ...sorts, ...groupBys].map((x) => x.viewId));
   }
 
-  /** Whether views can sort by the field (its type has a sort expression). */
-  sortable(field: FieldEntity): boolean {
-    return !!this.fieldTypes.of(field).sortExpression(field, { alias: 'r', sql: this.rowsSql() });
+  /** Whether views can sort by the field with that sort type (its type has a sort expression for it). */
+  sortable(field: FieldEntity, sortType = 'default'): boolean {
+    return !!sortExpressionOf(this.fieldTypes.of(field), field, { alias: 'r', sql: this.rowsSql() }, sortType);
   }
 
-  /** Whether grid views can group by the field: sortable, stored in one column of the row, and its type groups it. */
-  groupable(field: FieldEntity): boolean {
+  /** Whether grid views can group by the field: sortable (with that sort type), stored in one column of the row or keyed (a list), and its type groups it. */
+  groupable(field: FieldEntity, sortType = 'default'): boolean {
     const type = this.fieldTypes.of(field);
-    return this.sortable(field) && !!type.column(field) && (type.groupable?.(field) ?? true);
+    return this.sortable(field, sortType) && (!!type.column(field) || !!type.groupKey) && (type.groupable?.(field) ?? true);
   }
 
   private rowsSql() {

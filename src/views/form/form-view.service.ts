@@ -3,7 +3,7 @@ import { FieldWriteRules } from '../../permissions/field-write-rules';
 import { UserFileJson, UserFilesService } from '../../files/user-files.service';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../core/database/unit-of-work';
-import { ErrorTree, validationError } from '../../core/errors/api-error';
+import { Errors, ErrorTree, validationError } from '../../core/errors/api-error';
 import { bodyObjectError } from '../../core/validation/field';
 import type { FieldEntity } from '../../database/fields/field.entity';
 import { FieldTypeRegistry } from '../../database/fields/field-type';
@@ -17,6 +17,9 @@ import { FormCondition, FormConditionGroup, FormViewType } from '../types/form.v
 import type { SlugCaller, ViewAccess } from '../view-access.service';
 import { ViewsService } from '../views.service';
 import { ViewErrors } from '../views.errors';
+import { PermissionService, TableOperations as T } from '../../permissions';
+import { tableScope } from '../../database/table-context';
+import { isPersonal } from '../view-ownership';
 
 /** The options of one field of a form (§8.1's form field options). */
 interface FormFieldOptions {
@@ -78,6 +81,7 @@ export class FormViewService {
     private readonly types: FieldTypeRegistry,
     private readonly notifications: NotificationsService,
     private readonly fieldRules: FieldWriteRules,
+    private readonly permissions: PermissionService,
   ) {}
 
   private require(slug: string, caller: SlugCaller): Promise<ViewAccess> {
@@ -167,6 +171,10 @@ export class FormViewService {
     const given = (body ?? {}) as Record<string, unknown>;
     const access = await this.require(slug, { userId: user?.id ?? null, token });
     const { view, context } = access;
+    // A personal form takes submissions only while its owner may still create rows (Baserow's before_form_view_submitted).
+    if (isPersonal(view) && (view.ownedById === null || !(await this.permissions.can(view.ownedById, T.createRow, tableScope(context.table, context.workspaceId))))) {
+      throw Errors.permissionDenied();
+    }
     const forms = await this.formFields(access);
     const conditional = (form: FormField) => form.options.show_when_matching_conditions && form.options.conditions.length > 0;
     const errors: ErrorTree = {};

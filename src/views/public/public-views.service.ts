@@ -230,6 +230,23 @@ export class PublicViewsService implements RowVisibilitySource {
     return this.aggregationsService.ofSelection(access, selection, access.visible, query.include, null);
   }
 
+  /**
+   * What a public export of the view reads (Baserow premium's `export_public_view`): the saved
+   * filters AND the request's filter tree, the request's `order_by` instead of the saved sorts;
+   * both may name visible fields only (ERROR_FILTER_FIELD_NOT_FOUND, ERROR_ORDER_BY_FIELD_NOT_FOUND).
+   */
+  async exportSelection(access: PublicViewAccess, filters: Record<string, unknown> | null, orderBy: string | null): Promise<RowSelection> {
+    const shown = narrowed(access.context, access.visible);
+    const adhoc = filters ? onlyResolved(resolveTree(this.listQuery.parseFiltersJson(JSON.stringify(filters)), shown)) : null;
+    const trees = [await this.savedFilters(access), adhoc].filter((tree): tree is FilterTree => !!tree);
+    const saved = await this.views.savedSelection(access.view, access.context);
+    return {
+      filters: trees.length > 1 ? { filter_type: 'AND', filters: [], groups: trees } : (trees[0] ?? null),
+      search: null,
+      sorts: orderBy ? this.listQuery.parseOrderBy(shown, orderBy, false) : saved.sorts,
+    };
+  }
+
   /** Which of these rows the view shows now (its saved filters), in the given order. */
   async visibleRowIds(access: Pick<PublicViewAccess, 'view' | 'context'>, rowIds: number[], filters?: FilterTree | null): Promise<Set<number>> {
     if (!rowIds.length) return new Set();

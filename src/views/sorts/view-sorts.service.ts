@@ -30,7 +30,7 @@ interface Kind {
   entity: typeof ViewSortEntity | typeof ViewGroupByEntity;
   event: 'view_sort' | 'view_group_by';
   allowed: (view: ViewEntity) => boolean;
-  fieldSupported: (field: FieldEntity) => boolean;
+  fieldSupported: (field: FieldEntity, sortType: string) => boolean;
   notSupported: () => ApiError;
   doesNotExist: () => ApiError;
   /** The operations that check access to them. */
@@ -69,7 +69,7 @@ export class ViewSortsService {
       entity: ViewSortEntity,
       event: 'view_sort',
       allowed: (view) => this.viewTypes.of(view).canSort,
-      fieldSupported: (field) => this.selection.sortable(field),
+      fieldSupported: (field, sortType) => this.selection.sortable(field, sortType),
       notSupported: ViewSortErrors.sortNotSupported,
       doesNotExist: ViewSortErrors.sortDoesNotExist,
       operations: { list: V.listSorts, create: V.createSort, read: V.readSort, update: V.updateSort, delete: V.deleteSort },
@@ -82,7 +82,7 @@ export class ViewSortsService {
       entity: ViewGroupByEntity,
       event: 'view_group_by',
       allowed: (view) => this.viewTypes.of(view).canGroupBy,
-      fieldSupported: (field) => this.selection.groupable(field),
+      fieldSupported: (field, sortType) => this.selection.groupable(field, sortType),
       notSupported: ViewSortErrors.groupByNotSupported,
       doesNotExist: ViewSortErrors.groupByDoesNotExist,
       operations: { list: V.listGroupBys, create: V.createGroupBy, read: V.readGroupBy, update: V.updateGroupBy, delete: V.deleteGroupBy },
@@ -97,8 +97,8 @@ export class ViewSortsService {
   private checkField(kind: Kind, context: TableContext, field: FieldEntity, type: string): void {
     const live = context.byId.get(field.id);
     if (!live) throw DatabaseErrors.fieldNotInTable();
-    // Only the natural order is compiled; an option-order sort is refused as unsupported.
-    if (type !== 'default' || !kind.fieldSupported(live)) throw kind.fieldNotSupported();
+    // `order` only where the field's type has it (a single select: its options' order).
+    if (!kind.fieldSupported(live, type)) throw kind.fieldNotSupported();
   }
 
   private async requireItem(kind: Kind, id: number, userId: number, operation: OperationType) {

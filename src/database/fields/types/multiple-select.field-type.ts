@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { quote } from '../../../core/database/sql';
 import type { FieldEntity } from '../field.entity';
 import { cellError, ColumnRef, FieldContext, FieldType, RawRow, RelationSource, SearchSource } from '../field-type';
 import { FieldRepository } from '../field.repository';
@@ -149,9 +150,23 @@ export class MultipleSelectFieldType implements FieldType {
     return undefined;
   }
 
-  sortExpression(): string | null {
-    return null;
+  /** Its options' values item by item, in the cell's order (Baserow orders by the values joined by commas). */
+  sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
+    const j = quote(`mss_${field.id}_j`);
+    const x = quote(`mss_${field.id}_x`);
+    const from = `${quote(this.junction(field).table)} ${j} JOIN ${quote('database_select_option')} ${x} ON ${x}."id" = ${j}."option_id"`;
+    return ref.sql.dialect.textListSortKey(from, `${j}."row_id" = ${quote(ref.alias)}."id"`, `${j}."id"`, `${x}."value"`);
   }
+
+  /** Grouped by its options' ids in the cell's order (Baserow's ManyToManyGroupByMixin). */
+  readonly groupKey = {
+    expression: (field: FieldEntity, ref: ColumnRef): string => {
+      const j = quote(`msg_${field.id}_j`);
+      const from = `${quote(this.junction(field).table)} ${j} JOIN ${quote('database_select_option')} ${quote(`msg_${field.id}_x`)} ON ${quote(`msg_${field.id}_x`)}."id" = ${j}."option_id"`;
+      return ref.sql.dialect.idListKey(from, `${j}."row_id" = ${quote(ref.alias)}."id"`, `${j}."id"`, `${j}."option_id"`);
+    },
+    ofValue: (apiValue: unknown): string | null => (Array.isArray(apiValue) && apiValue.length ? apiValue.map((o: { id: number }) => o.id).join(',') : null),
+  };
 
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return this.junction(field).exists(ref.alias, 'database_select_option', optionSearchSql(ref, term));

@@ -115,6 +115,12 @@ export class SingleSelectFieldType extends ColumnFieldType {
     return optionValueSql(columnOf(field, ref));
   }
 
+  /** `order`: by the options' order as the field lists them (Baserow's SINGLE_SELECT_SORT_BY_ORDER), no option first. */
+  sortTypeExpression(field: FieldEntity, ref: ColumnRef, sortType: string): string | null {
+    if (sortType !== 'order') return null;
+    return `(SELECT o."order" FROM ${quote('database_select_option')} o WHERE o."id" = ${columnOf(field, ref)})`;
+  }
+
   /** The field's matching options are found once (an uncorrelated subquery), not per row. */
   searchCondition(field: FieldEntity, ref: ColumnRef, term: string): string | null {
     return `${columnOf(field, ref)} IN (SELECT x."id" FROM ${quote('database_select_option')} x WHERE x."field_id" = ${ref.sql.param(field.id)} AND ${optionSearchSql(ref, term)})`;

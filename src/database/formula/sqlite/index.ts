@@ -1,5 +1,6 @@
 import type { SqliteFunctions } from '../../../core/database/sqlite-functions';
 import { AGGREGATE_SQLITE_FUNCTIONS } from './aggregates';
+import { ARRAY_SORT_SQLITE_FUNCTIONS } from './array-sort';
 import { DATE_SQLITE_FUNCTIONS } from './dates';
 import { INTERVAL_SQLITE_FUNCTIONS } from './intervals';
 import { NUMBER_SQLITE_FUNCTIONS } from './numbers';
@@ -27,6 +28,7 @@ export const SQLITE_FUNCTIONS: SqliteFunctions = {
   ...INTERVAL_SQLITE_FUNCTIONS,
   ...NUMBER_SQLITE_FUNCTIONS,
   ...AGGREGATE_SQLITE_FUNCTIONS,
+  ...ARRAY_SORT_SQLITE_FUNCTIONS,
   ...REGEX_SQLITE_FUNCTIONS,
   ...TEXT_SQLITE_FUNCTIONS,
   ...URI_SQLITE_FUNCTIONS,

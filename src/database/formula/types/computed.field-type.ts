@@ -215,8 +215,18 @@ export abstract class ComputedFieldType implements FieldType {
     return result.sub ? `array(${result.sub.name})` : result.name;
   }
 
-  /** Sorted as the field its result is filtered as: a single select formula by its option's value, as Baserow; arrays, links and buttons not. */
+  /**
+   * Sorted as the field its result is filtered as (a single select formula by its option's
+   * value, as Baserow); an array (a lookup) item by item when its items sort (Baserow's
+   * `can_order_by_in_array`: texts, numbers, booleans, dates, durations, single selects); links,
+   * buttons, files and multiple selects not.
+   */
   sortExpression(field: FieldEntity, ref: ColumnRef): string | null {
+    const result = storedFormulaType(field);
+    if (result.name === 'array') {
+      const kind = ARRAY_SORT_KINDS[result.sub?.name ?? 'invalid'];
+      return kind ? this.formulas.sqlDialect.arraySortKey(`${quote(ref.alias)}.${quote(fieldColumn(field))}`, kind, quote(`sort_items_${field.id}`)) : null;
+    }
     const as = this.filterAs(field);
     return as ? as.type.sortExpression(as.field, ref) : null;
   }
@@ -289,3 +299,15 @@ export abstract class ComputedFieldType implements FieldType {
 function linkText(json: string, db: FormulaService['sqlDialect']): string {
   return `(COALESCE(${db.jsonObjectText(json, 'label')}, '') || ' (' || COALESCE(${db.jsonObjectText(json, 'url')}, '') || ')')`;
 }
+
+/** How the items of an array sort, by the items' formula type (dates by their ISO text, durations as seconds). */
+const ARRAY_SORT_KINDS: Partial<Record<string, 'text' | 'number' | 'boolean' | 'select'>> = {
+  text: 'text',
+  char: 'text',
+  url: 'text',
+  date: 'text',
+  number: 'number',
+  duration: 'number',
+  boolean: 'boolean',
+  single_select: 'select',
+};

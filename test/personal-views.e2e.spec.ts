@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 describe('personal views', () => {
-  it('are seen and used by their owner only; by id they do not exist for anyone else', async () => {
+  it('are seen and used by their owner only; by id they are refused to anyone else (PERMISSION_DENIED, as Baserow)', async () => {
     const created = await api(owner, 'POST', `/api/database/views/table/${tableId}/`, { name: 'Mine', type: 'grid', ownership_type: 'personal' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ ownership_type: 'personal', owned_by_id: owner.id, name: 'Mine' });
@@ -67,7 +67,7 @@ describe('personal views', () => {
     expect(await listIds(member)).not.toContain(id);
     expect(await listIds(viewer)).not.toContain(id);
 
-    const notFound = { error: 'ERROR_VIEW_DOES_NOT_EXIST' };
+    const refused = [401, 'PERMISSION_DENIED'];
     for (const [method, path, body] of [
       ['GET', `/api/database/views/${id}/`, undefined],
       ['PATCH', `/api/database/views/${id}/`, { name: 'Taken' }],
@@ -78,12 +78,12 @@ describe('personal views', () => {
       ['GET', `/api/database/views/${id}/sortings/`, undefined],
     ] as const) {
       const res = await api(member, method, path, body);
-      expect([res.status, res.body.error]).toEqual([404, notFound.error]);
+      expect([res.status, res.body.error]).toEqual(refused);
     }
     const grid = await api(member, 'GET', `/api/database/views/grid/${id}/`);
-    expect([grid.status, grid.body.error]).toEqual([404, 'ERROR_GRID_DOES_NOT_EXIST']);
+    expect([grid.status, grid.body.error]).toEqual(refused);
     const rows = await api(member, 'GET', `/api/database/rows/table/${tableId}/?view_id=${id}`);
-    expect([rows.status, rows.body.error]).toEqual([404, 'ERROR_VIEW_DOES_NOT_EXIST']);
+    expect([rows.status, rows.body.error]).toEqual(refused);
     // Nothing changed: the owner still has it under its name.
     expect((await api(owner, 'GET', `/api/database/views/${id}/`)).body.name).toBe('Mine');
     expect((await api(owner, 'GET', `/api/database/rows/table/${tableId}/?view_id=${id}`)).status).toBe(200);

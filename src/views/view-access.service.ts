@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caches, MetadataCache } from '../core/cache/caches';
+import { Errors } from '../core/errors/api-error';
 import { OperationType, PermissionService, ViewOperations as V } from '../permissions';
 import { TableContext, TableContextService, tableScope } from '../database/table-context';
 import { PublicViewTokens } from './public-view-tokens';
@@ -54,11 +55,15 @@ export class ViewAccessService {
   async require(viewId: number, userId: number, operation: OperationType, notFound = ViewErrors.viewDoesNotExist): Promise<ViewAccess> {
     const view = await this.findLive(`id:${viewId}`, () => this.repo.findLive(viewId));
     if (!view) throw notFound();
-    // Someone else's personal view does not exist for this user.
-    const checked = operationOnView(view, userId, operation);
-    if (!checked) throw notFound();
     const access = await this.contexts.access(view.tableId, userId);
     if (!access) throw notFound();
+    const checked = operationOnView(view, userId, operation);
+    if (!checked) {
+      // Someone else's personal view: Baserow's view_ownership manager refuses it (PERMISSION_DENIED)
+      // to a member; a stranger is told they are not in the workspace first, as for any view.
+      await this.permissions.require(userId, operation, tableScope(access.table, access.workspaceId));
+      throw Errors.permissionDenied();
+    }
     await this.permissions.require(userId, checked, tableScope(access.table, access.workspaceId));
     return { view, context: await this.contexts.withFields(access.table, access.workspaceId) };
   }

@@ -1,3 +1,4 @@
+import { Errors } from '../core/errors/api-error';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { DomainEvent } from '../core/events/domain-events';
 import { Injectable } from '@nestjs/common';
@@ -146,8 +147,8 @@ export class ViewHooksService implements DefaultViewFactory, ViewSelectionSource
   async selection(viewId: number, context: TableContext, userId?: number): Promise<Pick<RowSelection, 'filters' | 'sorts'> | null> {
     const view = await this.repo.findLive(viewId);
     if (!view || view.tableId !== context.table.id) return null;
-    // Someone else's personal view does not exist for the caller.
-    if (userId !== undefined && isPersonal(view) && view.ownedById !== userId) return null;
+    // Someone else's personal view is refused (Baserow's view_ownership manager: PERMISSION_DENIED).
+    if (userId !== undefined && isPersonal(view) && view.ownedById !== userId) throw Errors.permissionDenied();
     return this.views.savedSelection(view, context);
   }
 }

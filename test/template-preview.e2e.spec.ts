@@ -69,6 +69,8 @@ const EXPECTED: Record<string, [number, string | undefined]> = {
   submit_database_table_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   upload_file_form_view: [404, 'ERROR_FORM_DOES_NOT_EXIST'],
   public_view_token_auth: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
+  // A public export by slug: the preview's views are not public.
+  export_publicly_shared_view: [404, 'ERROR_VIEW_DOES_NOT_EXIST'],
 };
 
 describe(`template previews (${TEST_DB})`, () => {

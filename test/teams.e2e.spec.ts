@@ -1,4 +1,4 @@
-import { signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
+import { NO_TIMED_WORK, signUp, SignedUp, startApp, TEST_DB, TestApp } from './support/app';
 import { addMember, databaseOf, emptyTable } from './support/fixtures';
 import { recordStatements } from './support/statements';
 import { done, undoClient } from './support/undo';
@@ -30,7 +30,8 @@ const rows = (token: string) => api('GET', `/api/database/rows/table/${tableId}/
 const createRow = (token: string) => api('POST', `/api/database/rows/table/${tableId}/`, {}, token);
 
 beforeAll(async () => {
-  t = await startApp();
+  // No timed background work: the statement-counting test reads every statement the app sends.
+  t = await startApp({ ...NO_TIMED_WORK });
   ada = await signUp(t, 'Ada');
   bob = await signUp(t, 'Bob');
   cat = await signUp(t, 'Cat');

@@ -2,7 +2,6 @@ import { SignedUp, signUp, startApp, TestApp } from './support/app';
 import { databaseOf, emptyTable } from './support/fixtures';
 import { connect, WsClient } from './support/ws';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const ICAL = require('ical.js');
 
 let t: TestApp;

@@ -129,16 +129,26 @@ export class PermissionService {
 
   /** The workspace's tables the user may not read (a table role of NO_ACCESS, or none on a NO_ACCESS database). */
   async unreadableTables(userId: number, workspaceId: number): Promise<number[]> {
-    const reader = await this.reader(userId, workspaceId);
-    const tables = await this.repo.tablesOfWorkspace(workspaceId);
-    return tables.filter((t) => !reader.can(TableOperations.read, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id);
+    return (await this.tablesRefused([userId], workspaceId, TableOperations.read)).get(userId)!;
   }
 
-  /** The workspace's tables the user may not listen to (whose pages they must no longer have): all of them for a non-member. */
-  async unlistenableTables(userId: number, workspaceId: number): Promise<number[]> {
-    const reader = await this.reader(userId, workspaceId);
+  /**
+   * For each user, the workspace's tables they may not listen to (whose pages they must no longer
+   * have): all of them for a non-member. The tables are read once for all the users.
+   */
+  unlistenableTables(userIds: readonly number[], workspaceId: number): Promise<Map<number, number[]>> {
+    return this.tablesRefused(userIds, workspaceId, TableOperations.listenToAll);
+  }
+
+  /** For each user, the workspace's tables on which `operation` is refused to them. */
+  private async tablesRefused(userIds: readonly number[], workspaceId: number, operation: OperationType): Promise<Map<number, number[]>> {
     const tables = await this.repo.tablesOfWorkspace(workspaceId);
-    return tables.filter((t) => !reader.can(TableOperations.listenToAll, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id);
+    const refused = new Map<number, number[]>();
+    for (const userId of userIds) {
+      const reader = await this.reader(userId, workspaceId);
+      refused.set(userId, tables.filter((t) => !reader.can(operation, { workspaceId, applicationId: t.databaseId, tableId: t.id })).map((t) => t.id));
+    }
+    return refused;
   }
 
   /** Those of the users who may see the object in a list (the audience of a workspace-wide broadcast about it). */

@@ -115,7 +115,11 @@ export class RoleAssignmentRepository {
       } else if (!item.existing) {
         added.push(item);
       } else {
-        if (item.existing.role !== item.role) changed.set(item.role, [...(changed.get(item.role) ?? []), item.existing.id]);
+        if (item.existing.role !== item.role) {
+          const ids = changed.get(item.role) ?? [];
+          changed.set(item.role, ids);
+          ids.push(item.existing.id);
+        }
         kept.set(assignmentKey(item), { ...item.existing, role: item.role });
       }
     }

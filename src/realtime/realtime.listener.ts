@@ -153,8 +153,7 @@ export class RealtimeListener {
     if (!audience.length) return;
     const deliveries: Delivery[] = [toUsers(audience, { type: 'permissions_updated', workspace_id: workspaceId }, null)];
     // Pages of tables the new roles no longer let them listen to are discarded, on every instance.
-    for (const userId of audience) {
-      const tableIds = await this.permissions.unlistenableTables(userId, workspaceId);
+    for (const [userId, tableIds] of await this.permissions.unlistenableTables(audience, workspaceId)) {
       if (tableIds.length) deliveries.push({ kind: 'discard_pages', userIds: [userId], permissionGroups: tableIds.map(tablePermissionGroup) });
     }
     await this.broadcaster.send(...deliveries);

@@ -40,7 +40,11 @@ export class TeamSubjectsFromTeams extends TeamSubjects {
     const teams = new Map((await this.repo.liveTeamsOfWorkspace(workspaceId)).map((team) => [team.id, team.name]));
     const byUser = new Map<number, { id: number; name: string }[]>();
     const subjects = (await this.repo.memberSubjects([...teams.keys()])).sort((a, b) => a.teamId - b.teamId);
-    for (const subject of subjects) byUser.set(subject.subjectId, [...(byUser.get(subject.subjectId) ?? []), { id: subject.teamId, name: teams.get(subject.teamId)! }]);
+    for (const subject of subjects) {
+      const ofUser = byUser.get(subject.subjectId) ?? [];
+      byUser.set(subject.subjectId, ofUser);
+      ofUser.push({ id: subject.teamId, name: teams.get(subject.teamId)! });
+    }
     return byUser;
   }
 

@@ -142,16 +142,17 @@ export class WorkspaceRepository {
 
   /** First names of users by id. */
   async userNames(ids: number[]): Promise<Map<number, string>> {
-    if (!ids.length) return new Map();
-    const users = await this.db.manager.getRepository(UserEntity).find({ where: { id: In([...new Set(ids)]) }, select: { id: true, firstName: true } });
-    return new Map(users.map((u) => [u.id, u.firstName]));
+    return new Map((await this.usersById(ids)).map((u) => [u.id, u.firstName]));
   }
 
   /** E-mail addresses of users by id. */
   async userEmails(ids: number[]): Promise<Map<number, string>> {
-    if (!ids.length) return new Map();
-    const users = await this.db.manager.getRepository(UserEntity).find({ where: { id: In([...new Set(ids)]) }, select: { id: true, email: true } });
-    return new Map(users.map((u) => [u.id, u.email]));
+    return new Map((await this.usersById(ids)).map((u) => [u.id, u.email]));
+  }
+
+  private async usersById(ids: number[]): Promise<Pick<UserEntity, 'id' | 'firstName' | 'email'>[]> {
+    if (!ids.length) return [];
+    return this.db.manager.getRepository(UserEntity).find({ where: { id: In([...new Set(ids)]) }, select: { id: true, firstName: true, email: true } });
   }
 
   /** The account of an e-mail address, if any. */
